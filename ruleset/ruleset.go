@@ -1,0 +1,86 @@
+// Package ruleset holds the rule tables of the SYW Big Game Campaign, each in
+// one place and named after the rule it implements, so that a referee can
+// check it against the rulebook line by line.
+//
+// An edition of the rules is a value of type Ruleset, not a fork of the code:
+// SYW1752 is the 1752 Edition, SYWV4 the revised V4. The engine reads every
+// number it needs from the Ruleset it is given. Where the rulebook is silent or
+// ambiguous the reading chosen is documented on the field and in
+// docs/rules-notes.md, and is a field here so a referee can change it.
+package ruleset
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/syw-pbem/pbem/game"
+)
+
+// Ruleset is one edition of the campaign rules.
+type Ruleset struct {
+	// ID is the key used in config and the store: "syw-1752", "syw-v4".
+	ID   string
+	Name string
+
+	Movement    MovementTable
+	SeaMovement SeaMovementTable
+	Cargo       TransportCargo
+	Costs       CostChart
+	PointValues PointValues
+	Taxes       TaxValues
+
+	SupplyAttrition AttritionRates
+	Retreat         RetreatRules
+	Supply          SupplyRules
+	MinimumForce    MinimumForceSizes
+	Capture         CaptureRules
+	Overrun         OverrunRules
+	SlowingEnemy    SlowingEnemyRules
+
+	SizeClasses     IntelligenceSizeClasses
+	ScoutingPoints  ScoutingPoints
+	ScoutingResults ScoutingResults
+
+	Assault AssaultTable
+	Siege   SiegeRules
+
+	// DiceRounding: when a percentage loss leaves a fraction of a figure, roll
+	// for it (a 2.4-figure loss is 2, plus 1 more with chance 0.4). The rules
+	// say so for sea battles ("Roll for fractional chances"); pbem applies it
+	// to every percentage loss. When false, fractions round half up.
+	DiceRounding bool
+}
+
+var editions = map[string]*Ruleset{}
+
+func register(r *Ruleset) *Ruleset {
+	editions[r.ID] = r
+	return r
+}
+
+// ByID returns the edition with the given ID.
+func ByID(id string) (*Ruleset, error) {
+	if r, ok := editions[id]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("unknown ruleset %q: expected one of %v", id, IDs())
+}
+
+// IDs lists the known editions, sorted.
+func IDs() []string {
+	ids := make([]string, 0, len(editions))
+	for id := range editions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Percent is a whole percentage (5 = 5%).
+type Percent int
+
+// Of returns the exact fraction of n, for the caller to round.
+func (p Percent) Of(n int) float64 { return float64(n) * float64(p) / 100 }
+
+// gradeTable is a per-grade lookup with a value for guns.
+type gradeTable = map[game.Grade]Percent
