@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// GetMeta returns the value stored under key, and whether there is one. The
+// meta table is for the daemon's bookkeeping, such as the last UIDVALIDITY
+// seen per mailbox; game data has tables of its own.
+func (db *DB) GetMeta(ctx context.Context, key string) (value string, ok bool, err error) {
+	err = db.view(ctx, func(tx *Tx) error { value, ok, err = tx.GetMeta(ctx, key); return err })
+	return value, ok, err
+}
+
+// GetMeta is DB.GetMeta inside a transaction.
+func (tx *Tx) GetMeta(ctx context.Context, key string) (string, bool, error) {
+	var v string
+	err := tx.tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("store: GetMeta %q: %w", key, err)
+	}
+	return v, true, nil
+}
+
+// SetMeta stores value under key, replacing any earlier value.
+func (db *DB) SetMeta(ctx context.Context, key, value string) error {
+	return db.Update(ctx, func(tx *Tx) error { return tx.SetMeta(ctx, key, value) })
+}
+
+// SetMeta is DB.SetMeta inside a transaction.
+func (tx *Tx) SetMeta(ctx context.Context, key, value string) error {
+	if err := nonEmpty("SetMeta", "key", key); err != nil {
+		return err
+	}
+	_, err := tx.tx.ExecContext(ctx, `INSERT INTO meta (key, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		key, value, encTime(tx.now()))
+	if err != nil {
+		return fmt.Errorf("store: SetMeta %q: %w", key, err)
+	}
+	return nil
+}
