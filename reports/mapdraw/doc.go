@@ -1,0 +1,54 @@
+// Package mapdraw draws the campaign map as vector PDF: the base of the
+// public map sheet and of every nation's masked map.
+//
+// Draw puts the whole map into a region of an fpdf page; Render makes a
+// complete one-page sheet (A3 by default) with a title block, compass, scale
+// bar and legend. Both follow the rules' map key (The Map): cream clear,
+// brown rough, green woods and dark brown mountain hexes; roads as brown
+// lines from hex centre to hex centre; rivers as blue lines along hexsides;
+// provinces outlined in black with name, letter and total tax value; cities
+// as block patterns with name and tax value, capitols larger and red, a flag
+// in the colour of the nation a city is loyal to, an anchor at ports; sea
+// areas outlined in blue with their ID and the prevailing winds as arrows
+// across their borders (double-headed for the doldrums); good-holding hexes
+// marked with a dot; a hex number in every land hex.
+//
+// # Geometry
+//
+// Hexes are flat-topped, in columns, even columns half a hex lower
+// (hexmap.Center). Everything is computed in hex units, where a hex has
+// circumradius 1, and projected to the page by one uniform scale chosen so
+// the map fills its region (Projection). A hexside is the two corners its
+// hexes share: the side of a hex facing direction d runs between corners
+// d+4 and d+5, counted clockwise from the east corner. Borders, rivers and
+// grid lines are collected as such sides and chained end to end into
+// polylines before they are stroked, so thick lines join cleanly and each
+// point is written once.
+//
+// # Layers
+//
+// The map is painted bottom up: terrain fills (one colour at a time), terrain
+// marks, grid, sea-area borders, province borders and coast (wider where a
+// river runs along them, so the river keeps a black edge), rivers, roads,
+// hex numbers, the Dim wash, good-holding dots, the Highlight outline, wind
+// arrows, cities, then the labels, Markers and finally Options.Overlay.
+// Options.Hide turns layers off.
+//
+// # Labels
+//
+// Labels are placed greedily against a list of obstacle boxes (city blocks,
+// flags, anchors, dots, wind arrows and labels already placed): capitols'
+// labels first, then other cities', each at the first of eight positions
+// round its block that covers least; then each province's label on the hex
+// that best trades nearness to the province's centroid against covering
+// obstacles and spilling out of the province, never on a city; then sea-area
+// labels the same way. Labels have a thin paper-coloured halo so that lines
+// under them do not hide them.
+//
+// # Determinism
+//
+// Every loop runs over the map's sorted slices or over columns and rows in
+// order; Go maps are only looked up. Render stamps a fixed creation date
+// (Options.CreationDate, default DefaultCreationDate) and sorts the PDF
+// catalog, so the same map and options always give the same bytes.
+package mapdraw

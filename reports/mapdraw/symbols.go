@@ -1,0 +1,206 @@
+package mapdraw
+
+import (
+	"math"
+
+	"codeberg.org/go-pdf/fpdf"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/reports/fonts"
+)
+
+var colAnchor = RGB{20, 44, 96}
+
+// drawCities draws every city: siege ring, block pattern, control disc,
+// loyalty flag, port anchor, then the labels above them all.
+func (d *drawer) drawCities(plans []cityPlan) {
+	pdf, r := d.pdf, d.r
+	for _, pl := range plans {
+		hs := pl.size / 2
+		if pl.marks.Siege != game.NotBesieged {
+			stroke(pdf, colCapitol)
+			d.width(0.45, 0.25)
+			if pl.marks.Siege == game.Masked {
+				pdf.SetDashPattern([]float64{0.7 * d.k, 0.5 * d.k}, 0)
+			}
+			pdf.Circle(pl.at.X, pl.at.Y, hs*1.55, "D")
+			pdf.SetDashPattern([]float64{}, 0)
+		}
+		colour := colCity
+		if pl.capitol {
+			colour = colCapitol
+		}
+		drawCityBlock(pdf, pl.at.X, pl.at.Y, pl.size, colour, d.k)
+		if pl.marks.Loyalty != game.Neutral {
+			drawFlag(pdf, pl.at.X+hs, pl.at.Y-hs, r, NationColour(d.m, d.o.NationColours, pl.marks.Loyalty), d.k)
+		}
+		if pl.marks.Controller != pl.marks.Loyalty {
+			fill(pdf, NationColour(d.m, d.o.NationColours, pl.marks.Controller))
+			stroke(pdf, colBorder)
+			d.width(0.12, 0.08)
+			pdf.Circle(pl.at.X+hs, pl.at.Y+hs, 0.13*r, "FD")
+		}
+		if pl.city.Port {
+			drawAnchor(pdf, pl.anchor.X, pl.anchor.Y, 0.2*r, d.k)
+		}
+	}
+	for _, pl := range plans {
+		d.drawLabel(pl.label)
+	}
+}
+
+// drawCityBlock draws the city symbol: a square of four blocks of houses
+// on white, side s, centred at (x, y).
+func drawCityBlock(pdf *fpdf.Fpdf, x, y, s float64, c RGB, k float64) {
+	fill(pdf, colPaper)
+	stroke(pdf, c)
+	pdf.SetLineWidth(math.Max(0.14*k, 0.08))
+	pdf.Rect(x-s/2, y-s/2, s, s, "FD")
+	fill(pdf, c)
+	gap := s * 0.12
+	b := (s - 3*gap) / 2
+	for _, o := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
+		pdf.Rect(x-s/2+gap+o[0]*(b+gap), y-s/2+gap+o[1]*(b+gap), b, b, "F")
+	}
+}
+
+// drawFlag plants a flag in colour c on a staff rising from (x, y).
+func drawFlag(pdf *fpdf.Fpdf, x, y, r float64, c RGB, k float64) {
+	stroke(pdf, colBorder)
+	pdf.SetLineWidth(math.Max(0.14*k, 0.08))
+	top := y - 0.5*r
+	pdf.Line(x, y, x, top)
+	fill(pdf, c)
+	pdf.SetLineWidth(math.Max(0.1*k, 0.06))
+	pdf.Rect(x, top, 0.36*r, 0.24*r, "FD")
+}
+
+// drawAnchor draws a port's anchor on a white disc of radius a at (x, y).
+func drawAnchor(pdf *fpdf.Fpdf, x, y, a, k float64) {
+	fill(pdf, colPaper)
+	stroke(pdf, colAnchor)
+	pdf.SetLineWidth(math.Max(0.1*k, 0.06))
+	pdf.Circle(x, y, a, "FD")
+	pdf.SetLineWidth(math.Max(0.13*k, 0.07))
+	pdf.Circle(x, y-0.6*a, 0.14*a, "D")            // ring
+	pdf.Line(x, y-0.46*a, x, y+0.7*a)              // shank
+	pdf.Line(x-0.32*a, y-0.3*a, x+0.32*a, y-0.3*a) // stock
+	pdf.Arc(x, y+0.12*a, 0.55*a, 0.55*a, 0, 200, 340, "D")
+	for _, s := range []float64{-1, 1} { // flukes
+		fx := x + s*0.55*a*math.Cos(20*math.Pi/180)
+		fy := y + 0.12*a + 0.55*a*math.Sin(20*math.Pi/180)
+		pdf.Line(fx, fy, fx-s*0.02*a, fy-0.22*a)
+	}
+}
+
+// drawArrow draws a wind marker from → to with a head at to, and at from
+// too when double.
+func drawArrow(pdf *fpdf.Fpdf, from, to pt, double bool, r, k float64) {
+	v := to.sub(from).unit()
+	n := pt{-v.Y, v.X}
+	head := 0.5 * r
+	halfW := 0.26 * r
+	shaftFrom, shaftTo := from, to.sub(v.scale(head*0.8))
+	if double {
+		shaftFrom = from.add(v.scale(head * 0.8))
+	}
+	// A paper-coloured casing keeps the arrow clear of borders it crosses.
+	stroke(pdf, colPaper)
+	pdf.SetLineWidth(math.Max(1.3*k, 0.5))
+	pdf.Line(shaftFrom.X, shaftFrom.Y, shaftTo.X, shaftTo.Y)
+	stroke(pdf, colWind)
+	pdf.SetLineWidth(math.Max(0.6*k, 0.25))
+	pdf.Line(shaftFrom.X, shaftFrom.Y, shaftTo.X, shaftTo.Y)
+	fill(pdf, colWind)
+	tri := func(tip pt, dir pt) {
+		base := tip.sub(dir.scale(head))
+		a, b := base.add(n.scale(halfW)), base.sub(n.scale(halfW))
+		pdf.Polygon([]fpdf.PointType{{X: tip.X, Y: tip.Y}, {X: a.X, Y: a.Y}, {X: b.X, Y: b.Y}}, "F")
+	}
+	tri(to, v)
+	if double {
+		tri(from, v.scale(-1))
+	}
+}
+
+func (d *drawer) drawWinds(winds []windPlan) {
+	for _, w := range winds {
+		drawArrow(d.pdf, w.from, w.to, w.double, d.r, d.k)
+	}
+}
+
+// markers lays out Options.Markers: in a hex two abreast below the centre,
+// at sea in rows of three under the sea area's label.
+func (d *drawer) markers() {
+	r := d.r
+	w, h := 0.92*r, 0.4*r
+	type slotKey struct {
+		hex game.Hex
+		sea game.SeaID
+	}
+	counts := map[slotKey]int{}
+	totals := map[slotKey]int{}
+	for _, mk := range d.o.Markers {
+		totals[slotKey{mk.At.Hex, mk.At.Sea}]++
+	}
+	for _, mk := range d.o.Markers {
+		key := slotKey{mk.At.Hex, mk.At.Sea}
+		i := counts[key]
+		counts[key]++
+		n := totals[key]
+		var c pt
+		if mk.At.IsSea() {
+			q, ok := d.p.seaAt[mk.At.Sea]
+			if !ok {
+				continue
+			}
+			perRow := min(n, 3)
+			row, col := i/3, i%3
+			inRow := min(perRow, n-row*3)
+			base := d.p.page(q)
+			c = pt{base.X + (float64(col)-float64(inRow-1)/2)*(w+0.08*r), base.Y + h/2 + 0.08*r + float64(row)*(h+0.08*r)}
+		} else {
+			if !d.m.InBounds(mk.At.Hex) {
+				continue
+			}
+			base := d.p.page(center(mk.At.Hex))
+			if n == 1 {
+				c = pt{base.X, base.Y + 0.42*r}
+			} else {
+				row, col := i/2, i%2
+				c = pt{base.X + (float64(col)-0.5)*(w+0.06*r), base.Y + 0.3*r + float64(row)*(h+0.06*r)}
+			}
+		}
+		d.drawMarker(mk, c, w, h)
+	}
+}
+
+// drawMarker draws one counter centred at c.
+func (d *drawer) drawMarker(mk Marker, c pt, w, h float64) {
+	pdf := d.pdf
+	col := NationColour(d.m, d.o.NationColours, mk.Nation)
+	fill(pdf, col)
+	stroke(pdf, colBorder)
+	d.width(0.14, 0.08)
+	if mk.Fleet {
+		pdf.RoundedRect(c.X-w/2, c.Y-h/2, w, h, h/2, "1234", "FD")
+	} else {
+		pdf.Rect(c.X-w/2, c.Y-h/2, w, h, "FD")
+	}
+	text := mk.Label
+	if mk.Size != "" {
+		text += " " + mk.Size
+	}
+	size := 0.26 * d.r / mmPerPt
+	tw := d.textWidth(fonts.Condensed, "B", size, text)
+	if tw > w*0.92 {
+		size *= w * 0.92 / tw
+		tw = d.textWidth(fonts.Condensed, "B", size, text)
+	}
+	if col.light() {
+		ink(pdf, colBorder)
+	} else {
+		ink(pdf, colPaper)
+	}
+	pdf.Text(c.X-tw/2, c.Y+capHeight*size*mmPerPt/2, text)
+}
