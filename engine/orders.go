@@ -242,11 +242,12 @@ type Buy struct {
 }
 
 // Field keeps a force's existing units for another year (pays the field cost);
-// All fields every force the nation has.
+// All fields every force the nation has; Depot fields one depot (by ID).
 type Field struct {
 	At
 	Force game.ForceID `json:",omitempty"`
 	All   bool         `json:",omitempty"`
+	Depot string       `json:",omitempty"`
 }
 
 // Disband dismisses units of a force (all of it when nothing is listed).
@@ -287,31 +288,86 @@ type TemporaryCapitol struct {
 }
 
 // Kind implementations.
-func (Move) Kind() string             { return "move" }
-func (SetStance) Kind() string        { return "stance" }
-func (Retreat) Kind() string          { return "retreat" }
-func (Pursue) Kind() string           { return "pursue" }
-func (OnContact) Kind() string        { return "on-contact" }
-func (SlowEnemy) Kind() string        { return "slow" }
-func (Split) Kind() string            { return "split" }
-func (Merge) Kind() string            { return "merge" }
-func (AssignLeader) Kind() string     { return "assign" }
-func (DetachLeader) Kind() string     { return "detach" }
-func (Garrison) Kind() string         { return "garrison" }
-func (Fieldworks) Kind() string       { return "fieldworks" }
-func (Besiege) Kind() string          { return "besiege" }
-func (Assault) Kind() string          { return "assault" }
-func (Bombard) Kind() string          { return "bombard" }
-func (Embark) Kind() string           { return "embark" }
-func (Sail) Kind() string             { return "sail" }
-func (Debark) Kind() string           { return "debark" }
-func (FleetStance) Kind() string      { return "fleet-stance" }
-func (Repair) Kind() string           { return "repair" }
-func (GrantSupply) Kind() string      { return "supply" }
-func (Special) Kind() string          { return "special" }
-func (Buy) Kind() string              { return "buy" }
-func (Field) Kind() string            { return "field" }
-func (Disband) Kind() string          { return "disband" }
-func (Transfer) Kind() string         { return "transfer" }
-func (MoveTreasury) Kind() string     { return "treasury" }
+// Kind returns "move".
+func (Move) Kind() string { return "move" }
+
+// Kind returns "stance".
+func (SetStance) Kind() string { return "stance" }
+
+// Kind returns "retreat".
+func (Retreat) Kind() string { return "retreat" }
+
+// Kind returns "pursue".
+func (Pursue) Kind() string { return "pursue" }
+
+// Kind returns "on-contact".
+func (OnContact) Kind() string { return "on-contact" }
+
+// Kind returns "slow".
+func (SlowEnemy) Kind() string { return "slow" }
+
+// Kind returns "split".
+func (Split) Kind() string { return "split" }
+
+// Kind returns "merge".
+func (Merge) Kind() string { return "merge" }
+
+// Kind returns "assign".
+func (AssignLeader) Kind() string { return "assign" }
+
+// Kind returns "detach".
+func (DetachLeader) Kind() string { return "detach" }
+
+// Kind returns "garrison".
+func (Garrison) Kind() string { return "garrison" }
+
+// Kind returns "fieldworks".
+func (Fieldworks) Kind() string { return "fieldworks" }
+
+// Kind returns "besiege".
+func (Besiege) Kind() string { return "besiege" }
+
+// Kind returns "assault".
+func (Assault) Kind() string { return "assault" }
+
+// Kind returns "bombard".
+func (Bombard) Kind() string { return "bombard" }
+
+// Kind returns "embark".
+func (Embark) Kind() string { return "embark" }
+
+// Kind returns "sail".
+func (Sail) Kind() string { return "sail" }
+
+// Kind returns "debark".
+func (Debark) Kind() string { return "debark" }
+
+// Kind returns "fleet-stance".
+func (FleetStance) Kind() string { return "fleet-stance" }
+
+// Kind returns "repair".
+func (Repair) Kind() string { return "repair" }
+
+// Kind returns "supply".
+func (GrantSupply) Kind() string { return "supply" }
+
+// Kind returns "special".
+func (Special) Kind() string { return "special" }
+
+// Kind returns "buy".
+func (Buy) Kind() string { return "buy" }
+
+// Kind returns "field".
+func (Field) Kind() string { return "field" }
+
+// Kind returns "disband".
+func (Disband) Kind() string { return "disband" }
+
+// Kind returns "transfer".
+func (Transfer) Kind() string { return "transfer" }
+
+// Kind returns "treasury".
+func (MoveTreasury) Kind() string { return "treasury" }
+
+// Kind returns "temporary-capitol".
 func (TemporaryCapitol) Kind() string { return "temporary-capitol" }

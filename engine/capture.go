@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"github.com/syw-pbem/pbem/game"
+)
+
+// stepCaptures applies the rules' "Capturing and Controlling Cities and
+// Provinces" at the end of the turn, city by city in name order:
+//
+//   - a city whose hex holds the land forces of one nation only, that does
+//     not control it, changes hands: to a nation the city is loyal to when it
+//     has any infantry or cavalry there ("To recapture a loyal city you merely
+//     need to drive out the garrison"); to any other nation with 100 or more
+//     infantry and cavalry figures there;
+//   - a nation holding a city not loyal to it needs 10 infantry or cavalry
+//     there; below that the townsfolk kill the rest and the city reverts to
+//     its loyalty (GarrisonKilled; CityReverted when nobody was left).
+//
+// Loyalty itself changes only at the year-end (home provinces never).
+func (t *turn) stepCaptures() {
+	rule := t.cite("Capturing and Controlling Cities and Provinces", "")
+	for i := range t.m.Cities {
+		c := &t.m.Cities[i]
+		cs := t.cityState(c.Name)
+		byNation := map[game.NationID][]*game.Force{}
+		var nations []game.NationID
+		for _, f := range t.live() {
+			if f.At.Hex != c.Hex || f.At.IsSea() || f.Aboard != "" || f.IsFleet() {
+				continue
+			}
+			if _, ok := byNation[f.Nation]; !ok {
+				nations = append(nations, f.Nation)
+			}
+			byNation[f.Nation] = append(byNation[f.Nation], f)
+		}
+		if len(nations) == 1 && nations[0] != cs.Controller {
+			n := nations[0]
+			figs := 0
+			var ids []game.ForceID
+			for _, f := range byNation[n] {
+				figs += f.FightingFigures()
+				ids = append(ids, f.ID)
+			}
+			loyal := cs.Loyalty == n
+			if (loyal && figs > 0) || figs >= t.r.Capture.CaptureFigures {
+				from := cs.Controller
+				cs.Controller = n
+				t.emit(&CityCaptured{City: c.Name, From: from, By: n, Forces: ids, Recaptured: loyal}, rule, game.AtHex(c.Hex), public(), n, from)
+			}
+		}
+		holder := cs.Controller
+		if holder == game.Neutral || holder == cs.Loyalty {
+			continue
+		}
+		figs := 0
+		for _, f := range byNation[holder] {
+			figs += f.FightingFigures()
+		}
+		if figs >= t.r.Capture.Garrison {
+			continue
+		}
+		if len(byNation[holder]) == 0 {
+			cs.Controller = cs.Loyalty
+			t.emit(&CityReverted{City: c.Name, From: holder, To: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
+			continue
+		}
+		killed := 0
+		var ids []game.ForceID
+		for _, f := range byNation[holder] {
+			if f.Figures() == 0 && f.GunCount() == 0 {
+				continue
+			}
+			killed += f.Figures()
+			ids = append(ids, f.ID)
+			t.remove(f.ID)
+		}
+		cs.Controller = cs.Loyalty
+		t.emit(&GarrisonKilled{City: c.Name, Nation: holder, Killed: killed, Forces: ids, RevertsTo: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
+	}
+}
+
+// cityState returns a city's state, adding a neutral one if the state had
+// none.
+func (t *turn) cityState(name string) *game.CityState {
+	if cs, ok := t.s.City(name); ok {
+		return cs
+	}
+	t.s.Cities = append(t.s.Cities, game.CityState{Name: name})
+	t.s.Normalize()
+	cs, _ := t.s.City(name)
+	return cs
+}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/syw-pbem/pbem/game"
+)
+
+// Referee is the pseudo-nation that sees every event. EventsFor(events,
+// Referee) returns them all.
+const Referee game.NationID = "#referee"
+
+// Event is one thing that happened during a turn. Each kind is its own struct
+// (eventkinds.go) embedding a Header; reports and narratives are built from
+// events and from View only.
+type Event interface {
+	// Kind is the event's name in JSON envelopes ("ForceMoved").
+	Kind() string
+	// Head returns the common header: step, rule, place, nations, visibility.
+	Head() *Header
+	// VisibleTo reports whether a nation may see the event.
+	VisibleTo(n game.NationID) bool
+}
+
+// Header is embedded in every event.
+type Header struct {
+	// Step is the pipeline step that emitted the event (pipeline.go).
+	Step string
+	// Rule cites the rule applied: edition, section and paragraph, e.g.
+	// "1752 Land Movement ¶Movement Table".
+	Rule string
+	// Place is where it happened (zero for events about no place).
+	Place game.Place `json:",omitzero"`
+	// Nations are the nations involved, sorted.
+	Nations []game.NationID `json:",omitempty"`
+	// Visibility says who may see the event.
+	Visibility Visibility
+}
+
+// Visibility is who may see an event: everyone (Public), or the nations
+// listed (sorted). The referee sees everything; an event that is neither
+// public nor addressed to any nation is for the referee alone.
+type Visibility struct {
+	Public bool            `json:",omitempty"`
+	To     []game.NationID `json:",omitempty"`
+}
+
+// Head returns the header itself.
+func (h *Header) Head() *Header { return h }
+
+// VisibleTo reports whether nation n may see the event.
+func (h *Header) VisibleTo(n game.NationID) bool {
+	if n == Referee || h.Visibility.Public {
+		return true
+	}
+	_, ok := slices.BinarySearch(h.Visibility.To, n)
+	return ok
+}
+
+// EventsFor returns the events a nation may see, in order.
+func EventsFor(events []Event, n game.NationID) []Event {
+	var out []Event
+	for _, e := range events {
+		if e.VisibleTo(n) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// eventKinds is the registry of event kinds for UnmarshalEvents: one
+// constructor per kind. It is only looked up, never iterated.
+var eventKinds = map[string]func() Event{}
+
+func registerEvent(f func() Event) {
+	eventKinds[f().Kind()] = f
+}
+
+// EventKinds lists the registered event kinds, sorted.
+func EventKinds() []string {
+	out := make([]string, 0, len(eventKinds))
+	for k := range eventKinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// MarshalEvent encodes one event as a JSON envelope: an object whose first
+// member is "kind", followed by the event's fields.
+func MarshalEvent(e Event) ([]byte, error) {
+	body, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("event %s: %w", e.Kind(), err)
+	}
+	kind, _ := json.Marshal(e.Kind())
+	var b bytes.Buffer
+	b.WriteString(`{"kind":`)
+	b.Write(kind)
+	if len(body) > 2 {
+		b.WriteByte(',')
+		b.Write(body[1:])
+	} else {
+		b.WriteByte('}')
+	}
+	return b.Bytes(), nil
+}
+
+// MarshalEvents encodes events as a JSON array of envelopes. The output is
+// deterministic: fields in declaration order, lists as the engine sorted them.
+func MarshalEvents(events []Event) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, e := range events {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		one, err := MarshalEvent(e)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(one)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// UnmarshalEvent decodes one envelope written by MarshalEvent.
+func UnmarshalEvent(data []byte) (Event, error) {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &k); err != nil {
+		return nil, fmt.Errorf("event envelope: %w", err)
+	}
+	mk, ok := eventKinds[k.Kind]
+	if !ok {
+		return nil, fmt.Errorf("event kind %q: expected one of %v", k.Kind, EventKinds())
+	}
+	e := mk()
+	if err := json.Unmarshal(data, e); err != nil {
+		return nil, fmt.Errorf("event %s: %w", k.Kind, err)
+	}
+	return e, nil
+}
+
+// UnmarshalEvents decodes a JSON array written by MarshalEvents.
+func UnmarshalEvents(data []byte) ([]Event, error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("events: %w", err)
+	}
+	out := make([]Event, 0, len(raw))
+	for i, r := range raw {
+		e, err := UnmarshalEvent(r)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// sortedNations returns a sorted, de-duplicated copy without Neutral.
+func sortedNations(ns ...game.NationID) []game.NationID {
+	out := make([]game.NationID, 0, len(ns))
+	for _, n := range ns {
+		if n != game.Neutral {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Visibility helpers.
+func public() Visibility { return Visibility{Public: true} }
+
+func to(ns ...game.NationID) Visibility { return Visibility{To: sortedNations(ns...)} }
+
+func refereeOnly() Visibility { return Visibility{} }

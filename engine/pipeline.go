@@ -1,0 +1,114 @@
+package engine
+
+// The pipeline: a turn is resolved by a fixed list of named steps, run in
+// order, each a function of the working turn that emits events. A referee
+// reading an event's Step finds the step here; a later issue fills its own
+// step in place without touching the others.
+//
+// Monthly turn (monthlySteps):
+//
+//  1. orders        — sanitise: every order is checked for its nation, turn and
+//     kind, and sorted into the step that carries it out.
+//  2. organisation  — standing orders (stance, retreat, pursue, continue,
+//     slow, fleet stance), then split, merge, assign and detach leaders,
+//     garrison, depot grants, special requests; minimum sizes after splits.
+//  3. supply        — the start-of-turn supply trace ("unsupplied unless at
+//     the start of the current turn it can trace an LOS"): sets
+//     Force.Unsupplied.
+//  4. movement      — land and sea movement on one 120-tick clock, with
+//     contact: embarking, overruns, cavalry slowing, Grenzers filtering,
+//     retreat before battle and pursuit, fleets meeting, debarking and
+//     landings (movement.go, contact.go, sea.go).
+//  5. scouting      — forces in adjacent hexes at the end of movement scout
+//     each other (scouting at contact happens in movement).
+//  6. battles       — land battles. Placeholder for the combat issue: it
+//     turns each contact that gave battle into an EngagementPending event and
+//     leaves the forces in the hex.
+//  7. sieges        — sieges, masking, breaches, assaults. Placeholder for the
+//     combat issue, which fills stepSieges.
+//  8. sea-battles   — sea battles. Placeholder for the sea-battle issue: it
+//     records a SeaEngagementPending for each meeting that gave battle.
+//  9. attrition     — supply attrition of forces unsupplied at the start of
+//     the turn (A 5, B and guns 10, C 15, D 25%).
+//  10. minimum-sizes — minimum force sizes (militia, desertion).
+//  11. captures     — cities captured, garrisons killed by the townsfolk.
+//  12. end-of-turn  — exhaustion recovery, scouting intelligence stored in
+//     State.Intel, Turn+1, normalised state.
+//
+// Year-end turn (yearEndSteps, selected when the calendar says the turn is
+// the year-end): orders, then placeholders for the year-end issue — treaties,
+// taxes, loyalty, fielding, purchases, transfers — and end-of-turn.
+type pipelineStep struct {
+	Name string
+	run  func(*turn)
+}
+
+var monthlySteps = []pipelineStep{
+	{"orders", (*turn).stepOrders},
+	{"organisation", (*turn).stepOrganisation},
+	{"supply", (*turn).stepSupply},
+	{"movement", (*turn).stepMovement},
+	{"scouting", (*turn).stepScouting},
+	{"battles", (*turn).stepBattles},
+	{"sieges", (*turn).stepSieges},
+	{"sea-battles", (*turn).stepSeaBattles},
+	{"attrition", (*turn).stepAttrition},
+	{"minimum-sizes", (*turn).stepMinimumSizes},
+	{"captures", (*turn).stepCaptures},
+	{"end-of-turn", (*turn).stepEndOfTurn},
+}
+
+var yearEndSteps = []pipelineStep{
+	{"orders", (*turn).stepOrders},
+	{"treaties", (*turn).stepYearEndTreaties},
+	{"taxes", (*turn).stepYearEndTaxes},
+	{"loyalty", (*turn).stepYearEndLoyalty},
+	{"fielding", (*turn).stepYearEndFielding},
+	{"purchases", (*turn).stepYearEndPurchases},
+	{"transfers", (*turn).stepYearEndTransfers},
+	{"end-of-turn", (*turn).stepEndOfTurn},
+}
+
+// Steps lists the names of the pipeline's steps, in order: the monthly
+// pipeline, or the year-end one.
+func Steps(yearEnd bool) []string {
+	steps := monthlySteps
+	if yearEnd {
+		steps = yearEndSteps
+	}
+	out := make([]string, len(steps))
+	for i, s := range steps {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// stepSieges is where the combat issue resolves sieges: besieging and
+// masking (Besiege orders in t.buckets.later), siege losses, breaches and
+// surrender, counter-battery fire and assaults, in the rules' "Sieges"
+// section. Until then cities keep their siege status as the state gives it.
+func (t *turn) stepSieges() {}
+
+// The year-end steps are filled by the year-end issue; the orders for them
+// are in t.buckets.later.
+
+// stepYearEndTreaties publishes public treaties received during the buy.
+func (t *turn) stepYearEndTreaties() {}
+
+// stepYearEndTaxes collects taxes (full, half for foreign or masked cities,
+// none for besieged, 3/4 without the capitol) into the treasuries.
+func (t *turn) stepYearEndTaxes() {}
+
+// stepYearEndLoyalty turns neutral provinces loyal to a nation holding all
+// their cities.
+func (t *turn) stepYearEndLoyalty() {}
+
+// stepYearEndFielding pays field costs and disbands what is not fielded.
+func (t *turn) stepYearEndFielding() {}
+
+// stepYearEndPurchases places bought troops, ships, depots and leaders.
+func (t *turn) stepYearEndPurchases() {}
+
+// stepYearEndTransfers transfers ships, depots, guns and leaders, and
+// treasuries of captured capitols.
+func (t *turn) stepYearEndTransfers() {}

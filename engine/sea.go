@@ -1,0 +1,396 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/syw-pbem/pbem/game"
+)
+
+// Sea movement (rules "Sea Movement"): fleets sail from place to place —
+// sea areas, ports and good-holding hexes — on the same clock as the armies,
+// at their slowest ship's MP (warships 6, transports 4, damaged ships 1
+// less). A fleet moves only with an admiral aboard, or one at the start of
+// the turn in its sea area or in an unmasked port or good-holding hex
+// touching it. Land forces embark at no cost in the port or good-holding hex
+// where the fleet lies (at the start of the turn, or when their march ends
+// there while the fleet is still in the hex) and debark when the fleet's
+// voyage ends: in its port or good-holding hex, or from a sea area onto a
+// port or good-holding hex touching it. A landing on a good-holding hex
+// held by the enemy needs 3:1 over the defenders' infantry, cavalry and
+// gunners, each warship of the landing side counting as 50 infantry.
+
+// commandedSeas returns, for each nation, the sea areas its admirals command
+// at the start of the turn.
+func (t *turn) commandedSeas() map[game.NationID][]game.SeaID {
+	out := map[game.NationID][]game.SeaID{}
+	for _, f := range t.live() {
+		if !f.HasRole(game.Admiral) {
+			continue
+		}
+		var seas []game.SeaID
+		switch {
+		case f.At.IsSea():
+			seas = []game.SeaID{f.At.Sea}
+		case t.m.IsGoodHolding(f.At.Hex):
+			seas = t.m.SeasTouching(f.At.Hex)
+		default:
+			if c, ok := t.m.CityAt(f.At.Hex); ok && c.Port && t.cityState(c.Name).Siege == game.NotBesieged {
+				seas = t.m.SeasTouching(f.At.Hex)
+			}
+		}
+		for _, s := range seas {
+			if !slices.Contains(out[f.Nation], s) {
+				out[f.Nation] = append(out[f.Nation], s)
+			}
+		}
+	}
+	return out
+}
+
+// fleetSeas are the sea areas a fleet is in: its area, or the areas its
+// port or good-holding hex touches.
+func (t *turn) fleetSeas(p game.Place) []game.SeaID {
+	if p.IsSea() {
+		return []game.SeaID{p.Sea}
+	}
+	return t.m.SeasTouching(p.Hex)
+}
+
+// hostilePort reports a port whose city a hostile nation holds.
+func (t *turn) hostilePort(p game.Place, n game.NationID) bool {
+	if p.IsSea() {
+		return false
+	}
+	c, ok := t.m.CityAt(p.Hex)
+	return ok && t.hostile(t.cityState(c.Name).Controller, n)
+}
+
+func (mv *movement) orderSails() {
+	t := mv.t
+	rule := t.cite("Sea Movement", "")
+	for _, no := range t.buckets.sails {
+		o := no.o.(Sail)
+		f := t.ownForce(no.nation, o, o.Fleet, rule)
+		if f == nil {
+			continue
+		}
+		u := mv.units[f.ID]
+		switch {
+		case !f.IsFleet() || u == nil:
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not a fleet", f.ID))
+			continue
+		case u.ordered:
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s already has sailing orders this turn", f.ID))
+			continue
+		case len(o.Path) == 0:
+			t.ignore(no.nation, o, f.ID, rule, "no voyage given")
+			continue
+		}
+		if !f.HasRole(game.Admiral) && !slices.ContainsFunc(t.fleetSeas(f.At), func(s game.SeaID) bool { return slices.Contains(mv.commanders[f.Nation], s) }) {
+			t.ignore(no.nation, o, f.ID, rule, "a ship must have an admiral in its sea area, or in an unmasked port or good-holding hex of it, at the start of the turn or with the fleet, in order to move")
+			continue
+		}
+		prev := f.At
+		var route []game.Place
+		var costs []int
+		bad := ""
+		for _, p := range o.Path {
+			c, ok := SeaStepCost(t.m, t.r, prev, p)
+			if !ok {
+				bad = fmt.Sprintf("cannot sail from %s to %s", prev, p)
+				break
+			}
+			route = append(route, p)
+			costs = append(costs, c)
+			prev = p
+		}
+		if bad != "" {
+			t.ignore(no.nation, o, f.ID, rule, "the voyage is broken: "+bad)
+			continue
+		}
+		u.ordered = true
+		for i, p := range route {
+			if t.hostilePort(p, f.Nation) {
+				u.cut, u.cutReason = p, fmt.Sprintf("%s is a port held by the enemy", p)
+				route, costs = route[:i], costs[:i]
+				break
+			}
+		}
+		u.route, u.costs = route, costs
+		u.moving = len(route) > 0
+	}
+}
+
+// cargo returns the cargo points aboard a fleet and its capacity.
+func (t *turn) cargo(fleet *game.Force) (used, capacity int) {
+	c := t.r.Cargo
+	for _, f := range t.live() {
+		if f.Aboard == fleet.ID {
+			used += c.PointsOf(f)
+		}
+	}
+	for _, d := range t.s.Depots {
+		if d.Aboard == fleet.ID {
+			used += c.Depot
+		}
+	}
+	return used, c.Capacity * fleet.Ships.AllTransports()
+}
+
+// embarkAtStart carries out the embark orders of forces already with their
+// fleet; the others wait for the force's arrival.
+func (mv *movement) embarkAtStart() {
+	t := mv.t
+	rule := t.cite("Sea Movement", "Transports")
+	for _, no := range t.buckets.embk {
+		o := no.o.(Embark)
+		f := t.ownForce(no.nation, o, o.Force, rule)
+		if f == nil {
+			continue
+		}
+		fl := t.ownForce(no.nation, o, o.Fleet, rule)
+		if fl == nil {
+			continue
+		}
+		switch {
+		case f.IsFleet() || f.Aboard != "":
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not a land force ashore", f.ID))
+			continue
+		case !fl.IsFleet() || fl.Ships.AllTransports() == 0:
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s has no transports", fl.ID))
+			continue
+		}
+		u := mv.units[f.ID]
+		if f.At == fl.At && !f.At.IsSea() {
+			mv.embark(no, u, fl)
+			continue
+		}
+		if u != nil && u.ordered && len(u.route) > 0 && u.route[len(u.route)-1] == fl.At && u.cutReason == "" {
+			mv.embarkLater[f.ID] = no
+			continue
+		}
+		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not in the port or good-holding hex of %s", f.ID, fl.ID))
+	}
+}
+
+func (mv *movement) embark(no nationOrder, u *unit, fl *game.Force) {
+	t := mv.t
+	o := no.o.(Embark)
+	rule := t.cite("Sea Movement", "Transports")
+	f := u.f
+	used, capa := t.cargo(fl)
+	need := t.r.Cargo.PointsOf(f)
+	if used+need > capa {
+		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s needs %d cargo points; %s has %d of %d free", f.ID, need, fl.ID, capa-used, capa))
+		return
+	}
+	mv.land[u.at.Hex] = removeUnit(mv.land[u.at.Hex], u)
+	u.dead = true
+	u.moving = false
+	f.Aboard = fl.ID
+	f.At = fl.At
+	t.emit(&Embarked{Force: f.ID, Fleet: fl.ID, Cargo: used + need, Capacity: capa}, rule, f.At, to(f.Nation), f.Nation)
+}
+
+// embarkOnArrival embarks a force whose march ended at its fleet.
+func (mv *movement) embarkOnArrival(u *unit) {
+	no, ok := mv.embarkLater[u.id]
+	if !ok {
+		return
+	}
+	delete(mv.embarkLater, u.id)
+	t := mv.t
+	o := no.o.(Embark)
+	fl := t.force(o.Fleet)
+	fu := mv.units[o.Fleet]
+	if fl == nil || fu == nil || fu.dead || fu.at != u.at || u.stopped != "" {
+		t.ignore(no.nation, o, u.id, t.cite("Sea Movement", "Transports"), fmt.Sprintf("%s did not meet %s in its port or good-holding hex", u.id, o.Fleet))
+		return
+	}
+	mv.embark(no, u, fl)
+}
+
+// debarkIdleFleets files the debark orders by fleet and carries out those of
+// fleets that do not sail this turn.
+func (mv *movement) debarkIdleFleets() {
+	t := mv.t
+	rule := t.cite("Sea Movement", "Coastal Landings")
+	for _, no := range t.buckets.debk {
+		o := no.o.(Debark)
+		f := t.ownForce(no.nation, o, o.Force, rule)
+		if f == nil {
+			continue
+		}
+		if f.Aboard == "" || t.force(f.Aboard) == nil {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not aboard a fleet", f.ID))
+			continue
+		}
+		mv.debarks[f.Aboard] = append(mv.debarks[f.Aboard], no)
+	}
+	var fleets []game.ForceID
+	for id := range mv.debarks {
+		fleets = append(fleets, id)
+	}
+	slices.SortFunc(fleets, game.CompareForceIDs)
+	for _, id := range fleets {
+		if u := mv.units[id]; u != nil && !u.moving {
+			mv.fleetStopped(u)
+		}
+	}
+}
+
+// fleetStopped carries out the debark orders of a fleet whose voyage ended.
+func (mv *movement) fleetStopped(u *unit) {
+	orders := mv.debarks[u.id]
+	if len(orders) == 0 {
+		return
+	}
+	delete(mv.debarks, u.id)
+	t := mv.t
+	rule := t.cite("Sea Movement", "Coastal Landings")
+	for _, no := range orders {
+		o := no.o.(Debark)
+		f := t.force(o.Force)
+		if f == nil || f.Aboard != u.id {
+			continue
+		}
+		if t.fi(u.id).engaged {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is in a sea battle", u.id))
+			continue
+		}
+		target := o.Hex
+		if !u.at.IsSea() {
+			if !target.IsZero() && target != u.at.Hex {
+				t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s lies at %s, not %s", u.id, u.at, target))
+				continue
+			}
+			target = u.at.Hex
+		} else if target.IsZero() || !slices.Contains(t.m.SeasTouching(target), u.at.Sea) {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is at sea in %s: name a port or good-holding hex of it to land on", u.id, u.at.Sea))
+			continue
+		}
+		c, isCity := t.m.CityAt(target)
+		port := isCity && c.Port
+		if !port && !t.m.IsGoodHolding(target) {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is neither a port nor a good-holding hex", target))
+			continue
+		}
+		defenders := 0
+		var defNations []game.NationID
+		for _, x := range mv.land[target] {
+			if !x.dead && t.hostile(x.nation, f.Nation) {
+				defenders += x.f.Figures()
+				defNations = append(defNations, x.nation)
+			}
+		}
+		if port && (defenders > 0 || t.hostilePort(game.AtHex(target), f.Nation)) {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("the enemy holds the port %s", target))
+			continue
+		}
+		if defenders > 0 {
+			warships := u.f.Ships.AllWarships()
+			for _, x := range mv.sea[game.AtHex(target)] {
+				if !x.dead && x.nation == f.Nation && x != u {
+					warships += x.f.Ships.AllWarships()
+				}
+			}
+			sm := t.r.SeaMovement
+			landing := f.Figures() + warships*sm.WarshipAsInfantry
+			if landing < sm.CoastalLandingOdds*defenders {
+				t.emit(&LandingRefused{Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: sm.CoastalLandingOdds},
+					rule, game.AtHex(target), to(append(defNations, f.Nation)...), append(defNations, f.Nation)...)
+				continue
+			}
+		}
+		f.Aboard = ""
+		f.At = game.AtHex(target)
+		lu := mv.addUnit(f)
+		lu.from = game.Hex{}
+		lu.lastTick = mv.tick
+		t.fi(f.ID).moved = true
+		t.emit(&Debarked{Force: f.ID, Fleet: u.id, Hex: target}, rule, game.AtHex(target), to(f.Nation), f.Nation)
+		if mv.landHostiles(target, f.Nation) {
+			mv.landContact(target)
+		}
+		if !lu.dead {
+			mv.neighbours(lu)
+		}
+	}
+}
+
+// seaContact: hostile fleets in the same sea area (or good-holding hex) at
+// the same time. "They may have a battle if either side desires it … A fleet
+// in a good-holding hex must fight, but ships in ports are immune to attack
+// … Fleets with only transports do not fight each other." A battle stops
+// both fleets; a SeaEngagementPending follows in the sea-battles step.
+func (mv *movement) seaContact(p game.Place) {
+	t := mv.t
+	if !p.IsSea() {
+		if c, ok := t.m.CityAt(p.Hex); ok && c.Port {
+			return
+		}
+	}
+	var nations []game.NationID
+	for _, u := range mv.sea[p] {
+		if !u.dead && !slices.Contains(nations, u.nation) {
+			nations = append(nations, u.nation)
+		}
+	}
+	slices.Sort(nations)
+	rule := t.cite("Sea Battles", "")
+	for i := range nations {
+		for j := i + 1; j < len(nations); j++ {
+			a, b := nations[i], nations[j]
+			if !t.hostile(a, b) {
+				continue
+			}
+			var all []*unit
+			war, seek := 0, !p.IsSea()
+			for _, u := range mv.sea[p] {
+				if !u.dead && (u.nation == a || u.nation == b) {
+					all = append(all, u)
+					war += u.f.Ships.AllWarships()
+					seek = seek || !u.f.Standing.AvoidBattle
+				}
+			}
+			fresh := false
+			for _, x := range all {
+				for _, y := range all {
+					k := [2]game.ForceID{x.id, y.id}
+					if x.nation == a && y.nation == b && !mv.seaMet[k] {
+						mv.seaMet[k] = true
+						fresh = true
+					}
+				}
+			}
+			battle := war > 0 && seek
+			if !battle {
+				if fresh {
+					t.emit(&SeaContact{Fleets: idsOf(all), Tick: mv.tick}, rule, p, to(a, b), a, b)
+				}
+				continue
+			}
+			var e *seaEngagement
+			for _, x := range t.seaEngs {
+				if x.place == p && x.a == a && x.b == b {
+					e = x
+				}
+			}
+			if e == nil {
+				e = &seaEngagement{place: p, a: a, b: b, tick: mv.tick}
+				t.seaEngs = append(t.seaEngs, e)
+			}
+			for _, u := range all {
+				if !slices.Contains(e.members, u.id) {
+					e.members = append(e.members, u.id)
+				}
+				t.fi(u.id).engaged = true
+				mv.halt(u, stopSeaBattle)
+			}
+			if fresh {
+				t.emit(&SeaContact{Fleets: idsOf(all), Tick: mv.tick, Battle: true}, rule, p, to(a, b), a, b)
+			}
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// NationView is what one nation may know of the game between two turns: the
+// input of its reports and of its order checker. View is the only function
+// that makes one, so fog of war is decided in one place.
+type NationView struct {
+	Nation game.NationID
+	Turn   int
+	Label  string
+	// Own are the nation's forces in full.
+	Own []game.Force `json:",omitempty"`
+	// Foreign are every other force: where it is (public, "General
+	// Intelligence"), its size class, and what scouting revealed this turn.
+	Foreign []ForeignForce `json:",omitempty"`
+	// Cities are every city's public state; Treasury only for the nation's
+	// own capitol, temporary capitol or cities it controls.
+	Cities []CityView `json:",omitempty"`
+	// Depots are the nation's depots and those granted to it.
+	Depots []game.Depot `json:",omitempty"`
+	// Treaties are the published treaties, and unpublished ones the nation
+	// is a party to.
+	Treaties []game.Treaty `json:",omitempty"`
+	// Nations are the nations in the game and whether they are eliminated.
+	Nations []NationSummary `json:",omitempty"`
+}
+
+// NationSummary is a nation's public standing.
+type NationSummary struct {
+	ID         game.NationID
+	Eliminated bool `json:",omitempty"`
+}
+
+// CityView is a city's public state.
+type CityView struct {
+	Name       string
+	Hex        game.Hex
+	Controller game.NationID    `json:",omitempty"`
+	Loyalty    game.NationID    `json:",omitempty"`
+	Siege      game.SiegeStatus `json:",omitzero"`
+	Breaches   int              `json:",omitempty"`
+	Treasury   int              `json:",omitempty"`
+}
+
+// ApproxCount is a scouting estimate: about Count figures (rounded to the
+// scouting results' ApproxRound) of an arm.
+type ApproxCount struct {
+	Arm   game.Arm
+	Count int
+}
+
+// ForeignForce is a foreign force as a nation sees it. At LevelSize (general
+// intelligence) only the location and the size class are filled; each
+// scouting level adds what it reveals (ruleset.ScoutingLevel):
+//
+//	LevelArms    Arms present (infantry, light infantry, Grenzers, cavalry by
+//	             kind, gunners, guns, warships, transports) and HasGeneral
+//	LevelApprox  + Approx counts per arm (rounded), gun models rounded the same
+//	             way, ship counts, and the leaders' names
+//	LevelExact   + Troops by arm and grade with exhaustion, Guns, Ships,
+//	             Leaders with experience, and Unsupplied
+//
+// Stance and standing orders are never revealed.
+type ForeignForce struct {
+	ID     game.ForceID
+	Nation game.NationID
+	At     game.Place
+	Aboard game.ForceID `json:",omitempty"`
+	// Size is the land troops' class, Ships the fleet's ("Small: 3 or fewer
+	// ships, 100 or fewer land troops …"); generals, gunners and guns do not
+	// count.
+	Size  ruleset.SizeClass `json:",omitempty"`
+	Ships ruleset.SizeClass `json:",omitempty"`
+	// Level is the scouting level this nation holds on the force.
+	Level       ruleset.ScoutingLevel `json:",omitempty"`
+	Arms        []string              `json:",omitempty"`
+	HasGeneral  bool                  `json:",omitempty"`
+	Approx      []ApproxCount         `json:",omitempty"`
+	ApproxGuns  int                   `json:",omitempty"`
+	ShipCounts  *game.Ships           `json:",omitempty"`
+	LeaderNames []string              `json:",omitempty"`
+	Troops      []game.Troops         `json:",omitempty"`
+	Guns        []game.Guns           `json:",omitempty"`
+	Leaders     []game.Leader         `json:",omitempty"`
+	Unsupplied  bool                  `json:",omitempty"`
+}
+
+// View returns what nation may know of the game in state: its own forces in
+// full; every foreign force's place, size class, and what this nation's
+// scouting (State.Intel) revealed of it; every city's controller, loyalty and
+// siege status; its own treasuries; its depots and those granted to it;
+// published treaties.
+func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.NationID) *NationView {
+	v := &NationView{Nation: nation, Turn: state.Turn, Label: state.Calendar.Label(state.Turn)}
+	levels := map[game.ForceID]ruleset.ScoutingLevel{}
+	for _, s := range state.Intel {
+		if s.Nation == nation && ruleset.ScoutingLevel(s.Level) > levels[s.Force] {
+			levels[s.Force] = ruleset.ScoutingLevel(s.Level)
+		}
+	}
+	for i := range state.Forces {
+		f := &state.Forces[i]
+		if f.Nation == nation {
+			v.Own = append(v.Own, f.Clone())
+			continue
+		}
+		v.Foreign = append(v.Foreign, Reveal(rules, f, levels[f.ID]))
+	}
+	for _, c := range state.Cities {
+		cv := CityView{Name: c.Name, Controller: c.Controller, Loyalty: c.Loyalty, Siege: c.Siege, Breaches: c.Breaches}
+		if mc, ok := m.City(c.Name); ok {
+			cv.Hex = mc.Hex
+			ns, _ := state.Nation(nation)
+			if mc.Capitol == nation || c.Controller == nation || (ns != nil && ns.TemporaryCapitol == c.Name) {
+				cv.Treasury = c.Treasury
+			}
+		}
+		v.Cities = append(v.Cities, cv)
+	}
+	for _, d := range state.Depots {
+		if d.Nation == nation || slices.Contains(d.GrantedTo, nation) {
+			d.GrantedTo = slices.Clone(d.GrantedTo)
+			v.Depots = append(v.Depots, d)
+		}
+	}
+	for _, t := range state.Treaties {
+		if t.Published > 0 || slices.Contains(t.Parties, nation) {
+			t.Parties = slices.Clone(t.Parties)
+			t.Attested = slices.Clone(t.Attested)
+			t.Penalties = slices.Clone(t.Penalties)
+			v.Treaties = append(v.Treaties, t)
+		}
+	}
+	for _, n := range state.Nations {
+		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated})
+	}
+	return v
+}
+
+// Reveal returns what a scouting level shows of a force (LevelSize: only
+// general intelligence). It is used by View and by Scouted events.
+func Reveal(rules *ruleset.Ruleset, f *game.Force, level ruleset.ScoutingLevel) ForeignForce {
+	ff := ForeignForce{ID: f.ID, Nation: f.Nation, At: f.At, Aboard: f.Aboard, Level: level}
+	land := f.FightingFigures()
+	if f.IsFleet() {
+		ff.Ships = rules.SizeClasses.Ships(f.Ships.Total())
+		if land > 0 {
+			ff.Size = rules.SizeClasses.Troops(land)
+		}
+	} else {
+		ff.Size = rules.SizeClasses.Troops(land)
+	}
+	if level < ruleset.LevelArms {
+		return ff
+	}
+	for _, a := range game.Arms {
+		if f.CountArms(func(x game.Arm) bool { return x == a }) > 0 {
+			ff.Arms = append(ff.Arms, a.String())
+		}
+	}
+	if f.GunCount() > 0 {
+		ff.Arms = append(ff.Arms, "guns")
+	}
+	if f.Ships.AllWarships() > 0 {
+		ff.Arms = append(ff.Arms, "warships")
+	}
+	if f.Ships.AllTransports() > 0 {
+		ff.Arms = append(ff.Arms, "transports")
+	}
+	ff.HasGeneral = f.HasRole(game.General) || f.HasRole(game.Admiral)
+	if level < ruleset.LevelApprox {
+		return ff
+	}
+	round := max(rules.ScoutingResults.ApproxRound, 1)
+	approx := func(n int) int {
+		r := (n + round/2) / round * round
+		if r == 0 && n > 0 {
+			r = round
+		}
+		return r
+	}
+	for _, a := range game.Arms {
+		n := f.CountArms(func(x game.Arm) bool { return x == a })
+		if n > 0 {
+			ff.Approx = append(ff.Approx, ApproxCount{Arm: a, Count: approx(n)})
+		}
+	}
+	if g := f.GunCount(); g > 0 {
+		ff.ApproxGuns = approx(g)
+	}
+	if f.Ships.Total() > 0 {
+		sh := f.Ships
+		ff.ShipCounts = &sh
+	}
+	for _, l := range f.Leaders {
+		ff.LeaderNames = append(ff.LeaderNames, l.Name)
+	}
+	if level < ruleset.LevelExact {
+		return ff
+	}
+	ff.Troops = slices.Clone(f.Troops)
+	ff.Guns = slices.Clone(f.Guns)
+	ff.Leaders = slices.Clone(f.Leaders)
+	ff.Unsupplied = f.Unsupplied
+	return ff
+}
+
+// LevelName names a scouting level for people.
+func LevelName(l ruleset.ScoutingLevel) string {
+	switch l {
+	case ruleset.LevelArms:
+		return "arms"
+	case ruleset.LevelApprox:
+		return "approximate"
+	case ruleset.LevelExact:
+		return "exact"
+	}
+	return "size"
+}
