@@ -1,0 +1,491 @@
+package outbox
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/mail"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Defaults for the zero fields of Options. The SMTP ones match the config
+// defaults (docs/config.md).
+const (
+	DefaultRatePerMinute  = 30
+	DefaultMaxAttempts    = 8
+	DefaultBackoffInitial = 30 * time.Second
+	DefaultBackoffMax     = time.Hour
+	DefaultTimeout        = 5 * time.Minute
+	DefaultPollInterval   = 10 * time.Second
+	DefaultHelloName      = "localhost"
+)
+
+// Options tunes an Outbox. A nil *Options, or a zero field, means the
+// default documented on the field. FromConfig fills it from pbem's config.
+type Options struct {
+	// Server is the SMTP server and how to reach it. A zero Server means
+	// the embedded server's default: 127.0.0.1:2525, no TLS, no login.
+	// Otherwise Host is required; Port 0 means 465 for tls, 587 for
+	// starttls, 25 for none; Security "" means tls. Security none is
+	// allowed only to a loopback host (checked before connecting and
+	// again on the connected address). With a Username, pbem logs in with
+	// AUTH PLAIN, or LOGIN if the server offers only that, reading the
+	// password with Password.Value at the start of each pass.
+	Server config.Endpoint
+
+	// HelloName is the name pbem gives in EHLO. Default "localhost".
+	HelloName string
+
+	// TLSConfig is the base TLS configuration (tests set RootCAs).
+	// ServerName defaults to Server.Host, MinVersion to TLS 1.2. Default:
+	// the system's roots.
+	TLSConfig *tls.Config
+
+	// RatePerMinute is the most mail transactions started per minute;
+	// starts are spaced one minute / RatePerMinute apart. Default 30.
+	RatePerMinute int
+
+	// MaxAttempts is how many attempts a message gets before it is marked
+	// failed and the referee told. Default 8.
+	MaxAttempts int
+
+	// BackoffInitial is the wait after the first temporary failure; it
+	// doubles after each further one, up to BackoffMax. Default 30s.
+	BackoffInitial time.Duration
+
+	// BackoffMax caps the wait between attempts. Default 1h.
+	BackoffMax time.Duration
+
+	// Referee is the address told when a message fails. Default "": nobody
+	// is told, and the failure is only logged.
+	Referee string
+
+	// ReportFrom is the sender of failure reports. Default: the From of the
+	// message that failed.
+	ReportFrom mail.Address
+
+	// Timeout bounds connecting (TCP and TLS) and each SMTP command; the
+	// reply after the final dot may take twice as long. Default 5m.
+	Timeout time.Duration
+
+	// PollInterval is how often Run looks for due mail when nothing wakes
+	// it (Enqueue and Wake do); a retry after a backoff waits for the next
+	// poll, so this is also how late a retry can be. Default 10s.
+	PollInterval time.Duration
+
+	// Now is the clock for everything the outbox decides: due times, the
+	// rate, backoff, SentAt, the Date of failure reports. Default time.Now.
+	Now func() time.Time
+
+	// Sleep waits d or until ctx is done, returning ctx's error then. Every
+	// wait of the outbox goes through it. Default: a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+
+	// Dial opens the TCP connection. Default: net.Dialer.DialContext.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	// Logger receives what the outbox does, at info (sent), warn
+	// (attempt failed) and error (message failed, settings refused).
+	// Default slog.Default().
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.Server == (config.Endpoint{}) {
+		r.Server = config.Endpoint{Host: "127.0.0.1", Port: 2525, Security: config.SecurityNone}
+	}
+	if r.Server.Security == "" {
+		r.Server.Security = config.SecurityTLS
+	}
+	if r.HelloName == "" {
+		r.HelloName = DefaultHelloName
+	}
+	if r.RatePerMinute <= 0 {
+		r.RatePerMinute = DefaultRatePerMinute
+	}
+	if r.MaxAttempts <= 0 {
+		r.MaxAttempts = DefaultMaxAttempts
+	}
+	if r.BackoffInitial <= 0 {
+		r.BackoffInitial = DefaultBackoffInitial
+	}
+	if r.BackoffMax <= 0 {
+		r.BackoffMax = DefaultBackoffMax
+	}
+	if r.BackoffMax < r.BackoffInitial {
+		r.BackoffMax = r.BackoffInitial
+	}
+	if r.Timeout <= 0 {
+		r.Timeout = DefaultTimeout
+	}
+	if r.PollInterval <= 0 {
+		r.PollInterval = DefaultPollInterval
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	if r.Sleep == nil {
+		r.Sleep = sleep
+	}
+	if r.Dial == nil {
+		var d net.Dialer
+		r.Dial = d.DialContext
+	}
+	if r.Logger == nil {
+		r.Logger = slog.Default()
+	}
+	return r
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// FromConfig returns the Options pbem's config asks for: the SMTP endpoint
+// (embedded or external), the rate, attempts and backoff of mail.smtp, the
+// referee as game.referee, and failure reports sent from mail.address under
+// the game's name. Now, Sleep, Dial, Logger and TLSConfig are left to their
+// defaults.
+func FromConfig(c *config.Config) *Options {
+	s := c.Mail.SMTP
+	hello := DefaultHelloName
+	if _, d, ok := strings.Cut(c.Mail.Address, "@"); ok && d != "" {
+		hello = d
+	}
+	return &Options{
+		Server:         c.SMTPEndpoint(),
+		HelloName:      hello,
+		RatePerMinute:  s.RatePerMinute,
+		MaxAttempts:    s.MaxAttempts,
+		BackoffInitial: s.BackoffInitial,
+		BackoffMax:     s.BackoffMax,
+		Referee:        c.Game.Referee,
+		ReportFrom:     mail.Address{Name: c.Game.Name, Address: c.Mail.Address},
+	}
+}
+
+// Outbox sends the store's outbox rows through one SMTP server. Create one
+// per store and server; it is safe for concurrent use (Run, Flush and
+// Enqueue may be called from several goroutines; sending is one at a time).
+type Outbox struct {
+	db   *store.DB
+	opts Options
+	log  *slog.Logger
+	wake chan struct{}
+
+	mu        sync.Mutex // held for a whole pass: one sender at a time
+	lastStart time.Time  // when the last transaction started, for the rate
+	sess      *session   // the open connection during a pass
+}
+
+// New returns an Outbox sending db's outbox rows. It does no I/O: nothing is
+// read, dialled or checked until Run or Flush. A nil opts means the
+// defaults documented on Options.
+func New(db *store.DB, opts *Options) *Outbox {
+	o := opts.withDefaults()
+	return &Outbox{db: db, opts: o, log: o.Logger, wake: make(chan struct{}, 1)}
+}
+
+// Enqueue composes m and stores it as pending, then wakes Run. It returns
+// the Message-ID. Enqueueing the same message again (same Message-ID, same
+// bytes) does nothing; the same Message-ID with different bytes is an
+// error wrapping store.ErrConflict, since a resend must be byte-identical.
+func (o *Outbox) Enqueue(ctx context.Context, m Message) (string, error) {
+	row, err := Row(m)
+	if err != nil {
+		return "", err
+	}
+	if _, err := o.db.Enqueue(ctx, row); err != nil {
+		return "", err
+	}
+	o.Wake()
+	return row.MessageID, nil
+}
+
+// Wake makes Run look for due mail now rather than at its next poll. Call
+// it after queueing rows some other way (store.CommitTurn).
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Stats counts what a pass did.
+type Stats struct {
+	Sent    int // taken by the server (250 after DATA)
+	Retried int // failed for now; back to pending with a later attempt time
+	Failed  int // given up on (and the referee told, where that applies)
+}
+
+// Flush sends every message due now, one after another at the configured
+// rate, and returns when none is due (a message that fails for now is due
+// again only after its backoff). Delivery failures are recorded on the rows
+// and logged, not returned; the error says Flush could not go on: settings
+// refused (ErrInsecure, an unreadable password), the store failing, or ctx
+// done. Flush does not send rows left in sending by a crash; Run does.
+func (o *Outbox) Flush(ctx context.Context) (Stats, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.pass(ctx, false)
+}
+
+// Run sends mail until ctx is done, and then returns ctx's error. It first
+// sends again, unchanged, every row left in sending by a process that
+// stopped mid-send, then does what Flush does whenever Enqueue or Wake
+// wakes it, and every Options.PollInterval. Problems are logged and tried
+// again at the next poll; a pass that stopped on an error is followed by
+// the same recovery, for the row it may have left in sending. Run assumes
+// no other process is sending from the same store meanwhile (it would
+// resend that process's message in flight: the same bytes and Message-ID,
+// so no harm beyond a duplicate).
+func (o *Outbox) Run(ctx context.Context) error {
+	recovered := false
+	for {
+		o.mu.Lock()
+		st, err := o.pass(ctx, !recovered)
+		o.mu.Unlock()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// A pass that stopped on an error may have left its row in sending;
+		// the next pass sends such rows again first.
+		recovered = err == nil
+		if err != nil {
+			o.log.Error("outbox: sending stopped; trying again later", "error", err, "retry_in", o.opts.PollInterval)
+		} else if st != (Stats{}) {
+			o.log.Debug("outbox: pass done", "sent", st.Sent, "retried", st.Retried, "failed", st.Failed)
+		}
+		o.idle(ctx)
+	}
+}
+
+// idle waits for a wake-up or the poll interval.
+func (o *Outbox) idle(ctx context.Context) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-o.wake:
+			cancel()
+		case <-wctx.Done():
+		}
+	}()
+	o.opts.Sleep(wctx, o.opts.PollInterval)
+}
+
+// pass sends messages until none is due; with recover it first sends the
+// rows left in sending.
+func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
+	defer o.hangUp()
+	var recovered []store.OutboxMessage
+	if recover {
+		if recovered, err = o.db.RecoverSending(ctx); err != nil {
+			return st, err
+		}
+		if len(recovered) > 0 {
+			o.log.Warn("outbox: sending again the messages a stopped process left in sending", "count", len(recovered))
+		}
+	}
+	var t *target
+	for {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		var m store.OutboxMessage
+		claimed := false
+		if len(recovered) > 0 {
+			m, recovered, claimed = recovered[0], recovered[1:], true
+		} else {
+			due, err := o.db.DueMessages(ctx, o.opts.Now(), 1)
+			if err != nil {
+				return st, err
+			}
+			if len(due) == 0 {
+				return st, nil
+			}
+			m = due[0]
+		}
+		if t == nil {
+			if t, err = o.target(); err != nil {
+				return st, err
+			}
+		}
+		if err := o.waitRate(ctx); err != nil {
+			return st, err
+		}
+		if !claimed {
+			// Durably sending before the connection is used, so before DATA.
+			if err := o.db.MarkSending(ctx, m.ID); errors.Is(err, store.ErrWrongState) {
+				continue // another process took it
+			} else if err != nil {
+				return st, err
+			}
+		}
+		o.lastStart = o.opts.Now()
+		if err := o.attempt(ctx, t, m, &st); err != nil {
+			return st, err
+		}
+	}
+}
+
+// waitRate sleeps until the rate allows the next transaction.
+func (o *Outbox) waitRate(ctx context.Context) error {
+	if o.lastStart.IsZero() {
+		return nil
+	}
+	gap := time.Minute / time.Duration(o.opts.RatePerMinute)
+	if wait := o.lastStart.Add(gap).Sub(o.opts.Now()); wait > 0 {
+		return o.opts.Sleep(ctx, wait)
+	}
+	return nil
+}
+
+// attempt sends one claimed row and records the outcome. Its error stops
+// the pass.
+func (o *Outbox) attempt(ctx context.Context, t *target, m store.OutboxMessage, st *Stats) error {
+	e := o.send(ctx, t, m)
+	now := o.opts.Now()
+	wctx := context.WithoutCancel(ctx) // record the outcome even when interrupted
+	n := m.Attempts + 1
+	log := o.log.With("outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
+		"recipients", m.Recipients, "attempt", n)
+	if e == nil {
+		if err := o.db.MarkSent(wctx, m.ID, now); err != nil {
+			return err
+		}
+		st.Sent++
+		log.Info("outbox: sent", "bytes", len(m.Raw))
+		return nil
+	}
+	log = log.With("stage", e.Stage, "smtp_code", e.Code, "reply", e.Reply, "detail", e.Err)
+	switch {
+	case ctx.Err() != nil:
+		log.Warn("outbox: interrupted; the message stays queued", "error", e.Error())
+		if err := o.db.MarkRetry(wctx, m.ID, now, e.Error()); err != nil {
+			return err
+		}
+		return ctx.Err()
+	case e.Temporary && n < o.opts.MaxAttempts:
+		next := now.Add(Backoff(m.MessageID, n, o.opts.BackoffInitial, o.opts.BackoffMax))
+		log.Warn("outbox: attempt failed; will try again", "error", e.Error(), "next_attempt", next)
+		if err := o.db.MarkRetry(wctx, m.ID, next, e.Error()); err != nil {
+			return err
+		}
+		st.Retried++
+	default:
+		log.Error("outbox: message failed; giving up", "error", e.Error())
+		if err := o.fail(wctx, m, e, n, now); err != nil {
+			return err
+		}
+		st.Failed++
+	}
+	if errors.Is(e, ErrInsecure) {
+		return e
+	}
+	return nil
+}
+
+// send runs one delivery of m over the pass's connection, opening it if
+// needed. A reused connection the server has meanwhile closed is opened
+// again once, without counting an attempt: nothing was sent.
+func (o *Outbox) send(ctx context.Context, t *target, m store.OutboxMessage) *Error {
+	from, _, err := envelopeFrom(m.Raw)
+	if err != nil {
+		return &Error{Stage: StageMessage, Err: err}
+	}
+	for try := 0; ; try++ {
+		reused := o.sess != nil
+		if o.sess == nil {
+			s, e := o.connect(ctx, t)
+			if e != nil {
+				return e
+			}
+			o.sess = s
+		}
+		e := o.sess.transact(ctx, t.addr, from.Address, m.Recipients, m.Raw)
+		if e == nil {
+			return nil
+		}
+		if !o.sess.recover(e) {
+			o.sess.close()
+			o.sess = nil
+		}
+		if reused && try == 0 && e.Stage == StageMail && e.Code == 0 && ctx.Err() == nil {
+			continue
+		}
+		return e
+	}
+}
+
+// hangUp ends the pass's connection.
+func (o *Outbox) hangUp() {
+	if o.sess != nil {
+		o.sess.quit()
+		o.sess = nil
+	}
+}
+
+// Backoff is the wait before attempt+1 after attempt (from 1) failed for
+// now: initial doubled attempt-1 times, capped at max, then shortened by a
+// jitter of 0 to 10% taken from a hash of the Message-ID and attempt, so
+// that messages that failed together spread out, and the same message
+// always waits the same. With the defaults (30s, 1h) the waits are about
+// 30s, 1m, 2m, 4m, 8m, 16m, 32m, 1h, 1h, ….
+func Backoff(messageID string, attempt int, initial, max time.Duration) time.Duration {
+	if attempt < 1 {
+		attempt = 1
+	}
+	d := initial
+	for i := 1; i < attempt && d < max; i++ {
+		d *= 2
+	}
+	if d > max {
+		d = max
+	}
+	sum := sha256.Sum256([]byte("pbem-backoff " + strconv.Itoa(attempt) + " " + messageID))
+	permille := int64(binary.BigEndian.Uint64(sum[:8]) % 1000)
+	return d - time.Duration(int64(d/10)*permille/1000)
+}
+
+// fail marks m failed and, in the same transaction, queues the report to
+// the referee, so a crash cannot lose the one without the other.
+func (o *Outbox) fail(ctx context.Context, m store.OutboxMessage, e *Error, attempts int, now time.Time) error {
+	report, ok := o.failureReport(m, e, attempts, now)
+	return o.db.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.MarkFailed(ctx, m.ID, e.Error()); err != nil {
+			return err
+		}
+		if ok {
+			if _, err := tx.Enqueue(ctx, report); err != nil {
+				return fmt.Errorf("outbox: queueing the failure report for %s: %w", m.MessageID, err)
+			}
+		}
+		return nil
+	})
+}
