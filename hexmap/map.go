@@ -36,8 +36,17 @@ type Map struct {
 	Cities      []City        // sorted by name
 	Seas        []SeaArea     // sorted by ID
 	Winds       []Wind        // sorted by (From, To)
+	// HomeTax is each nation's home tax base as the map file declares it
+	// (tax= on the nation line), for Validate to check against the cities;
+	// a nation without a declared figure has no entry.
+	HomeTax map[game.NationID]int
 	// Lines records where each thing was declared in the source file, for
-	// error messages: keys like "city Altburg", "province F", "hex 0812".
+	// error messages. The keys (docs/map-format.md): "map", "terrain",
+	// "provinces", "hex 0812" (its terrain grid row), "nation eisenmark",
+	// "province F", "province F 0812" (where 0812 was put in F), "city
+	// Altburg" (the name as written), "sea S1", "sea S1 0101", "wind S1 S2"
+	// (the two IDs sorted), "river 0812/0813" and "road 0812/0813" (the edge,
+	// lesser hex first), "goodholding 0812".
 	Lines map[string]int
 
 	terrainIdx  map[game.Hex]int
