@@ -1,0 +1,625 @@
+package parser
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// The checker runs the statements against a shadow of the nation's forces,
+// in the order the engine carries them out (engine/pipeline.go): first the
+// organisation orders (stances, standing orders, splits, merges, leaders,
+// garrisons, depot grants) in sheet order, then marches and voyages, then
+// embarking and landing, then everything else (sieges, fieldworks, repairs,
+// the year-end orders) in sheet order. So a force split off on line 20 can be
+// moved on line 5, as the engine allows. Each statement gets at most one
+// error; warnings do not stop it.
+
+type checker struct {
+	ctx     CheckContext
+	v       *Vocabulary
+	m       *hexmap.Map
+	rules   *ruleset.Ruleset
+	s       *engine.State
+	r       *Report
+	nation  game.NationID
+	letter  string
+	yearEnd bool
+
+	// forces is the nation's forces as the organisation orders checked so
+	// far leave them (clones; the state is never changed).
+	forces map[game.ForceID]*game.Force
+	// gone maps a force merged away to the line of the MERGE.
+	gone map[game.ForceID]int
+	// created maps the IDs that SPLIT … AS and DETACH … AS name to their
+	// lines.
+	created map[game.ForceID]int
+	// planned is where an accepted MOVE or SAIL takes a force this turn
+	// (where it stops when its movement points run out).
+	planned map[game.ForceID]game.Place
+	// besieging lists the cities a BESIEGE or MASK order names.
+	besieging map[string]bool
+	// leaderLeft maps a force to the line of the order that took its last
+	// general or admiral away.
+	leaderLeft map[game.ForceID]int
+	nextForce  int
+
+	funds, spent int
+	fundsCity    string
+	once         map[string]int // "move E2" → line of the first such order
+	fieldAll     bool
+	fielded      map[game.ForceID]bool
+	fieldedDepot map[string]bool
+
+	// requests counts the requests of each text, for their tokens.
+	requests map[string]int
+
+	st         *Statement
+	annotation string
+}
+
+func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
+	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, s: ctx.State, r: r, nation: r.Nation,
+		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{},
+		created: map[game.ForceID]int{}, planned: map[game.ForceID]game.Place{}, besieging: map[string]bool{},
+		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{},
+		once: map[string]int{}, fielded: map[game.ForceID]bool{}, fieldedDepot: map[string]bool{}}
+	if c.s == nil {
+		c.s = &engine.State{}
+	}
+	if c.rules == nil {
+		c.rules = ruleset.SYW1752
+	}
+	if c.m == nil {
+		c.m = &hexmap.Map{}
+		c.m.Build()
+	}
+	if n, ok := c.m.Nation(c.nation); ok {
+		c.letter = n.Letter
+	}
+	for i := range c.s.Forces {
+		if f := &c.s.Forces[i]; f.Nation == c.nation {
+			cl := f.Clone()
+			c.forces[f.ID] = &cl
+		}
+	}
+	c.nextForce = 1
+	if ns, ok := c.s.Nation(c.nation); ok && ns.NextForce > 0 {
+		c.nextForce = ns.NextForce
+	}
+	c.funds, c.fundsCity = c.treasury()
+	return c
+}
+
+// treasury returns the nation's funds: the treasury of its temporary capitol
+// if it has one, else of its capitol ("Unspent tax points are stored in your
+// capitol").
+func (c *checker) treasury() (int, string) {
+	city := ""
+	if n, ok := c.m.Nation(c.nation); ok {
+		city = n.Capitol
+	}
+	if ns, ok := c.s.Nation(c.nation); ok && ns.TemporaryCapitol != "" {
+		city = ns.TemporaryCapitol
+	}
+	if cs, ok := c.s.City(city); ok {
+		return cs.Treasury, city
+	}
+	return 0, city
+}
+
+// prepass records, before any check, what later checks need to know about
+// the whole sheet: which new IDs are named, which cities are besieged.
+func (c *checker) prepass(sts []Statement) {
+	for _, st := range sts {
+		switch o := st.Order.(type) {
+		case engine.Split:
+			if o.NewID != "" {
+				c.created[o.NewID] = st.Line
+			}
+		case engine.DetachLeader:
+			if o.NewID != "" {
+				c.created[o.NewID] = st.Line
+			}
+		case engine.Besiege:
+			c.besieging[fold(o.City)] = true
+		}
+	}
+}
+
+// stage is the pass of the checker a statement belongs to.
+func stage(st *Statement) int {
+	switch st.Order.(type) {
+	case engine.SetStance, engine.Retreat, engine.Pursue, engine.OnContact, engine.SlowEnemy, engine.Split,
+		engine.Merge, engine.AssignLeader, engine.DetachLeader, engine.Garrison, engine.FleetStance,
+		engine.GrantSupply, engine.Special:
+		return 0
+	case engine.Move, engine.Sail:
+		return 1
+	case engine.Embark:
+		return 2
+	case engine.Debark:
+		return 3
+	}
+	return 4
+}
+
+// run checks every statement, in the engine's order, and accepts the good
+// ones into the report in sheet order.
+func (c *checker) run(sts []Statement) {
+	c.prepass(sts)
+	ok := make([]bool, len(sts))
+	annots := make([]string, len(sts))
+	for pass := 0; pass <= 4; pass++ {
+		for i := range sts {
+			if stage(&sts[i]) == pass {
+				ok[i] = c.check(&sts[i])
+				annots[i] = c.annotation
+			}
+		}
+	}
+	for i := range sts {
+		if ok[i] {
+			c.r.accept(sts[i], annots[i])
+		}
+	}
+	c.finish()
+}
+
+// reject stops the statement being checked with an error.
+func (c *checker) reject(read, msg, hint string) {
+	panic(failure{c.diag(Error, read, msg, hint)})
+}
+
+// warn adds a warning to the statement being checked.
+func (c *checker) warn(read, msg, hint string) {
+	c.r.Diagnostics = append(c.r.Diagnostics, c.diag(Warning, read, msg, hint))
+}
+
+// note adds a note to the statement being checked.
+func (c *checker) note(msg string) {
+	c.r.Diagnostics = append(c.r.Diagnostics, c.diag(Note, "", msg, ""))
+}
+
+func (c *checker) diag(s Severity, read, msg, hint string) Diagnostic {
+	d := Diagnostic{Severity: s, Read: read, Message: msg, Hint: hint}
+	if c.st != nil {
+		d.Line, d.Source = c.st.Line, c.st.Source
+		if c.st.EndLine != c.st.Line {
+			d.EndLine = c.st.EndLine
+		}
+	}
+	return d
+}
+
+// check checks one statement; it reports whether it is accepted. The
+// statement's order may be rewritten (names resolved to their exact IDs).
+func (c *checker) check(st *Statement) (ok bool) {
+	c.st, c.annotation = st, ""
+	defer func() {
+		if r := recover(); r != nil {
+			f, isFailure := r.(failure)
+			if !isFailure {
+				panic(r)
+			}
+			c.r.Diagnostics = append(c.r.Diagnostics, f.d)
+			ok = false
+		}
+	}()
+	switch {
+	case st.Treaty != nil:
+		c.checkTreaty(st.Treaty)
+		return true
+	case st.Attest != nil:
+		c.checkAttest(st.Attest)
+		return true
+	case st.Request != nil:
+		c.requests[st.Request.Text]++
+		st.Request.Token = requestToken(c.ctx.Game, c.nation, c.r.Turn, c.requests[st.Request.Text], st.Request.Text)
+		c.annotation = "request " + st.Request.Token
+		return true
+	case st.Password != nil:
+		if len(st.Password.New) < 4 {
+			c.reject("", "the new password is too short (at least 4 characters)", "Choose a longer password.")
+		}
+		c.note("your password changes once this sheet is accepted; use the new one from your next sheet on")
+		return true
+	}
+	c.phase(st.Order)
+	st.Order = c.checkOrder(st.Order)
+	return true
+}
+
+var yearEndOnly = map[string]bool{"buy": true, "field": true, "disband": true, "transfer": true,
+	"treasury": true, "temporary-capitol": true}
+
+var bothPhases = map[string]bool{"supply": true, "special": true}
+
+// phase refuses an order of the wrong kind of turn.
+func (c *checker) phase(o engine.Order) {
+	k := o.Kind()
+	if bothPhases[k] {
+		return
+	}
+	kw := strings.Fields(FormatOrder(o, c.v))[0]
+	cal := c.s.Calendar
+	if yearEndOnly[k] && !c.yearEnd {
+		d := cal.Date(c.r.Turn)
+		ye := cal.Turn(game.Date{Year: d.Year})
+		c.reject(kw, fmt.Sprintf("%s is a year-end order, and this is a monthly turn (%s)", kw, c.r.TurnLabel),
+			fmt.Sprintf("Send it on your sheet for the year-end, turn %d.", ye))
+	}
+	if !yearEndOnly[k] && c.yearEnd {
+		c.reject(kw, fmt.Sprintf("%s is an order for the monthly turns, and this is the year-end (%s): at the year-end you BUY, FIELD, DISBAND and TRANSFER", kw, c.r.TurnLabel),
+			fmt.Sprintf("Send it on your sheet for turn %d.", c.r.Turn+1))
+	}
+}
+
+// onceFor refuses a second order of a kind for the same thing.
+func (c *checker) onceFor(kind, what, read string) {
+	key := kind + " " + what
+	if l, dup := c.once[key]; dup && l != c.st.Line {
+		c.reject(read, fmt.Sprintf("%s already has a %s order on line %d", what, strings.ToUpper(kind), l),
+			"Give each force one order of each kind; delete one of the two.")
+	}
+	c.once[key] = c.st.Line
+}
+
+// own returns the nation's force id (as the organisation orders so far leave
+// it), or rejects the statement saying why there is none.
+func (c *checker) own(id game.ForceID) *game.Force {
+	if f, ok := c.forces[id]; ok {
+		return f
+	}
+	if l, ok := c.gone[id]; ok {
+		c.reject(string(id), fmt.Sprintf("%s is merged into another force by the order on line %d", id, l),
+			"Give the order to the force it joins.")
+	}
+	if f, ok := c.s.Force(id); ok && f.Nation != c.nation {
+		c.reject(string(id), fmt.Sprintf("%s is not yours: it is %s's", id, c.v.nationName(f.Nation)),
+			"You can give orders only to your own forces.")
+	}
+	if l, ok := c.created[id]; ok {
+		c.reject(string(id), fmt.Sprintf("there is no force %s: the order on line %d that would form it failed", id, l),
+			"Correct that order first.")
+	}
+	ids := c.ownIDs()
+	hint := "You have no forces."
+	if len(ids) > 0 {
+		hint = "Your forces are " + andList(ids) + "."
+	}
+	c.reject(string(id), fmt.Sprintf("no force %s%s", id, didYouMean(suggest(string(id), ids))), hint)
+	return nil
+}
+
+func (c *checker) ownIDs() []string {
+	var out []string
+	for _, id := range sortedKeys(c.forces) {
+		out = append(out, string(id))
+	}
+	return out
+}
+
+// land returns the nation's land force id.
+func (c *checker) land(id game.ForceID) *game.Force {
+	f := c.own(id)
+	if f.IsFleet() {
+		c.reject(string(id), fmt.Sprintf("%s is a fleet, and this is an order for land forces", id),
+			"Give fleets FLEET, SAIL and REPAIR orders.")
+	}
+	return f
+}
+
+// fleet returns the nation's fleet id.
+func (c *checker) fleet(id game.ForceID) *game.Force {
+	f := c.own(id)
+	if !f.IsFleet() {
+		c.reject(string(id), fmt.Sprintf("%s is not a fleet: it has no ships", id),
+			"Give land forces MOVE, STANCE and EMBARK orders.")
+	}
+	return f
+}
+
+// where returns the place a force is at now and where it ends its move.
+func (c *checker) where(f *game.Force) (start, end game.Place) {
+	start = f.At
+	if f.Aboard != "" {
+		if fl, ok := c.forces[f.Aboard]; ok {
+			start = fl.At
+			if p, ok := c.planned[fl.ID]; ok {
+				return start, p
+			}
+		}
+	}
+	if p, ok := c.planned[f.ID]; ok {
+		return start, p
+	}
+	return start, start
+}
+
+func (c *checker) label(p game.Place) string {
+	if p.IsSea() {
+		return "sea area " + string(p.Sea)
+	}
+	return c.m.HexLabel(p.Hex)
+}
+
+// city returns a city of the map and its state.
+func (c *checker) city(name string) (*hexmap.City, *game.CityState) {
+	mc, ok := c.m.City(name)
+	if !ok {
+		c.reject(name, fmt.Sprintf("no city %q on the map%s", name, didYouMean(suggest(name, c.v.cityNames()))),
+			"Name the city as it is printed on the map.")
+	}
+	cs, ok := c.s.City(mc.Name)
+	if !ok {
+		cs = &game.CityState{Name: mc.Name}
+	}
+	return mc, cs
+}
+
+// atCity rejects unless the force is in (or marches this turn into) the
+// city's hex.
+func (c *checker) atCity(f *game.Force, mc *hexmap.City, what string) {
+	start, end := c.where(f)
+	if end.Hex == mc.Hex && !end.IsSea() && f.Aboard == "" {
+		return
+	}
+	if end != start {
+		c.reject(mc.Name, fmt.Sprintf("%s ends its move at %s, not in %s (%s): a force %s the city in its own hex", f.ID, c.label(end), mc.Name, mc.Hex, what),
+			fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex))
+	}
+	c.reject(mc.Name, fmt.Sprintf("%s is at %s, not in %s (%s): a force %s the city in its own hex", f.ID, c.label(start), mc.Name, mc.Hex, what),
+		fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex))
+}
+
+// newID checks the ID a SPLIT or DETACH names for the new force, or
+// predicts the one the engine will give it.
+func (c *checker) newID(want game.ForceID) game.ForceID {
+	used := func(id game.ForceID) bool {
+		if _, ok := c.forces[id]; ok {
+			return true
+		}
+		_, ok := c.s.Force(id)
+		return ok
+	}
+	if want != "" {
+		num, err := strconv.Atoi(strings.TrimPrefix(string(want), c.letter))
+		if c.letter != "" && (!strings.HasPrefix(string(want), c.letter) || err != nil || num < 1) {
+			c.reject(string(want), fmt.Sprintf("a new force of %s is named %s and a number, not %s", c.r.NationName, c.letter, want),
+				fmt.Sprintf("Write AS %s%d, or leave AS out and the next free number is used.", c.letter, c.nextForce))
+		}
+		if used(want) {
+			c.reject(string(want), fmt.Sprintf("the force ID %s is already in use", want),
+				"Choose a number not yet used, or leave AS out and the next free number is used.")
+		}
+		return want
+	}
+	for {
+		id := game.ForceID(c.letter + strconv.Itoa(c.nextForce))
+		c.nextForce++
+		if !used(id) {
+			return id
+		}
+	}
+}
+
+// leaderOf finds one of the nation's leaders by ID (any case) and the force
+// holding him.
+func (c *checker) leaderOf(id string) (*game.Force, game.Leader) {
+	for _, fid := range sortedKeys(c.forces) {
+		f := c.forces[fid]
+		for _, l := range f.Leaders {
+			if fold(l.ID) == fold(id) {
+				return f, l
+			}
+		}
+	}
+	if l, ok := c.v.Leader(id); ok {
+		c.reject(id, fmt.Sprintf("%s is not one of your generals or admirals", l.ID), "You can give orders only to your own leaders.")
+	}
+	var mine []string
+	for _, fid := range sortedKeys(c.forces) {
+		for _, l := range c.forces[fid].Leaders {
+			mine = append(mine, l.ID)
+		}
+	}
+	c.reject(id, fmt.Sprintf("no general or admiral %q%s", id, didYouMean(suggest(id, mine))),
+		"Your leaders are "+andList(mine)+".")
+	return nil, game.Leader{}
+}
+
+// depot finds one of the nation's depots by ID (any case).
+func (c *checker) depot(id string) *game.Depot {
+	var mine []string
+	for i := range c.s.Depots {
+		d := &c.s.Depots[i]
+		if fold(d.ID) == fold(id) {
+			if d.Nation != c.nation {
+				c.reject(id, fmt.Sprintf("depot %s is not yours", d.ID), "You can give orders only for your own depots.")
+			}
+			return d
+		}
+		if d.Nation == c.nation {
+			mine = append(mine, d.ID)
+		}
+	}
+	hint := "You have no depots."
+	if len(mine) > 0 {
+		hint = "Your depots are " + andList(mine) + "."
+	}
+	c.reject(id, fmt.Sprintf("no depot %s%s", id, didYouMean(suggest(id, mine))), hint)
+	return nil
+}
+
+// otherNation checks a nation named as the receiver of a grant, a transfer
+// or crowns.
+func (c *checker) otherNation(n game.NationID, allowSelf bool) {
+	if _, ok := c.s.Nation(n); !ok {
+		c.reject(string(n), fmt.Sprintf("%s takes no part in this game", n), "Name a nation of the game: "+orList(c.v.NationIDs())+".")
+	}
+	if n == c.nation && !allowSelf {
+		c.reject(string(n), "that is your own nation", "Name another nation.")
+	}
+}
+
+// spend adds crowns to the sheet's spending, rejecting the statement that
+// would take it past the treasury.
+func (c *checker) spend(amount int, what string) {
+	if amount <= 0 {
+		return
+	}
+	if c.spent+amount > c.funds {
+		c.reject("", fmt.Sprintf("%s costs %d crowns; with the orders before it you would spend %d, but your treasury in %s holds %d",
+			what, amount, c.spent+amount, c.fundsCity, c.funds),
+			"Spend less: drop or reduce this order or an earlier one. Orders are paid for in the order of the sheet.")
+	}
+	c.spent += amount
+	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns", amount))
+}
+
+func joinAnnot(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// finish adds the sheet-wide messages.
+func (c *checker) finish() {
+	if c.yearEnd {
+		var unfielded []string
+		if !c.fieldAll {
+			for _, id := range c.s.ForcesOf(c.nation) {
+				if !c.fielded[id] {
+					if _, gone := c.gone[id]; !gone {
+						unfielded = append(unfielded, string(id))
+					}
+				}
+			}
+			for _, d := range c.s.Depots {
+				if d.Nation == c.nation && !c.fieldedDepot[d.ID] {
+					unfielded = append(unfielded, d.ID)
+				}
+			}
+		}
+		if len(unfielded) > 0 {
+			c.st = nil
+			c.warn("", fmt.Sprintf("not fielded: %s; they are disbanded at the year-end (\"You must then field any existing troops you want to keep\")", andList(unfielded)),
+				"Add FIELD ALL, or a FIELD line for each force and depot you keep.")
+		}
+	}
+	if c.spent > 0 {
+		c.st = nil
+		c.r.Diagnostics = append(c.r.Diagnostics, Diagnostic{Severity: Note,
+			Message: fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)})
+	}
+}
+
+// describeTroops lists what a force holds, for messages: "24 C infantry, 2
+// field-gun".
+func describe(f *game.Force) string {
+	s := FormatContents(Contents{Troops: f.Troops, Guns: f.Guns, Ships: f.Ships}, nil)
+	var ls []string
+	for _, l := range f.Leaders {
+		ls = append(ls, l.Role.String()+" "+l.ID)
+	}
+	if len(ls) > 0 {
+		if s != "" {
+			s += ", "
+		}
+		s += strings.Join(ls, ", ")
+	}
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}
+
+// takeContents checks that f holds the contents and removes them from it.
+func (c *checker) takeContents(f *game.Force, ct Contents, verb string) {
+	for _, want := range ct.Troops {
+		have := 0
+		for _, t := range f.Troops {
+			if t.Arm == want.Arm && t.Grade == want.Grade {
+				have += t.Count
+			}
+		}
+		asked := 0
+		for _, t := range ct.Troops {
+			if t.Arm == want.Arm && t.Grade == want.Grade {
+				asked += t.Count
+			}
+		}
+		if asked > have {
+			c.reject(fmt.Sprintf("%d %s %s", want.Count, want.Grade, want.Arm),
+				fmt.Sprintf("%s has %d %s %s, so cannot %s %d; it has %s", f.ID, have, want.Grade, want.Arm, verb, asked, describe(f)),
+				"List only what the force holds, by grade and arm as your report prints them.")
+		}
+	}
+	for _, want := range ct.Guns {
+		have, asked := 0, 0
+		for _, g := range f.Guns {
+			if g.Kind == want.Kind && g.Owner == want.Owner {
+				have += g.Count
+			}
+		}
+		for _, g := range ct.Guns {
+			if g.Kind == want.Kind && g.Owner == want.Owner {
+				asked += g.Count
+			}
+		}
+		if asked > have {
+			c.reject(fmt.Sprintf("%d %s", want.Count, want.Kind),
+				fmt.Sprintf("%s has %d %s, so cannot %s %d; it has %s", f.ID, have, want.Kind, verb, asked, describe(f)),
+				"List only the guns the force holds.")
+		}
+	}
+	sh, have := ct.Ships, f.Ships
+	if sh.Warships > have.Warships || sh.DamagedWarships > have.DamagedWarships || sh.Transports > have.Transports || sh.DamagedTransports > have.DamagedTransports {
+		c.reject(FormatContents(Contents{Ships: sh}, nil), fmt.Sprintf("%s has not the ships to %s: it has %s", f.ID, verb, describe(f)),
+			"List only the ships the fleet holds; damaged ships are listed as damaged-warship and damaged-transport.")
+	}
+	for i, l := range ct.Leaders {
+		j := slices.IndexFunc(f.Leaders, func(x game.Leader) bool { return fold(x.ID) == fold(l) })
+		if j < 0 {
+			c.reject(l, fmt.Sprintf("%s is not with %s; it has %s", l, f.ID, describe(f)), "Name only leaders with the force.")
+		}
+		ct.Leaders[i] = f.Leaders[j].ID
+	}
+	// Remove them.
+	for _, want := range ct.Troops {
+		left := want.Count
+		for i := range f.Troops {
+			if t := &f.Troops[i]; t.Arm == want.Arm && t.Grade == want.Grade && left > 0 {
+				k := min(left, t.Count)
+				t.Count -= k
+				left -= k
+			}
+		}
+	}
+	for _, want := range ct.Guns {
+		left := want.Count
+		for i := range f.Guns {
+			if g := &f.Guns[i]; g.Kind == want.Kind && g.Owner == want.Owner && left > 0 {
+				k := min(left, g.Count)
+				g.Count -= k
+				left -= k
+			}
+		}
+	}
+	f.Ships.Warships -= sh.Warships
+	f.Ships.DamagedWarships -= sh.DamagedWarships
+	f.Ships.Transports -= sh.Transports
+	f.Ships.DamagedTransports -= sh.DamagedTransports
+	for _, l := range ct.Leaders {
+		f.Leaders = slices.DeleteFunc(f.Leaders, func(x game.Leader) bool { return x.ID == l })
+	}
+	f.Normalize()
+}

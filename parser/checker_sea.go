@@ -1,0 +1,330 @@
+package parser
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+)
+
+// warshipOff reports whether the nation has a warship in a sea area the port
+// opens onto, or in the port, now or at the end of its voyage.
+func (c *checker) warshipOff(mc *hexmap.City) bool {
+	seas := c.m.SeasTouching(mc.Hex)
+	for _, f := range c.forces {
+		if f.Ships.AllWarships() == 0 {
+			continue
+		}
+		start, end := c.where(f)
+		for _, p := range []game.Place{start, end} {
+			if p.Hex == mc.Hex && !p.IsSea() || p.IsSea() && slices.Contains(seas, p.Sea) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) checkAssault(o engine.Assault) {
+	f := c.land(o.Force)
+	mc, cs := c.city(o.City)
+	c.onceFor("assault on", mc.Name, mc.Name)
+	c.atCity(f, mc, "assaults")
+	if cs.Controller == c.nation {
+		c.reject(mc.Name, fmt.Sprintf("%s is yours", mc.Name), "Assault a city another nation holds.")
+	}
+	inf := f.CountArms(game.Arm.IsInfantry)
+	if inf == 0 {
+		c.reject(string(o.Force), fmt.Sprintf("%s has no infantry: \"Only infantry may take part in the assault\" (Sieges, Assaults)", o.Force), "Assault with a force that has infantry.")
+	}
+	n := o.Infantry
+	if n == 0 {
+		n = inf
+	}
+	if n > inf {
+		c.reject(itoa(o.Infantry), fmt.Sprintf("%s has %d infantry figures, not %d", o.Force, inf, o.Infantry),
+			fmt.Sprintf("Write WITH %d or fewer, or WITH ALL.", inf))
+	}
+	if cs.Loyalty != c.nation && n < c.rules.Capture.CaptureFigures {
+		c.reject(itoa(n), fmt.Sprintf("an assault on %s with %d infantry: \"You must have at least %d figures of infantry to assault a foreign city\" (Sieges, Assaults)",
+			mc.Name, n, c.rules.Capture.CaptureFigures), fmt.Sprintf("Assault with at least %d infantry.", c.rules.Capture.CaptureFigures))
+	}
+	if cs.Siege == game.NotBesieged && !c.besieging[fold(mc.Name)] {
+		c.warn(mc.Name, fmt.Sprintf("%s is neither besieged nor masked, and no order of this sheet besieges it", mc.Name),
+			fmt.Sprintf("Add BESIEGE %s %s.", o.Force, cityName(mc.Name)))
+	}
+}
+
+func (c *checker) checkBombard(o engine.Bombard) {
+	f := c.land(o.Force)
+	mc, _ := c.city(o.City)
+	c.atCity(f, mc, "bombards")
+	heavy := 0
+	for _, g := range f.Guns {
+		if g.Kind == game.HeavyGun {
+			heavy += g.Count
+		}
+	}
+	if heavy == 0 {
+		c.reject(string(o.Force), fmt.Sprintf("%s has no heavy guns: only heavy guns breach walls or fire at the defenders' guns (Sieges)", o.Force),
+			"Bring heavy guns, or leave the order out.")
+	}
+}
+
+// ---- the sea ----
+
+// anchorage reports a port or good-holding hex.
+func (c *checker) anchorage(h game.Hex) bool {
+	if mc, ok := c.m.CityAt(h); ok && mc.Port {
+		return true
+	}
+	return c.m.IsGoodHolding(h)
+}
+
+func (c *checker) cargoAboard(fleet game.ForceID) int {
+	n := 0
+	for _, f := range c.forces {
+		if f.Aboard == fleet {
+			n += c.rules.Cargo.PointsOf(f)
+		}
+	}
+	for _, d := range c.s.Depots {
+		if d.Aboard == fleet {
+			n += c.rules.Cargo.Depot
+		}
+	}
+	return n
+}
+
+// cargoBreakdown explains a force's cargo points.
+func (c *checker) cargoBreakdown(f *game.Force) string {
+	cg := c.rules.Cargo
+	var parts []string
+	if n := f.CountArms(game.Arm.IsInfantry); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d infantry × %d", n, cg.InfantryFigure))
+	}
+	if n := f.CountArms(game.Arm.IsCavalry); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d cavalry × %d", n, cg.CavalryFigure))
+	}
+	if n := f.GunCount(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d guns × %d", n, cg.GunModel))
+	}
+	return strings.Join(parts, " + ")
+}
+
+func (c *checker) checkEmbark(o engine.Embark) {
+	c.onceFor("embark", string(o.Force), string(o.Force))
+	f := c.land(o.Force)
+	fl := c.fleet(o.Fleet)
+	if f.Aboard != "" {
+		c.reject(string(o.Force), fmt.Sprintf("%s is already aboard %s", o.Force, f.Aboard), "Leave the order out.")
+	}
+	if fl.Ships.AllTransports() == 0 {
+		c.reject(string(o.Fleet), fmt.Sprintf("%s has no transports, and only transports carry troops", o.Fleet), "Embark on a fleet with transports.")
+	}
+	fs, fe := c.where(f)
+	ls, le := c.where(fl)
+	var h game.Hex
+	switch {
+	case !fs.IsSea() && (fs == ls || fs == le):
+		h = fs.Hex
+	case !fe.IsSea() && (fe == ls || fe == le):
+		h = fe.Hex
+	default:
+		c.reject(string(o.Fleet), fmt.Sprintf("%s is at %s and %s at %s, and no move of this sheet brings them together: troops embark where the fleet lies",
+			o.Force, c.label(fs), o.Fleet, c.label(ls)), "Bring the force and the fleet to the same port or good-holding hex.")
+	}
+	if !c.anchorage(h) {
+		c.reject(h.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: troops embark only there (The Map)", c.m.HexLabel(h)),
+			"Embark in a port, or in a good-holding hex.")
+	}
+	capacity := c.rules.Cargo.Capacity * fl.Ships.AllTransports()
+	used := c.cargoAboard(fl.ID)
+	need := c.rules.Cargo.PointsOf(f)
+	if used+need > capacity {
+		already := ""
+		if used > 0 {
+			already = fmt.Sprintf(", of which %d are taken already", used)
+		}
+		c.reject(string(o.Force), fmt.Sprintf("%s needs %d cargo points (%s), and %s's %d transports carry %d (%d each)%s",
+			o.Force, need, c.cargoBreakdown(f), o.Fleet, fl.Ships.AllTransports(), capacity, c.rules.Cargo.Capacity, already),
+			"Embark fewer troops (SPLIT some off first), or bring more transports. Gunners, generals and admirals take no room.")
+	}
+	f.Aboard = fl.ID
+	c.annotation = fmt.Sprintf("cargo %d of %d", used+need, capacity)
+}
+
+func (c *checker) checkSail(o engine.Sail) {
+	c.onceFor("sail", string(o.Fleet), string(o.Fleet))
+	f := c.fleet(o.Fleet)
+	if f.At.IsZero() {
+		c.reject(string(o.Fleet), fmt.Sprintf("%s has no position", o.Fleet), "Write to the referee: the fleet has no place on the map.")
+	}
+	cur, cost := f.At, 0
+	mp := c.rules.SeaMovement.FleetMP(f.Ships)
+	stop := cur
+	for _, pl := range o.Path {
+		if !pl.IsSea() {
+			if !c.m.InBounds(pl.Hex) {
+				c.reject(pl.Hex.String(), fmt.Sprintf("hex %s is not on the map", pl.Hex), "Check the hex number.")
+			}
+			if !c.anchorage(pl.Hex) {
+				c.reject(pl.Hex.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: ships lie only there, or at sea", c.m.HexLabel(pl.Hex)),
+					"Name sea areas by ID, ports by name, and good-holding hexes by number.")
+			}
+		} else if _, ok := c.m.Sea(pl.Sea); !ok {
+			c.reject(string(pl.Sea), fmt.Sprintf("no sea area %s%s", pl.Sea, didYouMean(suggest(string(pl.Sea), c.v.seaNames()))), "Name sea areas as on the map.")
+		}
+		if pl == cur {
+			c.reject(c.label(pl), fmt.Sprintf("%s is where the fleet already is", c.label(pl)), "List each place the fleet enters once.")
+		}
+		step, ok := engine.SeaStepCost(c.m, c.rules, cur, pl)
+		if !ok {
+			c.badVoyage(cur, pl)
+		}
+		cost += step
+		if cost <= mp {
+			stop = pl
+		}
+		cur = pl
+	}
+	c.annotation = fmt.Sprintf("%d MP of %d", cost, mp)
+	c.planned[f.ID] = stop
+	if cost > mp {
+		c.warn(c.label(cur), fmt.Sprintf("the voyage costs %d MP, and %s has %d (its slowest ship's): it stops at %s", cost, o.Fleet, mp, c.label(stop)),
+			"Sail with the wind (1 MP an area, 3 against), or shorten the voyage.")
+	}
+	if !c.admiralNear(f) {
+		c.warn(string(o.Fleet), fmt.Sprintf("%s has no admiral with it or in its sea area: \"A ship must have an admiral in its sea area … or with the fleet, in order to move\" (Sea Movement)", o.Fleet),
+			fmt.Sprintf("ASSIGN an admiral to %s.", o.Fleet))
+	}
+}
+
+// badVoyage rejects a step of a voyage, saying why it is not possible.
+func (c *checker) badVoyage(from, to game.Place) {
+	switch {
+	case from.IsSea() && to.IsSea():
+		c.reject(string(to.Sea), fmt.Sprintf("%s does not border %s: a fleet sails from each sea area into one next to it (%s borders %s)",
+			to.Sea, from.Sea, from.Sea, orList(seaStrings(c.m.AdjacentSeas(from.Sea)))), "Add the sea areas in between.")
+	case !from.IsSea() && !to.IsSea():
+		c.reject(c.label(to), fmt.Sprintf("from %s a fleet first sails out into a sea area (%s)", c.label(from), orList(seaStrings(c.m.SeasTouching(from.Hex)))),
+			"Put the sea area between the two.")
+	case from.IsSea():
+		c.reject(c.label(to), fmt.Sprintf("%s does not open onto %s", c.label(to), from.Sea), "Sail into a sea area it opens onto first: "+orList(seaStrings(c.m.SeasTouching(to.Hex)))+".")
+	default:
+		c.reject(string(to.Sea), fmt.Sprintf("%s does not open onto %s; it opens onto %s", c.label(from), to.Sea, orList(seaStrings(c.m.SeasTouching(from.Hex)))),
+			"Sail out into one of those first.")
+	}
+}
+
+func seaStrings(s []game.SeaID) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = string(x)
+	}
+	if len(out) == 0 {
+		return []string{"none"}
+	}
+	return out
+}
+
+// admiralNear reports an admiral with the fleet, or in a force of the nation
+// in the fleet's sea area or in a port or good-holding hex on it.
+func (c *checker) admiralNear(fl *game.Force) bool {
+	if fl.HasRole(game.Admiral) {
+		return true
+	}
+	seas := []game.SeaID{fl.At.Sea}
+	if !fl.At.IsSea() {
+		seas = c.m.SeasTouching(fl.At.Hex)
+	}
+	for _, f := range c.forces {
+		if !f.HasRole(game.Admiral) {
+			continue
+		}
+		if f.At.IsSea() && slices.Contains(seas, f.At.Sea) {
+			return true
+		}
+		if !f.At.IsSea() && c.anchorage(f.At.Hex) {
+			for _, s := range c.m.SeasTouching(f.At.Hex) {
+				if slices.Contains(seas, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) checkDebark(o engine.Debark) {
+	c.onceFor("debark", string(o.Force), string(o.Force))
+	f := c.land(o.Force)
+	if f.Aboard == "" {
+		c.reject(string(o.Force), fmt.Sprintf("%s is not aboard a fleet", o.Force), fmt.Sprintf("EMBARK %s on a fleet first.", o.Force))
+	}
+	fl, ok := c.forces[f.Aboard]
+	if !ok {
+		c.reject(string(o.Force), fmt.Sprintf("%s is aboard %s, which is not yours", o.Force, f.Aboard), "Ask the fleet's owner to land it, or write to the referee.")
+	}
+	_, at := c.where(fl)
+	switch {
+	case o.Hex.IsZero() && at.IsSea():
+		c.reject(string(o.Force), fmt.Sprintf("%s will be at sea in %s: say where %s lands", fl.ID, at.Sea, o.Force),
+			fmt.Sprintf("Write DEBARK %s AT a good-holding hex or port on %s.", o.Force, at.Sea))
+	case o.Hex.IsZero():
+		o.Hex = at.Hex
+	case !c.m.InBounds(o.Hex):
+		c.reject(o.Hex.String(), fmt.Sprintf("hex %s is not on the map", o.Hex), "Check the hex number.")
+	case !c.anchorage(o.Hex):
+		c.reject(o.Hex.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: troops land only there (The Map: Good holding)", c.m.HexLabel(o.Hex)),
+			"Land in a port or a good-holding hex.")
+	case at.IsSea() && !slices.Contains(c.m.SeasTouching(o.Hex), at.Sea):
+		c.reject(o.Hex.String(), fmt.Sprintf("%s does not lie on %s, where %s will be", c.m.HexLabel(o.Hex), at.Sea, fl.ID),
+			"Land on the sea area the fleet sails to.")
+	case !at.IsSea() && at.Hex != o.Hex:
+		c.reject(o.Hex.String(), fmt.Sprintf("%s will lie at %s, so %s lands there, not at %s", fl.ID, c.m.HexLabel(at.Hex), o.Force, o.Hex),
+			fmt.Sprintf("Write DEBARK %s, or sail %s to %s first.", o.Force, fl.ID, o.Hex))
+	}
+	for _, e := range c.s.Forces {
+		if e.Nation != c.nation && e.At.Hex == o.Hex && !e.At.IsSea() && e.Figures() > 0 {
+			c.warn(o.Hex.String(), fmt.Sprintf("%s's force %s holds %s: a landing there needs 3:1 over its infantry, cavalry and gunners, each warship in the hex counting as %d infantry (Coastal Landings)",
+				c.v.nationName(e.Nation), e.ID, o.Hex, c.rules.SeaMovement.WarshipAsInfantry), "Land in strength, or elsewhere.")
+			break
+		}
+	}
+	f.Aboard = ""
+	c.annotation = "lands at " + c.m.HexLabel(o.Hex)
+}
+
+func (c *checker) checkRepair(o engine.Repair) {
+	c.onceFor("repair", string(o.Fleet), string(o.Fleet))
+	f := c.fleet(o.Fleet)
+	mc, inPort := c.m.CityAt(f.At.Hex)
+	if f.At.IsSea() || !inPort || !mc.Port {
+		c.reject(string(o.Fleet), fmt.Sprintf("%s is at %s, not in a port: damaged ships \"must be repaired in a port\" (Sea Battles)", o.Fleet, c.label(f.At)),
+			"Sail into a port you hold, and repair next turn.")
+	}
+	if f.Ships.DamagedWarships+f.Ships.DamagedTransports == 0 {
+		c.warn(string(o.Fleet), fmt.Sprintf("%s has no damaged ships", o.Fleet), "Leave the order out.")
+		return
+	}
+	cost := f.Ships.DamagedWarships*c.rules.Costs.RepairWarship + f.Ships.DamagedTransports*c.rules.Costs.RepairTransport
+	c.spend(cost, fmt.Sprintf("repairing %s", o.Fleet))
+}
+
+func (c *checker) checkGrant(o engine.GrantSupply) engine.GrantSupply {
+	d := c.depot(o.Depot)
+	o.Depot = d.ID
+	c.otherNation(o.Nation, false)
+	has := slices.Contains(d.GrantedTo, o.Nation)
+	switch {
+	case o.Withdraw && !has:
+		c.warn(string(o.Nation), fmt.Sprintf("%s does not supply %s now", d.ID, o.Nation), "Leave the order out.")
+	case !o.Withdraw && has:
+		c.warn(string(o.Nation), fmt.Sprintf("%s supplies %s already", d.ID, o.Nation), "Leave the order out.")
+	}
+	return o
+}

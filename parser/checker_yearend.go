@@ -1,0 +1,251 @@
+package parser
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+)
+
+// The year-end orders ("Collecting Taxes, Buying and Fielding Troops") and
+// the sheet-level statements (treaties, attestations).
+
+func (c *checker) checkBuy(o engine.Buy) {
+	mc, cs := c.city(o.City)
+	if cs.Controller != c.nation {
+		c.reject(mc.Name, fmt.Sprintf("you do not control %s: \"When you buy new troops you must place them in unbesieged, unmasked cities under your control\"", mc.Name),
+			"Place the purchase in a city you hold.")
+	}
+	if cs.Siege != game.NotBesieged {
+		c.reject(mc.Name, fmt.Sprintf("%s is %s: new troops are placed only in unbesieged, unmasked cities", mc.Name, cs.Siege),
+			"Place the purchase in another city you hold.")
+	}
+	costs := c.rules.Costs
+	w := o.What
+	var cost int
+	var what string
+	switch {
+	case w.Troops != nil:
+		t := w.Troops
+		what = fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+		if t.Grade == game.GradeA {
+			c.reject(what, "\"You cannot buy Grade A troops. You may only get them via field promotions after a battle\"", "Buy Grade B, C or D.")
+		}
+		if t.Arm == game.IrregularLight {
+			if n, ok := c.m.Nation(c.nation); !ok || !n.Traits.IrregularLight {
+				c.reject(what, fmt.Sprintf("%s may not buy Grenzlers: Grade D irregular light infantry is for nations with that trait (Cost Chart: \"Grenzlers, Unterreich only\")", c.r.NationName),
+					"Buy light-infantry instead.")
+			}
+		}
+		bf, ok := costs.Figure(t.Arm, t.Grade)
+		if !ok || bf.Buy == 0 {
+			c.reject(what, fmt.Sprintf("the Cost Chart has no Grade %s %s", t.Grade, t.Arm), "Grenzlers are Grade D only; other troops Grade B, C or D.")
+		}
+		cost = bf.Buy * t.Count
+	case w.Gun != 0:
+		what = fmt.Sprintf("%d %s", w.Count, w.Gun)
+		cost = costs.Gun(w.Gun).Buy * w.Count
+	case w.Depot:
+		what, cost = "a depot", costs.Depot.Buy
+	case w.Warships > 0 || w.Transports > 0:
+		if !mc.Port {
+			c.reject(mc.Name, fmt.Sprintf("%s is not a port: ships are bought only in ports", mc.Name), "Place ships in a port you hold.")
+		}
+		cost = w.Warships*costs.Warship.Buy + w.Transports*costs.Transport.Buy
+		what = FormatContents(Contents{Ships: game.Ships{Warships: w.Warships, Transports: w.Transports}}, nil)
+	case w.Leader != nil:
+		what = w.Leader.Role.String() + " " + w.Leader.ID
+		if l, ok := c.v.Leader(w.Leader.ID); ok {
+			c.reject(w.Leader.ID, fmt.Sprintf("there is already a leader named %s", l.ID), "Give the new leader another name.")
+		}
+		cost = costs.Leader.Buy
+	}
+	c.spend(cost, what)
+}
+
+// fieldCost is the crowns to field a force for another year: the field
+// column of the Cost Chart for each figure, gun (of its own nation), ship
+// and leader.
+func (c *checker) fieldCost(f *game.Force) int {
+	costs := c.rules.Costs
+	n := 0
+	for _, t := range f.Troops {
+		bf, _ := costs.Figure(t.Arm, t.Grade)
+		n += bf.Field * t.Count
+	}
+	for _, g := range f.Guns {
+		if g.Owner == "" || g.Owner == c.nation {
+			n += costs.Gun(g.Kind).Field * g.Count
+		}
+	}
+	n += f.Ships.AllWarships()*costs.Warship.Field + f.Ships.AllTransports()*costs.Transport.Field
+	n += len(f.Leaders) * costs.Leader.Field
+	return n
+}
+
+// depotFieldable says why a depot cannot be fielded ("" if it can): "You may
+// not field depots that are in besieged or masked cities, or that are
+// carried on transports".
+func (c *checker) depotFieldable(d *game.Depot) string {
+	if d.Aboard != "" {
+		return fmt.Sprintf("depot %s is carried on a transport", d.ID)
+	}
+	if mc, ok := c.m.CityAt(d.At.Hex); ok {
+		if cs, ok := c.s.City(mc.Name); ok && cs.Siege != game.NotBesieged {
+			return fmt.Sprintf("depot %s is in %s, which is %s", d.ID, mc.Name, cs.Siege)
+		}
+	}
+	return ""
+}
+
+func (c *checker) checkField(o engine.Field) engine.Field {
+	switch {
+	case o.All:
+		if c.fieldAll {
+			c.reject("ALL", "FIELD ALL is given twice", "Delete one.")
+		}
+		c.fieldAll = true
+		cost := 0
+		for _, id := range c.s.ForcesOf(c.nation) {
+			if !c.fielded[id] {
+				if f, ok := c.forces[id]; ok {
+					cost += c.fieldCost(f)
+				}
+			}
+		}
+		for i := range c.s.Depots {
+			d := &c.s.Depots[i]
+			if d.Nation != c.nation || c.fieldedDepot[d.ID] {
+				continue
+			}
+			if why := c.depotFieldable(d); why != "" {
+				c.warn("ALL", why+", and cannot be fielded: it is lost at the year-end", "Nothing to do; FIELD ALL keeps everything else.")
+				continue
+			}
+			cost += c.rules.Costs.Depot.Field
+		}
+		c.spend(cost, "fielding everything")
+	case o.Depot != "":
+		d := c.depot(o.Depot)
+		o.Depot = d.ID
+		if c.fieldedDepot[d.ID] || c.fieldAll {
+			c.reject(d.ID, fmt.Sprintf("depot %s is fielded already by an order above", d.ID), "Delete one of the two.")
+		}
+		if why := c.depotFieldable(d); why != "" {
+			c.reject(d.ID, why+": \"You may not field depots that are in besieged or masked cities, or that are carried on transports\"", "Leave the order out.")
+		}
+		c.fieldedDepot[d.ID] = true
+		c.spend(c.rules.Costs.Depot.Field, "fielding "+d.ID)
+	default:
+		f := c.own(o.Force)
+		if c.fielded[f.ID] || c.fieldAll {
+			c.reject(string(f.ID), fmt.Sprintf("%s is fielded already by an order above", f.ID), "Delete one of the two.")
+		}
+		c.fielded[f.ID] = true
+		c.spend(c.fieldCost(f), "fielding "+string(f.ID))
+	}
+	return o
+}
+
+func (c *checker) checkDisband(o engine.Disband) {
+	f := c.own(o.Force)
+	ct := Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships}
+	if ct.IsEmpty() {
+		delete(c.forces, f.ID)
+		c.gone[f.ID] = c.st.Line
+		return
+	}
+	c.takeContents(f, ct, "disband")
+}
+
+func (c *checker) checkTransfer(o engine.Transfer) engine.Transfer {
+	c.otherNation(o.To, false)
+	switch {
+	case o.Depot != "":
+		d := c.depot(o.Depot)
+		o.Depot = d.ID
+	case o.Leader != "":
+		f, l := c.leaderOf(o.Leader)
+		o.Leader = l.ID
+		f.Leaders = slices.DeleteFunc(f.Leaders, func(x game.Leader) bool { return x.ID == l.ID })
+	default:
+		f := c.own(o.Force)
+		for _, g := range o.Guns {
+			if g.Owner != "" && g.Owner != c.nation {
+				c.reject(string(g.Owner), fmt.Sprintf("those guns belong to %s, not to you", g.Owner), "Transfer only your own guns.")
+			}
+		}
+		c.takeContents(f, Contents{Guns: o.Guns, Ships: o.Ships}, "transfer")
+	}
+	return o
+}
+
+func (c *checker) checkTreasury(o engine.MoveTreasury) {
+	mc, cs := c.city(o.From)
+	if mc.Capitol == "" || mc.Capitol == c.nation {
+		c.reject(mc.Name, fmt.Sprintf("%s is not the capitol of another nation: only crowns in a captured capitol can be moved (\"Your Capitol City\")", mc.Name),
+			"Name a captured capitol.")
+	}
+	if cs.Controller != c.nation {
+		c.reject(mc.Name, fmt.Sprintf("you have not captured %s", mc.Name), "Only the nation holding a captured capitol moves its crowns.")
+	}
+	if o.Amount > cs.Treasury {
+		c.reject(itoa(o.Amount), fmt.Sprintf("the treasury in %s holds %d crowns, not %d", mc.Name, cs.Treasury, o.Amount),
+			fmt.Sprintf("Move at most %d.", cs.Treasury))
+	}
+	c.otherNation(o.To, true)
+	if o.To == c.nation {
+		// The crowns reach the nation's own treasury, for this sheet's
+		// purchases too.
+		c.funds += o.Amount
+	}
+}
+
+func (c *checker) checkTemporaryCapitol(o engine.TemporaryCapitol) {
+	mc, cs := c.city(o.City)
+	n, _ := c.m.Nation(c.nation)
+	if n != nil {
+		if capCS, ok := c.s.City(n.Capitol); ok && capCS.Controller == c.nation {
+			c.reject(mc.Name, fmt.Sprintf("you hold your capitol %s: a temporary capitol is named only while it is lost", n.Capitol), "Leave the order out.")
+		}
+	}
+	if cs.Controller != c.nation {
+		c.reject(mc.Name, fmt.Sprintf("you do not control %s: \"you may designate another city that you control as a temporary capitol\"", mc.Name),
+			"Name a city you hold.")
+	}
+}
+
+func (c *checker) checkTreaty(t *Treaty) {
+	if !slices.Contains(t.Parties, c.nation) {
+		c.reject("", fmt.Sprintf("%s is not among the treaty's parties: players send the treaties they have attested to", c.r.NationName),
+			fmt.Sprintf("Add %s to the PARTIES.", c.nation))
+	}
+	if len(t.Parties) < 2 {
+		c.reject("", "a treaty needs at least two parties", "Name every nation that is party to it.")
+	}
+	for _, p := range t.Parties {
+		c.otherNation(p, true)
+	}
+	c.note("the treaty is published when every party has sent it or attested it (ATTEST with the treaty's ID)")
+}
+
+func (c *checker) checkAttest(a *Attest) {
+	var ids []string
+	for i := range c.s.Treaties {
+		t := &c.s.Treaties[i]
+		ids = append(ids, t.ID)
+		if fold(t.ID) != fold(a.Treaty) {
+			continue
+		}
+		a.Treaty = t.ID
+		if !slices.Contains(t.Parties, c.nation) {
+			c.reject(a.Treaty, fmt.Sprintf("%s is not a party to %s (%q)", c.r.NationName, t.ID, t.Title), "Only a treaty's parties attest it.")
+		}
+		if slices.Contains(t.Attested, c.nation) {
+			c.warn(a.Treaty, fmt.Sprintf("you have attested %s already", t.ID), "Leave the order out.")
+		}
+		return
+	}
+	c.reject(a.Treaty, fmt.Sprintf("no treaty %s%s", a.Treaty, didYouMean(suggest(a.Treaty, ids))), "Name the treaty by the ID printed in your report.")
+}

@@ -1,0 +1,598 @@
+package parser
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/syw-pbem/pbem/game"
+)
+
+// The referee's commands: rulings on requests, treaty breaches, the
+// deadline, and running the turn. They come by mail from the referee's
+// address (the mail layer checks that and the request tokens); this file
+// reads them. The same clean-up and lexer as for order sheets apply.
+
+// RefereeCommand is one command of a referee's mail.
+type RefereeCommand interface {
+	// Verb is the command's keyword: "approve", "deny", "breach", "lift",
+	// "deadline-extend", "deadline-set", "resolve", "rerun", "preview".
+	Verb() string
+	// SourceLine is the mail line the command was read from.
+	SourceLine() int
+}
+
+// Effect is what an approved request does to the game.
+type Effect interface {
+	// EffectKind is the effect's keyword: "treasury", "add", "remove",
+	// "move", "loyalty".
+	EffectKind() string
+}
+
+// Approve grants a player's request (named by the token the player's reply
+// printed) with the effects listed on the lines after it.
+type Approve struct {
+	Line    int
+	Token   string
+	Effects []Effect `json:",omitempty"`
+}
+
+// Deny refuses a request, with an optional reason sent to the player.
+type Deny struct {
+	Line   int
+	Token  string
+	Reason string `json:",omitempty"`
+}
+
+// Breach declares Offender in breach of a public treaty against Aggrieved:
+// the 200-point yearly penalty runs until Aggrieved agrees to end it
+// (Public Treaties).
+type Breach struct {
+	Line      int
+	Treaty    string
+	Offender  game.NationID
+	Aggrieved game.NationID
+}
+
+// LiftBreach ends a breach penalty (the aggrieved party agreed).
+type LiftBreach struct {
+	Line      int
+	Treaty    string
+	Offender  game.NationID
+	Aggrieved game.NationID
+}
+
+// DeadlineExtend moves the current turn's deadline later by By.
+type DeadlineExtend struct {
+	Line int
+	By   time.Duration
+}
+
+// DeadlineSet sets the current turn's deadline.
+type DeadlineSet struct {
+	Line int
+	At   time.Time
+}
+
+// ResolveNow resolves the turn at once, without waiting for the deadline.
+type ResolveNow struct{ Line int }
+
+// Rerun resolves a turn again from its saved state and orders (after a
+// correction), replacing its results.
+type Rerun struct {
+	Line int
+	Turn int
+}
+
+// Preview resolves the turn without saving or sending anything and mails
+// the referee the result.
+type Preview struct{ Line int }
+
+// TreasuryEffect adds Delta crowns (negative: takes) to a nation's treasury.
+type TreasuryEffect struct {
+	Nation game.NationID
+	Delta  int
+}
+
+// AddEffect puts units into a force (a new one if Force is not in play) at
+// a hex.
+type AddEffect struct {
+	Force    game.ForceID
+	Contents Contents
+	At       game.Hex
+}
+
+// RemoveEffect takes units out of a force, or the whole force when Contents
+// is empty.
+type RemoveEffect struct {
+	Force    game.ForceID
+	Contents Contents `json:",omitzero"`
+}
+
+// MoveEffect puts a force in a hex.
+type MoveEffect struct {
+	Force game.ForceID
+	To    game.Hex
+}
+
+// LoyaltyEffect makes a city loyal to a nation (Neutral for none).
+type LoyaltyEffect struct {
+	City   string
+	Nation game.NationID
+}
+
+// Verb returns "approve".
+func (Approve) Verb() string { return "approve" }
+
+// Verb returns "deny".
+func (Deny) Verb() string { return "deny" }
+
+// Verb returns "breach".
+func (Breach) Verb() string { return "breach" }
+
+// Verb returns "lift".
+func (LiftBreach) Verb() string { return "lift" }
+
+// Verb returns "deadline-extend".
+func (DeadlineExtend) Verb() string { return "deadline-extend" }
+
+// Verb returns "deadline-set".
+func (DeadlineSet) Verb() string { return "deadline-set" }
+
+// Verb returns "resolve".
+func (ResolveNow) Verb() string { return "resolve" }
+
+// Verb returns "rerun".
+func (Rerun) Verb() string { return "rerun" }
+
+// Verb returns "preview".
+func (Preview) Verb() string { return "preview" }
+
+// SourceLine returns the mail line the Approve command was read from.
+func (c Approve) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the Deny command was read from.
+func (c Deny) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the Breach command was read from.
+func (c Breach) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the LiftBreach command was read from.
+func (c LiftBreach) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the DeadlineExtend command was read from.
+func (c DeadlineExtend) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the DeadlineSet command was read from.
+func (c DeadlineSet) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the ResolveNow command was read from.
+func (c ResolveNow) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the Rerun command was read from.
+func (c Rerun) SourceLine() int { return c.Line }
+
+// SourceLine returns the mail line the Preview command was read from.
+func (c Preview) SourceLine() int { return c.Line }
+
+// EffectKind returns "treasury".
+func (TreasuryEffect) EffectKind() string { return "treasury" }
+
+// EffectKind returns "add".
+func (AddEffect) EffectKind() string { return "add" }
+
+// EffectKind returns "remove".
+func (RemoveEffect) EffectKind() string { return "remove" }
+
+// EffectKind returns "move".
+func (MoveEffect) EffectKind() string { return "move" }
+
+// EffectKind returns "loyalty".
+func (LoyaltyEffect) EffectKind() string { return "loyalty" }
+
+// RefereeSheet is a referee's mail as read.
+type RefereeSheet struct {
+	// Game is the game a GAME line names ("" when there is none).
+	Game        string
+	Commands    []RefereeCommand
+	Diagnostics []Diagnostic
+}
+
+var refereeVerbs = []string{"APPROVE", "DENY", "BREACH", "LIFT", "DEADLINE", "RESOLVE", "RERUN", "PREVIEW"}
+
+var effectVerbs = []string{"TREASURY", "ADD", "REMOVE", "MOVE", "LOYALTY"}
+
+// ParseRefereeCommands reads a referee's mail: an optional GAME line, then
+// one command per line, each APPROVE followed by its effect lines, up to END
+// or the end of the mail. Lines before the first command (greetings, quoted
+// mail) are ignored. Times without a zone are read in loc (UTC if nil). The
+// vocabulary may be nil. A command with an error is left out and reported.
+func ParseRefereeCommands(mail string, v *Vocabulary, loc *time.Location) *RefereeSheet {
+	if loc == nil {
+		loc = time.UTC
+	}
+	rs := &RefereeSheet{}
+	raw := strings.Split(normalize(mail), "\n")
+	start, depth := -1, 0
+	for i, l := range raw {
+		t, d := dequote(l, 1<<30)
+		if startsRefereeCommand(firstWord(t)) {
+			if start < 0 || d < depth {
+				start, depth = i, d
+			}
+			if d == 0 {
+				break
+			}
+		}
+	}
+	if start < 0 {
+		rs.Diagnostics = append(rs.Diagnostics, Diagnostic{Severity: Error,
+			Message: "no referee command found: expected a line starting " + orList(refereeVerbs),
+			Hint:    "Write one command per line, e.g. APPROVE R1a2b3c or DEADLINE EXTEND 2d."})
+		return rs
+	}
+	var lines []*logical
+	var prev string
+	for i := start; i < len(raw); i++ {
+		t, _ := dequote(raw[i], depth)
+		t = strings.TrimRight(t, " ")
+		tt := strings.TrimSpace(t)
+		switch {
+		case tt == "" || strings.HasPrefix(tt, "#"):
+			prev = ""
+			continue
+		case isEndLine(tt), isSignature(t):
+			i = len(raw)
+			continue
+		}
+		if n := len(lines); n > 0 && prev != "" && len(lines[n-1].segs) < maxJoin && (strings.HasSuffix(prev, "\\") || strings.HasSuffix(prev, ",") ||
+			tt[0] >= '0' && tt[0] <= '9' || tt[0] == ',') {
+			lg := lines[n-1]
+			lg.text = strings.TrimRight(strings.TrimSuffix(lg.text, "\\"), " ") + " "
+			lg.segs = append(lg.segs, segment{off: len(lg.text), line: i + 1})
+			lg.text += tt
+		} else {
+			lines = append(lines, &logical{text: tt, segs: []segment{{0, i + 1}}})
+		}
+		prev = tt
+	}
+	lastApprove := -1
+	for _, lg := range lines {
+		cmd, eff, d := parseRefereeLine(lg, v, loc)
+		switch {
+		case d != nil:
+			rs.Diagnostics = append(rs.Diagnostics, *d)
+			if fold(firstWord(lg.text)) == "approve" {
+				// The effects after a bad APPROVE must not land on an
+				// earlier one.
+				lastApprove = -2
+			}
+		case eff != nil:
+			if lastApprove < 0 {
+				msg := fmt.Sprintf("the effect %s follows no APPROVE", strings.ToUpper(eff.EffectKind()))
+				if lastApprove == -2 {
+					msg = fmt.Sprintf("the effect %s belongs to an APPROVE with an error", strings.ToUpper(eff.EffectKind()))
+				}
+				rs.Diagnostics = append(rs.Diagnostics, Diagnostic{Line: lg.first(), Severity: Error, Source: lg.text,
+					Message: msg, Hint: "Put effect lines right after the APPROVE line they belong to."})
+				continue
+			}
+			a := rs.Commands[lastApprove].(Approve)
+			a.Effects = append(a.Effects, eff)
+			rs.Commands[lastApprove] = a
+		case cmd != nil:
+			if g, ok := cmd.(gameLine); ok {
+				rs.Game = g.game
+				continue
+			}
+			rs.Commands = append(rs.Commands, cmd)
+			lastApprove = -1
+			if _, ok := cmd.(Approve); ok {
+				lastApprove = len(rs.Commands) - 1
+			}
+		}
+	}
+	sortDiagnostics(rs.Diagnostics)
+	return rs
+}
+
+// gameLine is the GAME line of a referee's mail, returned as a command so
+// the loop above can take it.
+type gameLine struct{ game string }
+
+// Verb returns "game".
+func (gameLine) Verb() string { return "game" }
+
+// SourceLine returns 0: the GAME line is not a command.
+func (gameLine) SourceLine() int { return 0 }
+
+// EffectKind returns "".
+func (gameLine) EffectKind() string { return "" }
+
+var durationPattern = regexp.MustCompile(`^(?i)(\d+[dhm])+$`)
+
+// startsRefereeCommand reports a word that begins the referee's commands: a
+// command, an effect or GAME, by unique prefix, or a word of five letters or
+// more one edit away from one.
+func startsRefereeCommand(w string) bool {
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME")
+	if kw, _ := match(w, all); kw != "" {
+		return true
+	}
+	if len(w) < 5 {
+		return false
+	}
+	for _, k := range all {
+		if distance(fold(w), fold(k)) <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// parseDuration reads "2d", "36h", "1d12h", "90m".
+func parseDuration(s string) (time.Duration, bool) {
+	if !durationPattern.MatchString(s) {
+		return 0, false
+	}
+	var d time.Duration
+	num := 0
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= '0' && r <= '9':
+			num = num*10 + int(r-'0')
+			if num > 1000000 {
+				return 0, false
+			}
+		case r == 'd':
+			d += time.Duration(num) * 24 * time.Hour
+			num = 0
+		case r == 'h':
+			d += time.Duration(num) * time.Hour
+			num = 0
+		case r == 'm':
+			d += time.Duration(num) * time.Minute
+			num = 0
+		}
+	}
+	return d, d > 0
+}
+
+// formatDuration prints a duration as parseDuration reads it.
+func formatDuration(d time.Duration) string {
+	var b strings.Builder
+	days := d / (24 * time.Hour)
+	d -= days * 24 * time.Hour
+	hours := d / time.Hour
+	d -= hours * time.Hour
+	mins := d / time.Minute
+	if days > 0 {
+		fmt.Fprintf(&b, "%dd", days)
+	}
+	if hours > 0 {
+		fmt.Fprintf(&b, "%dh", hours)
+	}
+	if mins > 0 || b.Len() == 0 {
+		fmt.Fprintf(&b, "%dm", mins)
+	}
+	return b.String()
+}
+
+var timeLayouts = []string{"2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05"}
+
+// parseDeadline reads "2025-06-08 18:00", optionally followed by a zone name
+// ("Europe/Berlin", "UTC"), or an RFC 3339 time.
+func parseDeadline(s string, loc *time.Location) (time.Time, error) {
+	f := strings.Fields(s)
+	if len(f) == 1 {
+		if t, err := time.Parse(time.RFC3339, f[0]); err == nil {
+			return t, nil
+		}
+	}
+	if len(f) == 3 {
+		z, err := time.LoadLocation(f[2])
+		if err != nil {
+			return time.Time{}, fmt.Errorf("unknown time zone %q", f[2])
+		}
+		loc = z
+		f = f[:2]
+	}
+	text := strings.Join(f, " ")
+	for _, l := range timeLayouts {
+		if t, err := time.ParseInLocation(l, text, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot read %q as a date and time", s)
+}
+
+// parseRefereeLine reads one line: a command, an effect, or the GAME line.
+func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd RefereeCommand, eff Effect, diag *Diagnostic) {
+	p := &parser{v: v, lg: lg, items: lex(lg.text), st: &Statement{Line: lg.first()}}
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failure)
+			if !ok {
+				panic(r)
+			}
+			cmd, eff, diag = nil, nil, &f.d
+		}
+	}()
+	line := lg.first()
+	it := p.next()
+	if it.typ != itemWord {
+		p.expected(it, "a referee command ("+orList(refereeVerbs)+")", "Write one command per line.")
+	}
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME")
+	kw, amb := match(it.val, all)
+	if kw == "" {
+		if len(amb) > 0 {
+			p.fail(it, fmt.Sprintf("%s could be %s", it.quoted(), orList(amb)), "Write more of the word.")
+		}
+		p.fail(it, fmt.Sprintf("expected a referee command (%s) or an effect (%s), read %s%s", orList(refereeVerbs), orList(effectVerbs),
+			it.quoted(), didYouMean(suggest(it.val, all))), "Write one command per line.")
+	}
+	switch kw {
+	case "GAME":
+		g := p.next()
+		if g.typ != itemWord && g.typ != itemNumber {
+			p.expected(g, "the game's ID", "Write GAME and the game's ID.")
+		}
+		cmd = gameLine{game: g.val}
+	case "APPROVE":
+		cmd = Approve{Line: line, Token: p.token()}
+	case "DENY":
+		d := Deny{Line: line, Token: p.token()}
+		if !p.atEnd() {
+			d.Reason = p.text("reason")
+		}
+		cmd = d
+	case "BREACH", "LIFT":
+		t := p.next()
+		if t.typ != itemWord {
+			p.expected(t, "a treaty such as T3", "Write "+kw+" T3 offender AGAINST aggrieved.")
+		}
+		off := p.nation()
+		p.keyword("Write "+kw+" "+t.val+" offender AGAINST aggrieved.", "AGAINST")
+		agg := p.nation()
+		if kw == "BREACH" {
+			cmd = Breach{Line: line, Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}
+		} else {
+			cmd = LiftBreach{Line: line, Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}
+		}
+	case "DEADLINE":
+		switch p.keyword("Write DEADLINE EXTEND 2d or DEADLINE SET 2025-06-08 18:00.", "EXTEND", "SET") {
+		case "EXTEND":
+			d := p.next()
+			dur, ok := parseDuration(d.val)
+			if (d.typ != itemWord && d.typ != itemNumber) || !ok {
+				p.expected(d, "a duration such as 2d, 36h or 1d12h", "Write DEADLINE EXTEND and days (d), hours (h) or minutes (m).")
+			}
+			cmd = DeadlineExtend{Line: line, By: dur}
+		default:
+			rest := strings.TrimSpace(lg.text[p.peek().pos:])
+			if i := strings.Index(rest, "#"); i >= 0 {
+				rest = strings.TrimSpace(rest[:i])
+			}
+			t, err := parseDeadline(rest, loc)
+			if err != nil {
+				p.fail(p.peek(), fmt.Sprintf("expected a date and time such as 2025-06-08 18:00, read %q (%v)", rest, err),
+					"Write DEADLINE SET 2025-06-08 18:00, optionally followed by a time zone such as Europe/Berlin.")
+			}
+			p.pos = len(p.items) - 1
+			cmd = DeadlineSet{Line: line, At: t}
+		}
+	case "RESOLVE":
+		p.keyword("Write RESOLVE NOW.", "NOW")
+		cmd = ResolveNow{Line: line}
+	case "RERUN":
+		p.accept("TURN")
+		cmd = Rerun{Line: line, Turn: p.number("the turn to run again", 100000)}
+	case "PREVIEW":
+		cmd = Preview{Line: line}
+	case "TREASURY":
+		n := p.nation()
+		sign := p.next()
+		if sign.typ != itemSign {
+			p.expected(sign, "+ or - and a number of crowns, such as +200", "Write TREASURY nation +200 or -200.")
+		}
+		amt := p.number("a number of crowns", 10000000)
+		if sign.val == "-" {
+			amt = -amt
+		}
+		eff = TreasuryEffect{Nation: n, Delta: amt}
+	case "ADD":
+		f := p.force("the force to add to or create")
+		c := p.contents(allowAll, "the units to add, such as 24 C infantry", "AT")
+		p.keyword("Write ADD force units AT hex.", "AT")
+		eff = AddEffect{Force: f, Contents: c, At: p.hexOrCity()}
+	case "REMOVE":
+		f := p.force("the force to remove from")
+		var c Contents
+		if !p.atEnd() {
+			c = p.contents(allowAll, "the units to remove, or nothing for the whole force")
+		}
+		eff = RemoveEffect{Force: f, Contents: c}
+	case "MOVE":
+		f := p.force("the force to move")
+		p.keyword("Write MOVE force TO hex.", "TO")
+		eff = MoveEffect{Force: f, To: p.hexOrCity()}
+	case "LOYALTY":
+		c := p.city()
+		var n game.NationID
+		if _, ok := p.acceptExact("NEUTRAL", "NONE"); !ok {
+			n = p.nation()
+		}
+		eff = LoyaltyEffect{City: c, Nation: n}
+	}
+	p.end(kw)
+	return cmd, eff, nil
+}
+
+// token reads a request token.
+func (p *parser) token() string {
+	it := p.next()
+	if it.typ != itemWord || len(it.val) < 2 {
+		p.expected(it, "a request token such as R1a2b3c", "Copy the token from the request.")
+	}
+	return it.val
+}
+
+// FormatRefereeCommand prints a command (and an APPROVE's effects, one per
+// line, indented) in canonical form.
+func FormatRefereeCommand(c RefereeCommand, v *Vocabulary) string {
+	switch c := c.(type) {
+	case Approve:
+		s := "APPROVE " + c.Token
+		for _, e := range c.Effects {
+			s += "\n  " + FormatEffect(e, v)
+		}
+		return s
+	case Deny:
+		if c.Reason != "" {
+			return fmt.Sprintf("DENY %s %s", c.Token, quote(c.Reason))
+		}
+		return "DENY " + c.Token
+	case Breach:
+		return fmt.Sprintf("BREACH %s %s AGAINST %s", c.Treaty, c.Offender, c.Aggrieved)
+	case LiftBreach:
+		return fmt.Sprintf("LIFT %s %s AGAINST %s", c.Treaty, c.Offender, c.Aggrieved)
+	case DeadlineExtend:
+		return "DEADLINE EXTEND " + formatDuration(c.By)
+	case DeadlineSet:
+		return "DEADLINE SET " + c.At.Format(time.RFC3339)
+	case ResolveNow:
+		return "RESOLVE NOW"
+	case Rerun:
+		return "RERUN " + strconv.Itoa(c.Turn)
+	case Preview:
+		return "PREVIEW"
+	}
+	return ""
+}
+
+// FormatEffect prints an effect in canonical form.
+func FormatEffect(e Effect, v *Vocabulary) string {
+	switch e := e.(type) {
+	case TreasuryEffect:
+		return fmt.Sprintf("TREASURY %s %+d", e.Nation, e.Delta)
+	case AddEffect:
+		return fmt.Sprintf("ADD %s %s AT %s", e.Force, FormatContents(e.Contents, v), e.At)
+	case RemoveEffect:
+		if e.Contents.IsEmpty() {
+			return "REMOVE " + string(e.Force)
+		}
+		return fmt.Sprintf("REMOVE %s %s", e.Force, FormatContents(e.Contents, v))
+	case MoveEffect:
+		return fmt.Sprintf("MOVE %s TO %s", e.Force, e.To)
+	case LoyaltyEffect:
+		n := string(e.Nation)
+		if n == "" {
+			n = "NEUTRAL"
+		}
+		return fmt.Sprintf("LOYALTY %s %s", cityName(e.City), n)
+	}
+	return ""
+}

@@ -1,0 +1,122 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+)
+
+// replyWidth is where the reply's prose is wrapped; the orders themselves are
+// never wrapped.
+const replyWidth = 76
+
+// Text is the reply the player receives: what was received, the deadline,
+// the errors, warnings and notes by line, the accepted orders in canonical
+// form (which read back as the same orders if mailed again with the password
+// added), and the receipt.
+func (r *Report) Text() string {
+	var b strings.Builder
+	head := "Orders received for game " + r.Game
+	if r.NationName != "" {
+		head += ", " + r.NationName
+	}
+	if r.TurnLabel != "" {
+		head += ", " + r.TurnLabel
+	}
+	b.WriteString(head + "\n")
+	if !r.Deadline.IsZero() {
+		zone := r.Zone
+		if zone == nil {
+			zone = r.Deadline.Location()
+		}
+		fmt.Fprintf(&b, "Deadline: %s\n", r.Deadline.In(zone).Format("Monday 2 January 2006, 15:04 MST"))
+	}
+	b.WriteByte('\n')
+	if r.Refused {
+		wrap(&b, "YOUR SHEET WAS REFUSED: nothing on it was read, and none of it will be carried out.", "")
+		b.WriteByte('\n')
+		for _, d := range r.Diagnostics {
+			writeDiag(&b, d)
+		}
+		return b.String()
+	}
+	if r.Replaces {
+		wrap(&b, "This sheet replaces the one you sent before: only the orders below count.", "")
+		b.WriteByte('\n')
+	}
+	errs, warns, notes := r.Count(Error), r.Count(Warning), r.Count(Note)
+	summary := fmt.Sprintf("%s accepted; %s, %s, %s.", plural(len(r.Accepted), "order"), plural(errs, "error"),
+		plural(warns, "warning"), plural(notes, "note"))
+	wrap(&b, summary, "")
+	if errs > 0 {
+		wrap(&b, "The orders with errors will not be carried out. Correct them and send the whole sheet again before the deadline: the last sheet received is the one that counts.", "")
+	}
+	if len(r.Diagnostics) > 0 {
+		b.WriteString("\n== Errors, warnings and notes ==\n\n")
+		for _, d := range r.Diagnostics {
+			writeDiag(&b, d)
+		}
+	}
+	if len(r.Diagnostics) == 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString("== Your orders as understood ==\n\n")
+	b.WriteString(r.canonical(true))
+	fmt.Fprintf(&b, "\nReceipt: %s\n", r.Receipt)
+	wrap(&b, "(The receipt is the start of the SHA-256 of the orders above, without the comments. Quote it if you write to the referee about these orders. To send the orders again, add your PASSWORD line after NATION.)", "")
+	return b.String()
+}
+
+// writeDiag prints one diagnostic: where, severity and message; the
+// statement as read; what to do.
+func writeDiag(b *strings.Builder, d Diagnostic) {
+	where := ""
+	switch {
+	case d.EndLine > d.Line && d.Line > 0:
+		where = fmt.Sprintf("lines %d-%d: ", d.Line, d.EndLine)
+	case d.Line > 0:
+		where = fmt.Sprintf("line %d: ", d.Line)
+	}
+	wrap(b, where+d.Severity.String()+": "+d.Message, "    ")
+	if d.Source != "" {
+		b.WriteString("    | " + d.Source + "\n")
+	}
+	if d.Hint != "" {
+		for _, para := range strings.Split(d.Hint, "\n") {
+			if strings.HasPrefix(para, "  ") {
+				b.WriteString("    " + para + "\n")
+				continue
+			}
+			wrap(b, "    "+para, "    ")
+		}
+	}
+	b.WriteByte('\n')
+}
+
+// wrap writes s wrapped at replyWidth, continuation lines indented by indent.
+func wrap(b *strings.Builder, s, indent string) {
+	lead := len(s) - len(strings.TrimLeft(s, " "))
+	words := strings.Fields(s)
+	line := s[:lead]
+	n := len(line)
+	for i, w := range words {
+		if i > 0 && n+1+len([]rune(w)) > replyWidth {
+			b.WriteString(line + "\n")
+			line, n = indent+w, len(indent)+len([]rune(w))
+			continue
+		}
+		if i > 0 {
+			line += " "
+			n++
+		}
+		line += w
+		n += len([]rune(w))
+	}
+	b.WriteString(line + "\n")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,195 @@
+package parser
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+)
+
+// Vocabulary is the names a sheet may use besides keywords: the map's
+// cities, sea areas and nations, and the leaders in the game. The parser uses
+// it to read multiword city names without quotes, to tell a sea area from a
+// port, and to suggest the nearest name for a misspelling; the formatter uses
+// it to print ports by name and leaders with their role. A nil *Vocabulary is
+// valid: names are then single words or quoted strings, taken as written.
+type Vocabulary struct {
+	cities    []string // display names, sorted
+	cityByKey map[string]*hexmap.City
+	cityAt    map[game.Hex]string
+	cityWords int // the most words in a city name
+	seas      []game.SeaID
+	seaByKey  map[string]game.SeaID
+	nations   []game.Nation
+	leaders   []game.Leader // every leader in the game, sorted by ID
+	leaderKey map[string]game.Leader
+	leadWords int
+}
+
+// NewVocabulary collects the names of a map and a game state; either may be
+// nil.
+func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
+	v := &Vocabulary{
+		cityByKey: map[string]*hexmap.City{},
+		cityAt:    map[game.Hex]string{},
+		seaByKey:  map[string]game.SeaID{},
+		leaderKey: map[string]game.Leader{},
+	}
+	if m != nil {
+		for i := range m.Cities {
+			c := &m.Cities[i]
+			v.cities = append(v.cities, c.Name)
+			v.cityByKey[fold(c.Name)] = c
+			v.cityAt[c.Hex] = c.Name
+			v.cityWords = max(v.cityWords, len(strings.Fields(c.Name)))
+		}
+		for _, s := range m.Seas {
+			v.seas = append(v.seas, s.ID)
+			v.seaByKey[fold(string(s.ID))] = s.ID
+		}
+		v.nations = slices.Clone(m.Nations)
+	}
+	if s != nil {
+		for _, f := range s.Forces {
+			for _, l := range f.Leaders {
+				if _, dup := v.leaderKey[fold(l.ID)]; !dup {
+					v.leaders = append(v.leaders, l)
+					v.leaderKey[fold(l.ID)] = l
+					v.leadWords = max(v.leadWords, len(strings.Fields(l.ID)))
+				}
+			}
+		}
+		slices.SortFunc(v.leaders, func(a, b game.Leader) int { return strings.Compare(a.ID, b.ID) })
+	}
+	slices.Sort(v.cities)
+	return v
+}
+
+// City returns a city of the map by name, ignoring case.
+func (v *Vocabulary) City(name string) (*hexmap.City, bool) {
+	if v == nil {
+		return nil, false
+	}
+	c, ok := v.cityByKey[fold(name)]
+	return c, ok
+}
+
+// CityAt returns the name of the city in a hex.
+func (v *Vocabulary) CityAt(h game.Hex) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	n, ok := v.cityAt[h]
+	return n, ok
+}
+
+// Sea returns a sea area by ID, ignoring case.
+func (v *Vocabulary) Sea(id string) (game.SeaID, bool) {
+	if v == nil {
+		return "", false
+	}
+	s, ok := v.seaByKey[fold(id)]
+	return s, ok
+}
+
+// Leader returns a leader by ID, ignoring case.
+func (v *Vocabulary) Leader(id string) (game.Leader, bool) {
+	if v == nil {
+		return game.Leader{}, false
+	}
+	l, ok := v.leaderKey[fold(id)]
+	return l, ok
+}
+
+// Nation resolves a nation written as its ID or its name, ignoring case, or
+// by a unique prefix of at least three letters. Without a vocabulary any word
+// is taken as the ID.
+func (v *Vocabulary) Nation(word string) (game.NationID, []string) {
+	if v == nil || len(v.nations) == 0 {
+		return game.NationID(fold(word)), nil
+	}
+	var opts []string
+	for _, n := range v.nations {
+		opts = append(opts, string(n.ID))
+	}
+	if id, amb := match(word, opts); id != "" || len(amb) > 0 {
+		return game.NationID(id), amb
+	}
+	var names []string
+	for _, n := range v.nations {
+		names = append(names, n.Name)
+	}
+	if name, amb := match(word, names); name != "" {
+		for _, n := range v.nations {
+			if n.Name == name {
+				return n.ID, nil
+			}
+		}
+	} else if len(amb) > 0 {
+		return "", amb
+	}
+	return "", nil
+}
+
+// NationIDs lists the nations' IDs, sorted.
+func (v *Vocabulary) NationIDs() []string {
+	if v == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range v.nations {
+		out = append(out, string(n.ID))
+	}
+	return out
+}
+
+// nationName returns the printed name of a nation ("Eisenmark").
+func (v *Vocabulary) nationName(id game.NationID) string {
+	if v != nil {
+		for _, n := range v.nations {
+			if n.ID == id {
+				return n.Name
+			}
+		}
+	}
+	return string(id)
+}
+
+func (v *Vocabulary) cityNames() []string {
+	if v == nil {
+		return nil
+	}
+	return v.cities
+}
+
+func (v *Vocabulary) seaNames() []string {
+	if v == nil {
+		return nil
+	}
+	out := make([]string, len(v.seas))
+	for i, s := range v.seas {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func (v *Vocabulary) leaderIDs() []string {
+	if v == nil {
+		return nil
+	}
+	out := make([]string, len(v.leaders))
+	for i, l := range v.leaders {
+		out[i] = l.ID
+	}
+	return out
+}
+
+// roleOf returns "admiral" for a known admiral, else "general".
+func (v *Vocabulary) roleOf(id string) string {
+	if l, ok := v.Leader(id); ok && l.Role == game.Admiral {
+		return "admiral"
+	}
+	return "general"
+}
