@@ -387,17 +387,6 @@ func (c *checker) checkGarrison(o engine.Garrison) {
 
 // ---- sieges ----
 
-// fieldworksLimit is the most inches a force with inf infantry figures may
-// build. 1752: "You may build 1\" of fieldworks per infantry figure in your
-// force." V4: "You may buy 1 4\" section of fieldworks per 4 infantry
-// figures in your force, up to 6 sections maximum."
-func (c *checker) fieldworksLimit(inf int) (int, string) {
-	if c.rules.ID == ruleset.SYWV4.ID {
-		return min(inf/4, 6) * 4, "one 4\" section per 4 infantry figures, at most 6 sections (Fieldworks)"
-	}
-	return inf, "1\" per infantry figure (Fieldworks)"
-}
-
 func (c *checker) checkFieldworks(o engine.Fieldworks) {
 	c.onceFor("fieldworks", string(o.Force), string(o.Force))
 	f := c.land(o.Force)
@@ -405,7 +394,7 @@ func (c *checker) checkFieldworks(o engine.Fieldworks) {
 	if inf == 0 {
 		c.reject(string(o.Force), fmt.Sprintf("%s has no infantry, and only infantry builds fieldworks", o.Force), "Leave the order out.")
 	}
-	limit, rule := c.fieldworksLimit(inf)
+	limit, rule := c.rules.Fieldworks.Limit(inf), c.rules.Fieldworks.Rule
 	if o.Inches > limit {
 		c.reject(itoa(o.Inches), fmt.Sprintf("%s has %d infantry figures, enough for %d\" of fieldworks: %s", o.Force, inf, limit, rule),
 			fmt.Sprintf("Build at most %d inches.", limit))

@@ -18,6 +18,7 @@ func syw1752() *Ruleset {
 		SeaMovement: SeaMovementTable{WarshipMP: 6, TransportMP: 4, DamagedPenalty: 1, WithWind: 1, AgainstWind: 3, Port: 1, GoodHolding: 2, CoastalLandingOdds: 3, WarshipAsInfantry: 50},
 		Cargo:       TransportCargo{Capacity: 50, InfantryFigure: 1, CavalryFigure: 3, GunModel: 10, Depot: 50},
 		Costs:       costs,
+		Fieldworks:  FieldworksRules{SectionInches: 1, InfantryPerSection: 1, Rule: "1\" per infantry figure (Fieldworks)"},
 		PointValues: PointValues{Costs: costs},
 		Taxes: TaxValues{Inland: 100, InlandRiver: 200, Port: 300, PortRiver: 400,
 			CapitolLostNum: 3, CapitolLostDen: 4, ForeignNum: 1, ForeignDen: 2, MaskedNum: 1, MaskedDen: 2,
@@ -72,5 +73,7 @@ func sywV4() *Ruleset {
 	r.Siege.HealthyGarrisonPer100 = 50
 	r.Siege.OvercrowdingAttrition = 15
 	r.Siege.CounterBatteryHitsFieldGuns = true
+	r.Fieldworks = FieldworksRules{SectionInches: 4, InfantryPerSection: 4, MaxSections: 6,
+		Rule: "one 4\" section per 4 infantry figures, at most 6 sections (Fieldworks)"}
 	return r
 }

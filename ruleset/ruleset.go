@@ -26,6 +26,7 @@ type Ruleset struct {
 	SeaMovement SeaMovementTable
 	Cargo       TransportCargo
 	Costs       CostChart
+	Fieldworks  FieldworksRules
 	PointValues PointValues
 	Taxes       TaxValues
 

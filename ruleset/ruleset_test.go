@@ -166,6 +166,8 @@ func checkLine(r *Ruleset, f []string) string {
 		return want(got, atoi(f[2]))
 	case "siege-attacker-infantry":
 		return want(r.Siege.AttackerLossPerDefenderInfantry, atoi(f[1]))
+	case "fieldworks":
+		return want(r.Fieldworks.Limit(atoi(f[1])), atoi(f[2]))
 	case "assault":
 		got := r.Assault.Result(atoi(f[1]), atoi(f[2]))
 		if string(got) != f[3] {
