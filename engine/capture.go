@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -14,18 +16,29 @@ import (
 //     infantry and cavalry figures there;
 //   - a nation holding a city not loyal to it needs 10 infantry or cavalry
 //     there; below that the townsfolk kill the rest and the city reverts to
-//     its loyalty (GarrisonKilled; CityReverted when nobody was left).
+//     its loyalty (GarrisonKilled; CityReverted when no troops were left,
+//     only leaders or nobody).
 //
 // Loyalty itself changes only at the year-end (home provinces never).
 func (t *turn) stepCaptures() {
 	rule := t.cite("Capturing and Controlling Cities and Provinces", "")
+	// The land forces in each city's hex, found in one pass.
+	inCity := map[game.Hex][]*game.Force{}
+	for _, f := range t.live() {
+		if f.At.IsSea() || f.Aboard != "" || f.IsFleet() {
+			continue
+		}
+		if _, ok := t.m.CityAt(f.At.Hex); ok {
+			inCity[f.At.Hex] = append(inCity[f.At.Hex], f)
+		}
+	}
 	for i := range t.m.Cities {
 		c := &t.m.Cities[i]
 		cs := t.cityState(c.Name)
 		byNation := map[game.NationID][]*game.Force{}
 		var nations []game.NationID
-		for _, f := range t.live() {
-			if f.At.Hex != c.Hex || f.At.IsSea() || f.Aboard != "" || f.IsFleet() {
+		for _, f := range inCity[c.Hex] {
+			if t.force(f.ID) == nil {
 				continue
 			}
 			if _, ok := byNation[f.Nation]; !ok {
@@ -59,7 +72,10 @@ func (t *turn) stepCaptures() {
 		if figs >= t.r.Capture.Garrison {
 			continue
 		}
-		if len(byNation[holder]) == 0 {
+		men := slices.ContainsFunc(byNation[holder], func(f *game.Force) bool { return f.Figures() > 0 || f.GunCount() > 0 })
+		if !men {
+			// Nobody there, or leaders alone: no men for the townsfolk to
+			// kill; the city reverts.
 			cs.Controller = cs.Loyalty
 			t.emit(&CityReverted{City: c.Name, From: holder, To: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
 			continue

@@ -35,13 +35,16 @@ import (
 //	ORDERS
 //	eisenmark {"kind":"move","Force":"E1","Path":["0201"]}
 //	POSTSTATE
-//	force E1 0401: 24 C infantry, general Keith; unsupplied   (contents after ':' and flags after ';' are compared only if given)
+//	force E1 0401: 24 C infantry, general Keith; unsupplied   (contents after ':' and flags after ';' are compared only if given;
+//	                                                         garrison=no: not a garrison)
 //	gone E2
 //	city Mitte controller=eisenmark
 //	intel eisenmark F1 2
 //	EVENTS
 //	ForceMoved {"Force":"E1","MP":6}    (an event of that kind whose JSON contains these fields)
 //	NO Contact {}                        (no such event)
+//	SEEN fromande Overrun {"Losses":null} (an event as EventsFor gives it to the nation;
+//	                                       null: the field is absent)
 //	VIEW
 //	fromande E1 {"Size":"small"}          (the nation's view of the force contains these fields)
 //
@@ -530,6 +533,9 @@ func runCase(t *testing.T, c *testCase) {
 				if v, ok := pf.flagSet["aboard"]; ok && string(got.Aboard) != v {
 					fail("POSTSTATE %s: aboard %q, want %q", pf.f.ID, got.Aboard, v)
 				}
+				if v, ok := pf.flagSet["garrison"]; ok && got.Garrison != (v != "no") {
+					fail("POSTSTATE %s: garrison %v, want garrison=%q", pf.f.ID, got.Garrison, v)
+				}
 				if _, ok := pf.flagSet["attack"]; ok && got.Stance != game.Attack {
 					fail("POSTSTATE %s: stance %s, want attack", pf.f.ID, got.Stance)
 				}
@@ -593,6 +599,17 @@ func runCase(t *testing.T, c *testCase) {
 		if rest, ok := strings.CutPrefix(l, "NO "); ok {
 			neg, l = true, rest
 		}
+		pool, seenBy := evJSON, ""
+		if rest, ok := strings.CutPrefix(l, "SEEN "); ok {
+			seenBy, l, _ = strings.Cut(rest, " ")
+			pool = nil
+			for _, e := range EventsFor(res.Events, game.NationID(seenBy)) {
+				b, _ := MarshalEvent(e)
+				var x map[string]any
+				json.Unmarshal(b, &x)
+				pool = append(pool, x)
+			}
+		}
 		kind, js, _ := strings.Cut(l, " ")
 		var want map[string]any
 		if strings.TrimSpace(js) == "" {
@@ -602,12 +619,16 @@ func runCase(t *testing.T, c *testCase) {
 			t.Fatalf("EVENTS line %q: %v", l, err)
 		}
 		want["kind"] = kind
-		found := slices.ContainsFunc(evJSON, func(g map[string]any) bool { return subset(want, g) })
+		found := slices.ContainsFunc(pool, func(g map[string]any) bool { return subset(want, g) })
+		by := ""
+		if seenBy != "" {
+			by = " seen by " + seenBy
+		}
 		if found == neg {
 			if neg {
-				fail("EVENTS: unexpected %s %s", kind, js)
+				fail("EVENTS: unexpected %s%s %s", kind, by, js)
 			} else {
-				fail("EVENTS: no %s matching %s", kind, js)
+				fail("EVENTS: no %s%s matching %s", kind, by, js)
 			}
 		}
 	}

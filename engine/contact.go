@@ -4,8 +4,6 @@ import (
 	"slices"
 
 	"github.com/syw-pbem/pbem/game"
-	"github.com/syw-pbem/pbem/hexmap"
-	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // Contact (rules "Land Battles": Attack and Defend, Slowing the Enemy, Force
@@ -125,6 +123,9 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 		}
 		return
 	}
+	// Forces that come together scout each other, whatever follows.
+	mv.scoutSides(sa, sb)
+	mv.scoutSides(sb, sa)
 	battle := anyAttack(sa) || anyAttack(sb)
 	pa, pb := mv.sidePV(sa), mv.sidePV(sb)
 	big, small, bigPV, smallPV := sa, sb, pa, pb
@@ -136,8 +137,6 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 		mv.overrun(h, big, small, bigPV, smallPV)
 		return
 	}
-	mv.scoutSides(sa, sb)
-	mv.scoutSides(sb, sa)
 	if battle {
 		for _, u := range sa {
 			if !u.dead && !t.fi(u.id).engaged && mv.wantsRetreat(u, pb) {
@@ -165,6 +164,13 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 		}
 		t.engs = append(t.engs, e)
 		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "battle"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(a, b), a, b)
+		return
+	}
+	if mv.starting {
+		// A standoff holds for the turn the forces met ("one force may not
+		// move past the other"): at the start of the next either may march
+		// off, or both stay; held again, neither could ever leave unless
+		// one attacked (docs/rules-notes.md).
 		return
 	}
 	fresh := false
@@ -231,7 +237,7 @@ func (mv *movement) filter(g *unit, enemies []*unit, h game.Hex, arrived bool) {
 	for _, e := range enemies {
 		nations = append(nations, e.nation)
 	}
-	t.emit(&Filtered{Force: g.id, Past: idsOf(enemies), GrenzerSP: sp.Of(g.f), EnemySP: esp, ExtraMP: extra, Tick: mv.tick},
+	t.emit(&Filtered{Nation: g.nation, Force: g.id, Past: idsOf(enemies), GrenzerSP: sp.Of(g.f), EnemySP: esp, ExtraMP: extra, Tick: mv.tick},
 		t.cite("Land Battles", "Exception - Grenzers"), game.AtHex(h), to(nations...), nations...)
 }
 
@@ -256,7 +262,7 @@ func (mv *movement) overrun(h game.Hex, big, small []*unit, bigPV, smallPV int) 
 	}
 	damage := t.dice.PercentOf(t.r, figs, out.AttackerLoss, "overrun: fraction of a figure", h.String())
 	losses := takeLosses(forcesOf(big), damage, game.Arm.IsFighting)
-	ev := &Overrun{By: idsOf(big), Overrun: idsOf(small), ByPV: bigPV, OverrunPV: smallPV, Odds: odds, Column: col, Die: die,
+	ev := &Overrun{ByNation: big[0].nation, OverrunNation: small[0].nation, By: idsOf(big), Overrun: idsOf(small), ByPV: bigPV, OverrunPV: smallPV, Odds: odds, Column: col, Die: die,
 		Result: res, Damage: damage, Losses: losses, Tick: mv.tick}
 	for _, u := range big {
 		if !u.moving {
@@ -338,7 +344,7 @@ func (mv *movement) retreat(u *unit, enemies []*unit, sameHex bool) bool {
 	for _, e := range enemies {
 		nations = append(nations, e.nation)
 	}
-	t.emit(&RetreatedBeforeBattle{Force: u.id, From: from, To: to_, Enemy: idsOf(enemies), SameHex: sameHex, BeyondMA: beyond,
+	t.emit(&RetreatedBeforeBattle{Nation: u.nation, Force: u.id, From: from, To: to_, Enemy: idsOf(enemies), SameHex: sameHex, BeyondMA: beyond,
 		Losses: losses, Exhausted: exhausted, Tick: mv.tick}, rule, game.AtHex(from), to(nations...), nations...)
 	mv.slowRetreat(u, from)
 	t.checkMinimumAt(u.at, u.nation)
@@ -366,7 +372,7 @@ func (mv *movement) retreatHex(u *unit, enemies []*unit) (game.Hex, int, bool) {
 		cost    int
 		exposed bool
 		dist    int
-		far     float64
+		far     int
 	}
 	var best *cand
 	for _, nb := range t.m.Neighbors(from) {
@@ -374,7 +380,7 @@ func (mv *movement) retreatHex(u *unit, enemies []*unit) (game.Hex, int, bool) {
 		if !ok || mv.landHostiles(nb, u.nation) {
 			continue
 		}
-		c := cand{h: nb, cost: cost, dist: 1 << 30, far: 1e18}
+		c := cand{h: nb, cost: cost, dist: 1 << 30, far: 1 << 62}
 		for _, e := range enemies {
 			c.dist = min(c.dist, distance(nb, e.at.Hex))
 			c.far = min(c.far, farness(nb, e.at.Hex))
@@ -442,11 +448,13 @@ func (mv *movement) pursue(e, target *unit) {
 }
 
 // canSlow reports whether chaser c has the cavalry to slow target u: 2:1 over
-// its cavalry, and a cavalry figure per 3 of its infantry and gun models.
+// its cavalry, and a cavalry figure per 3 of its infantry and gun models. A
+// target with no infantry or guns (cavalry, or leaders, alone) is not slowed:
+// the cavalry are sent "to slow down enemy infantry and artillery".
 func (mv *movement) canSlow(c, u *unit) bool {
 	sr := mv.t.r.SlowingEnemy
-	cc := cavalry(c.f)
-	return cc > 0 && cc >= sr.CavalryOdds*cavalry(u.f) && cc*sr.InfantryPerCavalry >= infantryAndGuns(u.f)
+	cc, foot := cavalry(c.f), infantryAndGuns(u.f)
+	return cc > 0 && foot > 0 && cc >= sr.CavalryOdds*cavalry(u.f) && cc*sr.InfantryPerCavalry >= foot
 }
 
 // chasers returns the hostile forces in or next to hex h that send cavalry
@@ -492,7 +500,7 @@ func (mv *movement) slowDeparture(u *unit) bool {
 			return u.dead
 		}
 		rule := t.cite("Land Battles", "Slowing the Enemy")
-		t.emit(&CavalrySlowed{Force: u.id, By: c.id, Cavalry: cavalry(c.f), EnemyCavalry: cavalry(u.f), EnemyFoot: infantryAndGuns(u.f), Tick: mv.tick},
+		t.emit(&CavalrySlowed{Nation: u.nation, ByNation: c.nation, Force: u.id, By: c.id, Cavalry: cavalry(c.f), EnemyCavalry: cavalry(u.f), EnemyFoot: infantryAndGuns(u.f), Tick: mv.tick},
 			rule, u.at, to(u.nation, c.nation), u.nation, c.nation)
 		mv.halt(u, stopSlowed)
 		mv.pursue(c, u)
@@ -516,7 +524,7 @@ func (mv *movement) refuseSlowing(u, c *unit) {
 	kill := cavalry(c.f) - cavalry(u.f)
 	losses := takeLosses([]*game.Force{u.f}, kill, func(a game.Arm) bool { return a.IsInfantry() || a == game.Gunners })
 	u.f.Normalize()
-	t.emit(&SlowingRefused{Force: u.id, By: c.id, Cavalry: cavalry(c.f), EnemyCavalry: cavalry(u.f), Killed: lossTotal(losses), Losses: losses, Tick: mv.tick},
+	t.emit(&SlowingRefused{Nation: u.nation, ByNation: c.nation, Force: u.id, By: c.id, Cavalry: cavalry(c.f), EnemyCavalry: cavalry(u.f), Killed: lossTotal(losses), Losses: losses, Tick: mv.tick},
 		t.cite("Land Battles", "Slowing the Enemy"), u.at, to(u.nation, c.nation), u.nation, c.nation)
 	t.checkMinimumAt(u.at, u.nation)
 }
@@ -582,11 +590,14 @@ func lossTotal(ls []Loss) int {
 	return n
 }
 
-var _ = ruleset.LevelSize
-
-// farness is the squared distance between two hexes' centres.
-func farness(a, b game.Hex) float64 {
-	ax, ay := hexmap.Center(a)
-	bx, by := hexmap.Center(b)
-	return (ax-bx)*(ax-bx) + (ay-by)*(ay-by)
+// farness is four times the squared distance between two hexes' centres, in
+// integers: with hexes of circumradius 1, centres lie 1.5 apart per column
+// and √3/2 apart per half row, so 4·d² = 9·Δcol² + 3·Δhalfrows². Integer
+// arithmetic is exact everywhere; a float sum of products may be fused
+// (FMA) on one machine and not on another, and the retreat hex must not
+// depend on the machine.
+func farness(a, b game.Hex) int {
+	half := func(h game.Hex) int { return 2*(h.Row-1) + (1 - h.Col%2) }
+	dc, dy := a.Col-b.Col, half(a)-half(b)
+	return 9*dc*dc + 3*dy*dy
 }

@@ -274,12 +274,21 @@ func (r *router) route(c ruleset.MoveClass, from, to game.Hex) ([]game.Hex, int,
 // reach is a bounded multi-source search backwards from the sources (depots)
 // at class c's costs: dist[i] is the cheapest MP of a path from hex i into a
 // source, and the index of that source. A path may start in a blocked hex but
-// never passes through one. It is the supply trace.
+// never passes through one (nor ends in one: a source in a blocked hex reaches
+// its own hex only). It is the supply trace.
 func (r *router) reach(c ruleset.MoveClass, sources []game.Hex, limit int, blocked func(int32) bool, dist map[int32][2]int) {
 	r.reset()
 	for k, src := range sources {
 		i := r.index(src)
-		if blocked(i) || r.visit(i) {
+		if blocked(i) {
+			// A depot in a blocked hex supplies the troops on it (their
+			// line passes through nothing) and nobody outside.
+			if _, ok := dist[i]; !ok {
+				dist[i] = [2]int{0, k}
+			}
+			continue
+		}
+		if r.visit(i) {
 			continue
 		}
 		r.g[i], r.prev[i] = 0, int32(k)

@@ -13,8 +13,10 @@
 // own pipeline. Each step is a function of the working turn and emits typed
 // events (eventkinds.go) with a header saying the step, the rule applied,
 // the place, the nations involved and who may see it. Reports and battle
-// narratives are built only from events and from View, the one function that
-// decides what a nation may know of the game (fog of war).
+// narratives are built only from events and from the two functions that
+// decide what a nation may know (fog of war): View over the state, EventsFor
+// over the events (fog.go), which gives each nation an event told to both
+// sides without the other side's own numbers.
 //
 // Movement is the heart of the package: land forces and fleets spend their
 // movement points on one 120-tick clock, so that forces meet where they

@@ -54,7 +54,7 @@ func (t *turn) stepEndOfTurn() {
 		}
 	}
 	next := t.number + 1
-	t.emit(&TurnEnded{Turn: t.number, Next: next, YearEnd: t.yearEnd}, "Scales", game.Place{}, public())
+	t.emit(&TurnEnded{Turn: t.number, Next: next, YearEnd: t.yearEnd}, t.cite("Scales", ""), game.Place{}, public())
 	t.s.Turn = next
 	t.s.Normalize()
 }

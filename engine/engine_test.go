@@ -139,6 +139,24 @@ func TestFogOfWar(t *testing.T) {
 				}
 			}
 		}
+		// Treasuries (a city's own crowns: its holder's business), depots
+		// (not forces: never shown to a nation without a grant) and treaties
+		// not yet published (only their parties know them).
+		for i := range st.Cities {
+			st.Cities[i].Treasury = 70001 + 25*i
+			if r.IntN(3) == 0 {
+				st.Cities[i].Controller = st.Nations[r.IntN(len(st.Nations))].ID
+			}
+		}
+		for i := range st.Depots {
+			if r.IntN(3) == 0 {
+				st.Depots[i].GrantedTo = []game.NationID{st.Nations[r.IntN(len(st.Nations))].ID}
+			}
+		}
+		a, b := st.Nations[0].ID, st.Nations[1].ID
+		st.Treaties = append(st.Treaties,
+			game.Treaty{ID: "T1", Title: "Secret-pact", Parties: []game.NationID{a, b}, Text: "Secret-clause"},
+			game.Treaty{ID: "T2", Title: "Public-peace", Parties: []game.NationID{a, b}, Text: "Public-clause", Published: 1})
 		st.Normalize()
 		for _, n := range st.Nations {
 			v := engine.View(g.m, rules, st, n.ID)
@@ -156,6 +174,22 @@ func TestFogOfWar(t *testing.T) {
 			var back engine.NationView
 			if err := json.Unmarshal(js, &back); err != nil {
 				t.Fatal(err)
+			}
+			for _, c := range st.Cities {
+				mc, _ := g.m.City(c.Name)
+				mine := c.Controller == n.ID || mc.Capitol == n.ID
+				if !mine && numberIn(text, c.Treasury) {
+					t.Fatalf("seed %d: %s sees the treasury of %s, held by %q", seed, n.ID, c.Name, c.Controller)
+				}
+			}
+			for _, d := range st.Depots {
+				if d.Nation != n.ID && !slices.Contains(d.GrantedTo, n.ID) && strings.Contains(text, `"`+d.ID+`"`) {
+					t.Fatalf("seed %d: %s sees %s's depot %s", seed, n.ID, d.Nation, d.ID)
+				}
+			}
+			party := n.ID == a || n.ID == b
+			if strings.Contains(text, "Secret-clause") != party || !strings.Contains(text, "Public-clause") {
+				t.Fatalf("seed %d: %s (party %v) sees the treaties wrongly", seed, n.ID, party)
 			}
 			for _, f := range st.Forces {
 				if f.Nation == n.ID {
@@ -356,4 +390,133 @@ func numberIn(text string, n int) bool {
 		i = end + j
 	}
 	return false
+}
+
+// TestFogOfWarEvents tries to leak through the events: every force of a
+// busy generated game is marked (each troop and gun count made unique and
+// recognisable, leaders named "Secret-…"), a turn is resolved, and for each
+// nation the JSON of EventsFor(nation) and of its View of the next state is
+// searched for every foreign force's marks. A foreign count may appear only
+// if the nation reached the exact scouting level on that force this turn
+// (a Scouted event it saw), a leader's name only from the approximate level.
+// Counts are scaled, not replaced, so that the game plays as generated:
+// contacts, overruns, retreats, slowing and losses all happen.
+func TestFogOfWarEvents(t *testing.T) {
+	kinds := map[string]int{}
+	for seed := uint64(1); seed <= 12; seed++ {
+		g := newGenGame(seed, 14, 12, 4, 14)
+		st := g.state.Clone()
+		// A mark is the count times 10^5 plus 77700 plus a number unique to
+		// the stack (1–99, not a multiple of 25): no scouting estimate (a
+		// multiple of 25) can look like one, nor can a percentage of marks,
+		// a sum of them or a difference (their last five digits differ).
+		marks := map[game.ForceID][]int{}
+		uniq := 0
+		next := func() int {
+			uniq++
+			if uniq%25 == 0 {
+				uniq++
+			}
+			return 77700 + uniq
+		}
+		for i := range st.Forces {
+			f := &st.Forces[i]
+			for j := range f.Troops {
+				f.Troops[j].Count = f.Troops[j].Count*100000 + next()
+				marks[f.ID] = append(marks[f.ID], f.Troops[j].Count)
+			}
+			for j := range f.Guns {
+				f.Guns[j].Count = f.Guns[j].Count*100000 + next()
+				marks[f.ID] = append(marks[f.ID], f.Guns[j].Count)
+			}
+			for j := range f.Leaders {
+				f.Leaders[j].Name = fmt.Sprintf("Secret-%s-%d", f.ID, j)
+			}
+		}
+		in := g.input(seed)
+		in.State = st
+		res, err := engine.Resolve(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range res.Events {
+			kinds[e.Kind()]++
+		}
+		for _, n := range st.Nations {
+			seen := engine.EventsFor(res.Events, n.ID)
+			best := map[game.ForceID]ruleset.ScoutingLevel{}
+			for _, e := range seen {
+				if s, ok := e.(*engine.Scouted); ok {
+					best[s.Target] = max(best[s.Target], s.Level)
+				}
+			}
+			evs := ownLossesRemoved(t, seen, n.ID)
+			view, _ := json.Marshal(engine.View(g.m, rules1752(), res.State, n.ID))
+			for _, text := range []string{string(evs), string(view)} {
+				for _, f := range st.Forces {
+					if f.Nation == n.ID {
+						continue
+					}
+					if best[f.ID] < ruleset.LevelExact {
+						for _, c := range marks[f.ID] {
+							if numberIn(text, c) {
+								t.Errorf("seed %d: %s learns a count of %s (%d) without exact scouting (level %d):\n%s",
+									seed, n.ID, f.ID, c, best[f.ID], excerpt(text, c))
+								return
+							}
+						}
+					}
+					if best[f.ID] < ruleset.LevelApprox {
+						for _, l := range f.Leaders {
+							if strings.Contains(text, l.Name) {
+								t.Fatalf("seed %d: %s learns the name of %s's leader without scouting", seed, n.ID, f.ID)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("events searched: %v", kinds)
+	for _, k := range []string{"Contact", "Scouted", "Overrun", "RetreatedBeforeBattle", "Filtered"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s event in the marked games: the test does not try hard enough", k)
+		}
+	}
+}
+
+// ownLossesRemoved encodes the events a nation saw, less what the rules
+// themselves tell a force that refused to be slowed: its own losses, "1
+// figure per cavalry model you send after them, in excess of the enemy's
+// cavalry", from which it may work out the chasers' cavalry.
+func ownLossesRemoved(t *testing.T, seen []engine.Event, n game.NationID) []byte {
+	var out bytes.Buffer
+	for _, e := range seen {
+		b, err := engine.MarshalEvent(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := e.(*engine.SlowingRefused); ok && s.Nation == n {
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "Killed")
+			delete(m, "Losses")
+			b, _ = json.Marshal(m)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// excerpt returns the JSON around a number, for a failure message.
+func excerpt(text string, n int) string {
+	i := strings.Index(text, fmt.Sprintf(":%d", n))
+	lo, hi := max(0, i-300), min(len(text), i+100)
+	if k := strings.LastIndex(text[:i], `{"kind":`); k >= 0 && k < lo {
+		lo = k
+	}
+	return text[lo:hi]
 }

@@ -116,13 +116,17 @@ type EngagementPending struct {
 
 // Overrun: a force at 6:1 or more in point value (generals excluded) swept a
 // smaller one away. The assault table gave the damage the overrun side
-// inflicted first. Visible to the nations involved.
+// inflicted first. Visible to the nations involved; each sees its own side's
+// point value, and only the overrunners see their Losses by stack
+// (EventsFor).
 type Overrun struct {
 	Header
-	By        []game.ForceID
-	Overrun   []game.ForceID
-	ByPV      int
-	OverrunPV int
+	ByNation      game.NationID
+	OverrunNation game.NationID
+	By            []game.ForceID
+	Overrun       []game.ForceID
+	ByPV          int `json:",omitempty"`
+	OverrunPV     int `json:",omitempty"`
 	// Odds is 7 or more (no MP cost) or 6 (an extra 1/6 move: MPCost).
 	Odds   int
 	MPCost int `json:",omitempty"`
@@ -137,51 +141,62 @@ type Overrun struct {
 }
 
 // CavalrySlowed: cavalry sent ahead stopped a force trying to get away, which
-// must now give battle. Visible to both nations.
+// must now give battle. Visible to both nations; each sees only its own
+// counts (Cavalry is the chaser's; EnemyCavalry and EnemyFoot the slowed
+// force's).
 type CavalrySlowed struct {
 	Header
+	Nation       game.NationID // the slowed force's
+	ByNation     game.NationID
 	Force        game.ForceID
 	By           game.ForceID
-	Cavalry      int
-	EnemyCavalry int
-	EnemyFoot    int
+	Cavalry      int `json:",omitempty"`
+	EnemyCavalry int `json:",omitempty"`
+	EnemyFoot    int `json:",omitempty"`
 	Tick         int
 }
 
 // SlowingRefused: a force caught by cavalry went on all the same and lost 1
-// figure per cavalry figure in excess of its own cavalry. Visible to both.
+// figure per cavalry figure in excess of its own cavalry. Visible to both;
+// Killed to both, each side's counts (and the Losses by stack) only to it.
 type SlowingRefused struct {
 	Header
+	Nation       game.NationID // the force that refused
+	ByNation     game.NationID
 	Force        game.ForceID
 	By           game.ForceID
-	Cavalry      int
-	EnemyCavalry int
+	Cavalry      int `json:",omitempty"`
+	EnemyCavalry int `json:",omitempty"`
 	Killed       int
 	Losses       []Loss `json:",omitempty"`
 	Tick         int
 }
 
 // Filtered: Grenzers slipped past enemy forces that did not equal their
-// scouting points, paying the hex's off-road cost. Visible to both.
+// scouting points, paying the hex's off-road cost. Visible to both; the
+// Grenzers' nation sees GrenzerSP and ExtraMP, the others EnemySP.
 type Filtered struct {
 	Header
+	Nation    game.NationID // the Grenzers'
 	Force     game.ForceID
 	Past      []game.ForceID
-	GrenzerSP int
-	EnemySP   int
+	GrenzerSP int `json:",omitempty"`
+	EnemySP   int `json:",omitempty"`
 	ExtraMP   int `json:",omitempty"`
 	Tick      int
 }
 
 // RetreatedBeforeBattle: a force retreated one hex rather than face battle,
 // by its standing order. Losses and Exhausted follow the edition's retreat
-// rule. Visible to both sides.
+// rule. Visible to both sides; Losses, Exhausted and BeyondMA only to the
+// retreating nation.
 type RetreatedBeforeBattle struct {
 	Header
-	Force game.ForceID
-	From  game.Hex
-	To    game.Hex
-	Enemy []game.ForceID
+	Nation game.NationID
+	Force  game.ForceID
+	From   game.Hex
+	To     game.Hex
+	Enemy  []game.ForceID
 	// SameHex: the enemy was in the force's hex when it retreated.
 	SameHex bool `json:",omitempty"`
 	// BeyondMA: the retreat took the force past its movement allowance.
@@ -212,7 +227,8 @@ type Pursued struct {
 
 // Scouted: a nation's scouts looked at a foreign force from an adjacent hex
 // (or the same hex) and learned what Learned shows, at Level. Visible to the
-// scouting nation only.
+// scouting nation only, which sees ScreenSP (the screen's exact scouting
+// points) only at the exact level.
 type Scouted struct {
 	Header
 	Nation       game.NationID
@@ -220,7 +236,7 @@ type Scouted struct {
 	Target       game.ForceID
 	TargetNation game.NationID
 	ScoutSP      int
-	ScreenSP     int
+	ScreenSP     int `json:",omitempty"`
 	Level        ruleset.ScoutingLevel
 	LevelName    string
 	Learned      ForeignForce
@@ -249,9 +265,9 @@ type Attrition struct {
 }
 
 // ForceDisbanded: a force fell under a minimum force size and was killed by
-// the local militia ("militia") or deserted ("desertion"), or was wiped out
-// ("overrun", "townsfolk"). Visible to its owner and the nations with forces
-// in the hex.
+// the local militia ("militia") or deserted ("desertion"), had nothing left
+// in it ("empty"), or went down with the fleet carrying it ("fleet lost").
+// Visible to its owner.
 type ForceDisbanded struct {
 	Header
 	Force   game.ForceID
@@ -274,12 +290,13 @@ type CityCaptured struct {
 }
 
 // GarrisonKilled: a foreign city's garrison fell below the minimum and the
-// townsfolk killed the rest; the city reverts to its loyalty. Public.
+// townsfolk killed the rest; the city reverts to its loyalty. Public; Killed
+// only to the garrison's nation.
 type GarrisonKilled struct {
 	Header
 	City      string
 	Nation    game.NationID
-	Killed    int
+	Killed    int `json:",omitempty"`
 	Forces    []game.ForceID
 	RevertsTo game.NationID `json:",omitempty"`
 }
@@ -325,14 +342,16 @@ type Debarked struct {
 
 // LandingRefused: a landing on a good-holding hex held by the enemy lacked
 // 3:1 over the defenders' infantry, cavalry and gunners (each warship of the
-// landing side counting as 50 infantry). Visible to both.
+// landing side counting as 50 infantry). Visible to both; Landing only to
+// the landing nation, Defenders only to the defenders.
 type LandingRefused struct {
 	Header
+	Nation    game.NationID // the landing force's
 	Force     game.ForceID
 	Fleet     game.ForceID
 	Hex       game.Hex
-	Landing   int
-	Defenders int
+	Landing   int `json:",omitempty"`
+	Defenders int `json:",omitempty"`
 	Odds      int
 }
 

@@ -21,7 +21,8 @@ type Event interface {
 	Kind() string
 	// Head returns the common header: step, rule, place, nations, visibility.
 	Head() *Header
-	// VisibleTo reports whether a nation may see the event.
+	// VisibleTo reports whether a nation may see the event at all; what of
+	// it the nation may see is EventFor's.
 	VisibleTo(n game.NationID) bool
 }
 
@@ -60,12 +61,16 @@ func (h *Header) VisibleTo(n game.NationID) bool {
 	return ok
 }
 
-// EventsFor returns the events a nation may see, in order.
+// EventsFor returns the events a nation may see, in order, each as the nation
+// may see it: an event shared between nations comes without the other
+// nations' own numbers (fog.go). Reports for a nation must be built from
+// EventsFor, never from the events filtered by VisibleTo alone. EventsFor
+// with Referee returns every event whole.
 func EventsFor(events []Event, n game.NationID) []Event {
 	var out []Event
 	for _, e := range events {
-		if e.VisibleTo(n) {
-			out = append(out, e)
+		if x, ok := EventFor(e, n); ok {
+			out = append(out, x)
 		}
 	}
 	return out

@@ -176,7 +176,9 @@ func (t *turn) checkStack(p game.Place, n game.NationID, stack []*game.Force) {
 	}
 }
 
-// stepMinimumSizes checks every stack at the end of the turn.
+// stepMinimumSizes checks every stack at the end of the turn. A force with
+// nothing left in it — no troops, guns, ships or leaders, after attrition or
+// the losses of a fight — is disbanded first ("empty").
 func (t *turn) stepMinimumSizes() {
 	type key struct {
 		n game.NationID
@@ -185,6 +187,11 @@ func (t *turn) stepMinimumSizes() {
 	var keys []key
 	stacks := map[key][]*game.Force{}
 	for _, f := range t.live() {
+		if f.IsEmpty() {
+			t.emit(&ForceDisbanded{Force: f.ID, Reason: "empty"}, t.cite("Minimum Force Sizes", ""), f.At, to(f.Nation), f.Nation)
+			t.remove(f.ID)
+			continue
+		}
 		if f.IsFleet() {
 			continue
 		}
@@ -201,7 +208,8 @@ func (t *turn) stepMinimumSizes() {
 
 // stepAttrition: "Unsupplied troops suffer attrition: A = 5%, B and guns =
 // 10%, C = 15%, D = 25%", for every force the start-of-turn trace found
-// unsupplied. Fractions are rolled (ruleset DiceRounding).
+// unsupplied. Fractions are rolled (ruleset DiceRounding). A force left with
+// nothing is disbanded at the minimum-sizes step that follows.
 func (t *turn) stepAttrition() {
 	for _, f := range t.live() {
 		if !f.Unsupplied || f.IsFleet() {
@@ -212,8 +220,5 @@ func (t *turn) stepAttrition() {
 			continue
 		}
 		t.emit(&Attrition{Force: f.ID, Cause: "supply", Losses: losses}, t.cite("Supply", "Unsupplied troops suffer attrition"), f.At, to(f.Nation), f.Nation)
-		if f.IsEmpty() {
-			t.remove(f.ID)
-		}
 	}
 }

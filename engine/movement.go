@@ -44,6 +44,9 @@ type movement struct {
 	seaMet     map[[2]game.ForceID]bool
 	standoff   map[[2]game.ForceID]bool
 	commanders map[game.NationID][]game.SeaID
+	// starting is set while the contacts standing from the last turn are
+	// resolved, before the clock starts.
+	starting bool
 }
 
 // unit is a land force or a fleet during movement. Land forces aboard a
@@ -122,11 +125,15 @@ func (t *turn) stepMovement() {
 	mv.embarkAtStart()
 	mv.debarkIdleFleets()
 	// Forces already together at the start of the turn (a standoff or a
-	// battle of the last turn) are in contact from tick 0.
+	// battle of the last turn) are in contact from tick 0; a standoff of the
+	// last turn does not hold them again (contactPair).
+	mv.starting = true
 	for _, h := range mv.hexesWithHostiles() {
 		mv.landContact(h)
 	}
+	mv.starting = false
 	mv.run()
+	mv.unfinishedSeaOrders()
 	mv.finish()
 }
 
@@ -290,18 +297,28 @@ func (u *unit) nextTick() int {
 func (mv *movement) run() {
 	for {
 		best := -1
+		var spent []*unit
 		for _, u := range mv.list {
 			if !u.moving || u.dead {
 				continue
 			}
 			tk := u.nextTick()
 			if tk < 0 || tk > TicksPerTurn {
-				mv.halt(u, stopAllowance)
+				spent = append(spent, u)
 				continue
 			}
 			if best < 0 || tk < best {
 				best = tk
 			}
+		}
+		// Halted after the scan: a fleet that halts lands its troops, and
+		// a landing adds a unit to mv.list, which must not change under
+		// the range above.
+		for _, u := range spent {
+			mv.halt(u, stopAllowance)
+		}
+		if len(spent) > 0 {
+			continue
 		}
 		if best < 0 {
 			return
@@ -515,6 +532,8 @@ func (mv *movement) finish() {
 		}
 		if u.at != u.start {
 			t.fi(u.id).moved = true
+			// A garrison that marched off garrisons its city no longer.
+			u.f.Garrison = false
 		}
 		if !u.ordered && len(u.entered) == 0 {
 			continue

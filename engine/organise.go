@@ -77,7 +77,7 @@ func (t *turn) stepOrganisation() {
 		case GrantSupply:
 			t.grantSupply(n, o)
 		case Special:
-			t.emit(&SpecialRequested{Nation: n, Line: o.Line, Text: o.Text}, "Introduction", game.Place{}, to(n), n)
+			t.emit(&SpecialRequested{Nation: n, Line: o.Line, Text: o.Text}, t.cite("Introduction", ""), game.Place{}, to(n), n)
 		}
 	}
 	ids := make([]game.ForceID, 0, len(changed))
@@ -166,6 +166,10 @@ func (t *turn) split(n game.NationID, o Split, rule string) {
 			return
 		}
 	}
+	if adrift(src) && sh.Total() == 0 {
+		t.ignore(n, o, src.ID, t.cite("Sea Movement", ""), fmt.Sprintf("%s is at sea in %s: what is split off it must take ships", src.ID, src.At.Sea))
+		return
+	}
 	id, err := t.newForceID(n, o.NewID)
 	if err != nil {
 		t.ignore(n, o, src.ID, rule, err.Error())
@@ -217,12 +221,18 @@ func (t *turn) split(n game.NationID, o Split, rule string) {
 	t.addForce(nf)
 	t.emit(&ForceSplit{Force: src.ID, New: nf.ID}, rule, src.At, to(n), n)
 	if src.IsEmpty() {
+		// Everything went to the new force, the passengers of a fleet too.
+		t.reboard(src.ID, nf.ID)
 		t.remove(src.ID)
 	}
 	t.checkMinimumAt(nf.At, n)
 }
 
 func samePlace(a, b *game.Force) bool { return a.At == b.At && a.Aboard == b.Aboard }
+
+// adrift reports a fleet at sea: a force split or detached from it without
+// ships would be a land force on no hex.
+func adrift(f *game.Force) bool { return f.At.IsSea() && f.Aboard == "" }
 
 func (t *turn) merge(n game.NationID, o Merge, rule string) {
 	f := t.ownForce(n, o, o.Force, rule)
@@ -237,6 +247,13 @@ func (t *turn) merge(n game.NationID, o Merge, rule string) {
 		t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s and %s are not in the same place", f.ID, into.ID))
 		return
 	}
+	// Troops and guns go aboard by embarking, within the cargo limit; a
+	// leader alone may join either.
+	army := func(x *game.Force) bool { return x.Figures() > 0 || x.GunCount() > 0 }
+	if f.IsFleet() != into.IsFleet() && (army(f) || army(into)) {
+		t.ignore(n, o, f.ID, t.cite("Sea Movement", "Transports"), fmt.Sprintf("%s and %s are a fleet and a land force, which do not merge: embark the land force", f.ID, into.ID))
+		return
+	}
 	into.Troops = append(into.Troops, f.Troops...)
 	into.Guns = append(into.Guns, f.Guns...)
 	into.Leaders = append(into.Leaders, f.Leaders...)
@@ -246,19 +263,26 @@ func (t *turn) merge(n game.NationID, o Merge, rule string) {
 	into.Ships.DamagedTransports += f.Ships.DamagedTransports
 	into.Unsupplied = into.Unsupplied || f.Unsupplied
 	into.Normalize()
-	// Forces aboard the merged fleet now ride the fleet it joined.
-	for _, x := range t.live() {
-		if x.Aboard == f.ID {
-			x.Aboard = into.ID
-		}
-	}
-	for i := range t.s.Depots {
-		if t.s.Depots[i].Aboard == f.ID {
-			t.s.Depots[i].Aboard = into.ID
-		}
+	if f.IsFleet() {
+		t.reboard(f.ID, into.ID)
 	}
 	t.remove(f.ID)
 	t.emit(&ForcesMerged{Force: f.ID, Into: into.ID}, rule, into.At, to(n), n)
+}
+
+// reboard puts the forces and depots aboard fleet from aboard fleet to (a
+// fleet merged into another, or emptied by a split).
+func (t *turn) reboard(from, to game.ForceID) {
+	for _, x := range t.live() {
+		if x.Aboard == from {
+			x.Aboard = to
+		}
+	}
+	for i := range t.s.Depots {
+		if t.s.Depots[i].Aboard == from {
+			t.s.Depots[i].Aboard = to
+		}
+	}
 }
 
 // leaderForce finds the nation's force holding a leader.
@@ -311,6 +335,10 @@ func (t *turn) detachLeader(n game.NationID, o DetachLeader, rule string) {
 	}
 	if src.IsEmpty() || (len(src.Leaders) == 1 && src.Figures() == 0 && src.GunCount() == 0 && src.Ships.Total() == 0) {
 		t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s is already alone", o.Leader))
+		return
+	}
+	if adrift(src) {
+		t.ignore(n, o, src.ID, t.cite("Sea Movement", ""), fmt.Sprintf("%s is at sea in %s with %s: he can leave it only in a port or good-holding hex", o.Leader, src.At.Sea, src.ID))
 		return
 	}
 	id, err := t.newForceID(n, o.NewID)

@@ -8,7 +8,8 @@ package engine
 // Monthly turn (monthlySteps):
 //
 //  1. orders        — sanitise: every order is checked for its nation, turn and
-//     kind, and sorted into the step that carries it out.
+//     kind, and sorted into the step that carries it out; of two orders of
+//     a kind for one force, the first counts (onceKey).
 //  2. organisation  — standing orders (stance, retreat, pursue, continue,
 //     slow, fleet stance), then split, merge, assign and detach leaders,
 //     garrison, depot grants, special requests; minimum sizes after splits.
@@ -30,7 +31,8 @@ package engine
 //     records a SeaEngagementPending for each meeting that gave battle.
 //  9. attrition     — supply attrition of forces unsupplied at the start of
 //     the turn (A 5, B and guns 10, C 15, D 25%).
-//  10. minimum-sizes — minimum force sizes (militia, desertion).
+//  10. minimum-sizes — forces with nothing left leave the game; minimum force
+//     sizes (militia, desertion).
 //  11. captures     — cities captured, garrisons killed by the townsfolk.
 //  12. end-of-turn  — exhaustion recovery, scouting intelligence stored in
 //     State.Intel, Turn+1, normalised state.

@@ -224,6 +224,8 @@ func (t *turn) remove(id game.ForceID) {
 	for _, f := range t.forces {
 		if f != nil && f.Aboard == id {
 			if _, ok := t.byID[f.ID]; ok {
+				t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+					t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
 				t.remove(f.ID)
 			}
 		}

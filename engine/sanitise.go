@@ -47,6 +47,7 @@ func (t *turn) stepOrders() {
 	sheets := slices.Clone(t.orders)
 	slices.SortStableFunc(sheets, func(a, b Orders) int { return cmpStr(string(a.Nation), string(b.Nation)) })
 	rule := t.cite("Land Movement", "")
+	once := map[onceSeen]int{}
 	for _, sh := range sheets {
 		ns, ok := t.s.Nation(sh.Nation)
 		for _, o := range sh.List {
@@ -73,6 +74,14 @@ func (t *turn) stepOrders() {
 				t.ignore(sh.Nation, o, "", rule, fmt.Sprintf("%s orders are for the year-end; this is a monthly turn", o.Kind()))
 				continue
 			}
+			if key, ok := onceKey(o); ok {
+				k := onceSeen{sh.Nation, key}
+				if first, dup := once[k]; dup {
+					t.ignore(sh.Nation, o, orderForce(o), rule, fmt.Sprintf("a second %s order for %s: the first, on line %d, counts", o.Kind(), key[len(o.Kind())+1:], first))
+					continue
+				}
+				once[k] = o.SourceLine()
+			}
 			no := nationOrder{nation: sh.Nation, o: o}
 			if t.yearEnd {
 				t.buckets.later = append(t.buckets.later, no)
@@ -95,6 +104,88 @@ func (t *turn) stepOrders() {
 			}
 		}
 	}
+}
+
+// onceSeen is a nation's order of a kind for one force, fleet or city.
+type onceSeen struct {
+	nation game.NationID
+	key    string
+}
+
+// onceKey names what an order of a kind that a force may be given only once
+// a turn is for ("move E1"); ok is false for kinds that may repeat (split,
+// assign, special …). These are the kinds the order checker accepts once a
+// force (parser: onceFor), and as there the first order counts: a second
+// order of the kind for the same force is ignored with a reason.
+func onceKey(o Order) (string, bool) {
+	var what string
+	switch x := o.(type) {
+	case SetStance:
+		what = string(x.Force)
+	case Retreat:
+		what = string(x.Force)
+	case Pursue:
+		what = string(x.Force)
+	case OnContact:
+		what = string(x.Force)
+	case SlowEnemy:
+		what = string(x.Force)
+	case FleetStance:
+		what = string(x.Fleet)
+	case Move:
+		what = string(x.Force)
+	case Fieldworks:
+		what = string(x.Force)
+	case Embark:
+		what = string(x.Force)
+	case Sail:
+		what = string(x.Fleet)
+	case Debark:
+		what = string(x.Force)
+	case Repair:
+		what = string(x.Fleet)
+	case Assault:
+		what = x.City
+	default:
+		return "", false
+	}
+	if what == "" {
+		return "", false
+	}
+	return o.Kind() + " " + what, true
+}
+
+// orderForce returns the force or fleet an order is for, if it names one.
+func orderForce(o Order) game.ForceID {
+	switch x := o.(type) {
+	case SetStance:
+		return x.Force
+	case Retreat:
+		return x.Force
+	case Pursue:
+		return x.Force
+	case OnContact:
+		return x.Force
+	case SlowEnemy:
+		return x.Force
+	case FleetStance:
+		return x.Fleet
+	case Move:
+		return x.Force
+	case Fieldworks:
+		return x.Force
+	case Embark:
+		return x.Force
+	case Sail:
+		return x.Fleet
+	case Debark:
+		return x.Force
+	case Repair:
+		return x.Fleet
+	case Assault:
+		return x.Force
+	}
+	return ""
 }
 
 // ignore records an order that is not carried out.

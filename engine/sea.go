@@ -185,10 +185,17 @@ func (mv *movement) embark(no nationOrder, u *unit, fl *game.Force) {
 		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s needs %d cargo points; %s has %d of %d free", f.ID, need, fl.ID, capa-used, capa))
 		return
 	}
+	if u.moving && u.next < len(u.route) {
+		// Embarked with its fleet at the start of the turn, it does not
+		// march as well.
+		t.emit(&MoveStopped{Force: f.ID, Next: u.route[u.next].Hex, Tick: mv.tick, Reason: fmt.Sprintf("embarked on %s", fl.ID)},
+			rule, u.at, to(f.Nation), f.Nation)
+	}
 	mv.land[u.at.Hex] = removeUnit(mv.land[u.at.Hex], u)
 	u.dead = true
 	u.moving = false
 	f.Aboard = fl.ID
+	f.Garrison = false
 	f.At = fl.At
 	t.emit(&Embarked{Force: f.ID, Fleet: fl.ID, Cargo: used + need, Capacity: capa}, rule, f.At, to(f.Nation), f.Nation)
 }
@@ -209,6 +216,36 @@ func (mv *movement) embarkOnArrival(u *unit) {
 		return
 	}
 	mv.embark(no, u, fl)
+}
+
+// unfinishedSeaOrders reports, at the end of movement, the embark orders of
+// forces that never reached their fleet (stopped short, slowed, held at the
+// start) and the debark orders of fleets that never came to rest.
+func (mv *movement) unfinishedSeaOrders() {
+	t := mv.t
+	rule := t.cite("Sea Movement", "Transports")
+	var ids []game.ForceID
+	for id := range mv.embarkLater {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, game.CompareForceIDs)
+	for _, id := range ids {
+		no := mv.embarkLater[id]
+		o := no.o.(Embark)
+		t.ignore(no.nation, o, id, rule, fmt.Sprintf("%s did not reach %s's port or good-holding hex this turn", id, o.Fleet))
+	}
+	mv.embarkLater = map[game.ForceID]nationOrder{}
+	ids = ids[:0]
+	for id := range mv.debarks {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, game.CompareForceIDs)
+	for _, id := range ids {
+		for _, no := range mv.debarks[id] {
+			t.ignore(no.nation, no.o, no.o.(Debark).Force, t.cite("Sea Movement", "Coastal Landings"), fmt.Sprintf("%s did not come to rest this turn", id))
+		}
+	}
+	mv.debarks = map[game.ForceID][]nationOrder{}
 }
 
 // debarkIdleFleets files the debark orders by fleet and carries out those of
@@ -252,7 +289,11 @@ func (mv *movement) fleetStopped(u *unit) {
 	for _, no := range orders {
 		o := no.o.(Debark)
 		f := t.force(o.Force)
-		if f == nil || f.Aboard != u.id {
+		if f == nil {
+			continue
+		}
+		if f.Aboard != u.id {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is no longer aboard %s", f.ID, u.id))
 			continue
 		}
 		if t.fi(u.id).engaged {
@@ -298,7 +339,7 @@ func (mv *movement) fleetStopped(u *unit) {
 			sm := t.r.SeaMovement
 			landing := f.Figures() + warships*sm.WarshipAsInfantry
 			if landing < sm.CoastalLandingOdds*defenders {
-				t.emit(&LandingRefused{Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: sm.CoastalLandingOdds},
+				t.emit(&LandingRefused{Nation: f.Nation, Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: sm.CoastalLandingOdds},
 					rule, game.AtHex(target), to(append(defNations, f.Nation)...), append(defNations, f.Nation)...)
 				continue
 			}

@@ -41,8 +41,10 @@ func (t *turn) stepSupply() {
 	troops := map[game.Hex][]game.NationID{}
 	var needy []*game.Force
 	var nations []game.NationID
+	fleets := map[game.Place][]*game.Force{}
 	for _, f := range t.live() {
 		if f.IsFleet() {
+			fleets[f.At] = append(fleets[f.At], f)
 			continue
 		}
 		if f.Aboard == "" && !f.At.IsSea() {
@@ -98,6 +100,11 @@ func (t *turn) stepSupply() {
 			blockers = append(blockers, blocker{k.h, k.n, s})
 		}
 	}
+	// Each blocker's zone (its hex, and each hex next to it holding no
+	// troops hostile to it) and the nations protecting lines through it (a
+	// stack of more infantry and cavalry within ProtectRadius hexes) are the
+	// same for every tracing nation: found once, then looked up hex by hex
+	// as each nation's trace reaches them.
 	within := func(h game.Hex, r int) []game.Hex {
 		out := []game.Hex{h}
 		frontier := []game.Hex{h}
@@ -115,6 +122,33 @@ func (t *turn) stepSupply() {
 		}
 		return out
 	}
+	stacksAt := map[game.Hex][]game.NationID{}
+	for _, k := range keys {
+		if fighting[k] > 0 {
+			stacksAt[k.h] = append(stacksAt[k.h], k.n)
+		}
+	}
+	protectors := make([][]game.NationID, len(blockers))
+	zoneOf := map[int32][]int{}
+	for bi, b := range blockers {
+		for _, x := range within(b.h, sr.ProtectRadius) {
+			for _, n := range stacksAt[x] {
+				if fighting[nh{n, x}] > b.strength && !slices.Contains(protectors[bi], n) {
+					protectors[bi] = append(protectors[bi], n)
+				}
+			}
+		}
+		zone := []game.Hex{b.h}
+		for _, nb := range t.m.Neighbors(b.h) {
+			if !slices.ContainsFunc(troops[nb], func(x game.NationID) bool { return t.hostile(x, b.n) }) {
+				zone = append(zone, nb)
+			}
+		}
+		for _, h := range zone {
+			i := t.scratch.index(h)
+			zoneOf[i] = append(zoneOf[i], bi)
+		}
+	}
 	done := map[game.ForceID]bool{}
 	report := func(f *game.Force, ok bool, source string, mp int, reason string) {
 		f.Unsupplied = !ok
@@ -122,33 +156,14 @@ func (t *turn) stepSupply() {
 		t.emit(&SupplyTraced{Force: f.ID, Supplied: ok, Source: source, MP: mp, Reason: reason}, rule, f.At, to(f.Nation), f.Nation)
 	}
 	maxRange := max(sr.RangeMP, sr.GrenzerRangeMP)
-	guard := make([][]game.Hex, len(blockers))
-	for i, b := range blockers {
-		guard[i] = within(b.h, sr.ProtectRadius)
-	}
 	for _, n := range nations {
-		blocked := map[int32]bool{}
-		for bi, b := range blockers {
-			if !t.hostile(b.n, n) {
-				continue
-			}
-			protected := false
-			for _, x := range guard[bi] {
-				if fighting[nh{n, x}] > b.strength {
-					protected = true
-					break
+		blocked := func(i int32) bool {
+			for _, bi := range zoneOf[i] {
+				if t.hostile(blockers[bi].n, n) && !slices.Contains(protectors[bi], n) {
+					return true
 				}
 			}
-			if protected {
-				continue
-			}
-			blocked[t.scratch.index(b.h)] = true
-			for _, nb := range t.m.Neighbors(b.h) {
-				enemyOfBlocker := slices.ContainsFunc(troops[nb], func(x game.NationID) bool { return t.hostile(x, b.n) })
-				if !enemyOfBlocker {
-					blocked[t.scratch.index(nb)] = true
-				}
-			}
+			return false
 		}
 		var depots []game.Depot
 		var sources []game.Hex
@@ -160,14 +175,14 @@ func (t *turn) stepSupply() {
 		}
 		dist := map[int32][2]int{}
 		if len(sources) > 0 {
-			t.scratch.reach(ruleset.Artillery, sources, maxRange, func(i int32) bool { return blocked[i] }, dist)
+			t.scratch.reach(ruleset.Artillery, sources, maxRange, blocked, dist)
 		}
 		for _, f := range needy {
 			if f.Nation != n {
 				continue
 			}
 			if f.At.IsSea() {
-				t.seaSupply(f, report)
+				t.seaSupply(f, fleets, report)
 				continue
 			}
 			rng := sr.RangeMP
@@ -180,6 +195,12 @@ func (t *turn) stepSupply() {
 		}
 	}
 	// Cities feed the forces still unsupplied.
+	hungry := map[game.Hex][]*game.Force{}
+	for _, f := range needy {
+		if !done[f.ID] && !f.At.IsSea() {
+			hungry[f.At.Hex] = append(hungry[f.At.Hex], f)
+		}
+	}
 	for i := range t.m.Cities {
 		c := &t.m.Cities[i]
 		cs, ok := t.s.City(c.Name)
@@ -187,8 +208,8 @@ func (t *turn) stepSupply() {
 			continue
 		}
 		var eaters []*game.Force
-		for _, f := range needy {
-			if !done[f.ID] && f.Nation == cs.Controller && !f.At.IsSea() && f.At.Hex == c.Hex {
+		for _, f := range hungry[c.Hex] {
+			if f.Nation == cs.Controller {
 				eaters = append(eaters, f)
 			}
 		}
@@ -232,14 +253,11 @@ func (t *turn) stepSupply() {
 // hostile warships blocks supply in/out of ports and good-holding hexes
 // unless you have a fleet of warships of ≥ strength in the sea area, port, or
 // good-holding hex in question".
-func (t *turn) seaSupply(f *game.Force, report func(*game.Force, bool, string, int, string)) {
+func (t *turn) seaSupply(f *game.Force, fleets map[game.Place][]*game.Force, report func(*game.Force, bool, string, int, string)) {
 	sea := f.At.Sea
 	warships := func(p game.Place, hostileTo game.NationID, own bool) int {
 		n := 0
-		for _, x := range t.live() {
-			if x.At != p || !x.IsFleet() {
-				continue
-			}
+		for _, x := range fleets[p] {
 			if (own && x.Nation == hostileTo) || (!own && t.hostile(x.Nation, hostileTo)) {
 				n += x.Ships.AllWarships()
 			}
