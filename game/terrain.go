@@ -18,6 +18,9 @@ const (
 	Mountain
 )
 
+// Terrains lists the terrains in canonical order.
+var Terrains = []Terrain{Sea, Clear, Rough, Woods, Mountain}
+
 var terrainNames = map[Terrain]string{Sea: "sea", Clear: "clear", Rough: "rough", Woods: "woods", Mountain: "mountain"}
 
 // String returns the terrain keyword.
@@ -31,8 +34,8 @@ func (t Terrain) String() string {
 // ParseTerrain reads a terrain keyword.
 func ParseTerrain(s string) (Terrain, error) {
 	s = strings.ToLower(s)
-	for t, n := range terrainNames {
-		if n == s {
+	for _, t := range Terrains {
+		if terrainNames[t] == s {
 			return t, nil
 		}
 	}
