@@ -101,17 +101,23 @@ func MarshalEvent(e Event) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("event %s: %w", e.Kind(), err)
 	}
-	kind, _ := json.Marshal(e.Kind())
+	return envelope(e.Kind(), body), nil
+}
+
+// envelope prefixes a JSON object's members with "kind": the encoding of
+// events and orders.
+func envelope(kind string, body []byte) []byte {
+	k, _ := json.Marshal(kind)
 	var b bytes.Buffer
 	b.WriteString(`{"kind":`)
-	b.Write(kind)
+	b.Write(k)
 	if len(body) > 2 {
 		b.WriteByte(',')
 		b.Write(body[1:])
 	} else {
 		b.WriteByte('}')
 	}
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // MarshalEvents encodes events as a JSON array of envelopes. The output is

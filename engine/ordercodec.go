@@ -66,17 +66,7 @@ func MarshalOrder(o Order) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("order %s: %w", o.Kind(), err)
 	}
-	kind, _ := json.Marshal(o.Kind())
-	var b bytes.Buffer
-	b.WriteString(`{"kind":`)
-	b.Write(kind)
-	if len(body) > 2 {
-		b.WriteByte(',')
-		b.Write(body[1:])
-	} else {
-		b.WriteByte('}')
-	}
-	return b.Bytes(), nil
+	return envelope(o.Kind(), body), nil
 }
 
 // UnmarshalOrder decodes an envelope written by MarshalOrder. The order is
