@@ -1,0 +1,184 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// TestDemoEndToEnd runs the README's main command as a user would: the built
+// binary, "pbem run" on the embedded mail server, a sheet posted with "pbem
+// send", the answer read over IMAP from the player's mailbox; then a clean
+// stop and a restart that sends nothing twice.
+func TestDemoEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "pbem")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	repo, _ := filepath.Abs("../..")
+	conf, err := os.ReadFile(filepath.Join(repo, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imapPort, smtpPort := freePort(t), freePort(t)
+	text := strings.NewReplacer(
+		"scenario: scenarios/default", "scenario: "+filepath.Join(repo, "scenarios/default"),
+		"127.0.0.1:1143", fmt.Sprintf("127.0.0.1:%d", imapPort),
+		"127.0.0.1:2525", fmt.Sprintf("127.0.0.1:%d", smtpPort),
+		"poll_interval: 2m", "poll_interval: 2s",
+	).Replace(string(conf))
+	cfgPath := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	start := func() (*exec.Cmd, *syncLog) {
+		cmd := exec.Command(bin, "--config", cfgPath, "run")
+		log := &syncLog{}
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = log
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ready := make(chan bool, 1)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				log.WriteString(sc.Text() + "\n")
+				if strings.Contains(sc.Text(), "running") {
+					ready <- true
+				}
+			}
+		}()
+		select {
+		case <-ready:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("pbem run did not start within 30s:\n%s", log.String())
+		}
+		return cmd, log
+	}
+	stop := func(cmd *exec.Cmd, log *syncLog) {
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("pbem run exited with %v after SIGTERM:\n%s", err, log.String())
+			}
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("pbem run did not stop within 15s of SIGTERM")
+		}
+	}
+
+	cmd, log := start()
+	send := exec.Command(bin, "--config", cfgPath, "send", "--from", "eisenmark@pbem.localhost",
+		filepath.Join(repo, "docs/examples/monthly.txt"))
+	if out, err := send.CombinedOutput(); err != nil {
+		stop(cmd, log)
+		t.Fatalf("pbem send: %v\n%s", err, out)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", imapPort)
+	var msgs []string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(msgs) == 0; time.Sleep(100 * time.Millisecond) {
+		msgs = mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
+	}
+	stop(cmd, log)
+	if len(msgs) != 1 {
+		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
+	}
+	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
+		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
+	}
+
+	// A restart serves the same mailboxes and answers nothing twice.
+	cmd, log = start()
+	time.Sleep(3 * time.Second)
+	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
+	refMail := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
+	stop(cmd, log)
+	if len(again) != 1 {
+		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
+	}
+	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
+		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+	}
+}
+
+// syncLog collects a child's output from several goroutines.
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncLog) WriteString(s string) { l.Write([]byte(s)) }
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// mailbox returns the messages in an account's INBOX, or nil when the server
+// cannot be reached.
+func mailbox(t *testing.T, addr, user, pass string) []string {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil || sel.NumMessages == 0 {
+		return nil
+	}
+	var set imap.SeqSet
+	set.AddRange(1, sel.NumMessages)
+	fetched, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range fetched {
+		for _, b := range m.BodySection {
+			out = append(out, string(b.Bytes))
+		}
+	}
+	return out
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/reports/mapdraw"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// defaultMapFile is the map of the default scenario, used when neither an
+// argument nor a readable config names one.
+const defaultMapFile = "scenarios/default/map.txt"
+
+// mapFileAndRules picks the map file (the argument, the config's scenario, or
+// the default) and the ruleset whose tax values it is checked against.
+func mapFileAndRules(e *env, args []string, rulesFlag string) (string, *ruleset.Ruleset, int) {
+	file := ""
+	rulesID := rulesFlag
+	if len(args) > 1 {
+		e.errorf("expected at most one map file, got %d arguments: %s", len(args), strings.Join(args, " "))
+		return "", nil, exitUsage
+	}
+	if len(args) == 1 {
+		file = args[0]
+	}
+	if file == "" || rulesID == "" {
+		if cfg, err := config.Load(e.configPath); err == nil {
+			if file == "" {
+				file = filepath.Join(cfg.ScenarioDir(), "map.txt")
+			}
+			if rulesID == "" {
+				rulesID = cfg.Game.Ruleset
+			}
+		}
+	}
+	if file == "" {
+		file = defaultMapFile
+	}
+	if rulesID == "" {
+		rulesID = ruleset.SYW1752.ID
+	}
+	rules, err := ruleset.ByID(rulesID)
+	if err != nil {
+		e.errorf("%v", err)
+		return "", nil, exitUsage
+	}
+	return file, rules, exitOK
+}
+
+// loadMap parses a map file, printing every syntax error with its line.
+func loadMap(e *env, file string) (*hexmap.Map, int) {
+	m, err := hexmap.Load(file)
+	if err != nil {
+		var syn hexmap.SyntaxErrors
+		if errors.As(err, &syn) {
+			for _, s := range syn {
+				fmt.Fprintln(e.stderr, s.Error())
+			}
+			fmt.Fprintf(e.stderr, "%s: %d error(s); fix them and run \"pbem map validate %s\" again\n", file, len(syn), file)
+			return nil, exitProblems
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			e.errorf("cannot read map file %s: it does not exist (give the path of a map file, e.g. %s)", file, defaultMapFile)
+			return nil, exitProblems
+		}
+		e.errorf("cannot read map file %s: %v", file, err)
+		return nil, exitProblems
+	}
+	return m, exitOK
+}
+
+func runMapValidate(e *env, args []string) int {
+	fs := newFlags(e, "map validate", "[FILE]",
+		"Checks a map file: every land hex in one province, provinces contiguous, cities on land, ports\n"+
+			"exactly the coastal cities, one capitol per nation, a wind between every pair of adjacent sea\n"+
+			"areas, good-holding hexes on the coast, roads and rivers on real hexes, and every nation's home\n"+
+			"tax base at the rules' starting value. Prints a summary; every error with its line.\n"+
+			"FILE defaults to the config's scenario map, or "+defaultMapFile+".")
+	rulesFlag := fs.String("ruleset", "", "the ruleset whose tax values and starting tax base apply (default: the config's, or syw-1752)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	file, rules, code := mapFileAndRules(e, fs.Args(), *rulesFlag)
+	if code != exitOK {
+		return code
+	}
+	m, code := loadMap(e, file)
+	if code != exitOK {
+		return code
+	}
+	problems := m.Validate(hexmap.ValidateOptions{TaxValue: rules.Taxes.Of, StartingTaxBase: rules.Taxes.StartingTaxBase})
+	printSummary(e, m, rules)
+	if len(problems) > 0 {
+		fmt.Fprintln(e.stderr)
+		for _, p := range problems {
+			fmt.Fprintln(e.stderr, p.In(file))
+		}
+		fmt.Fprintf(e.stderr, "%s: %d problem(s); the map is not fit to play until they are fixed\n", file, len(problems))
+		return exitProblems
+	}
+	fmt.Fprintf(e.stdout, "\n%s: valid (%s)\n", file, rules.Name)
+	return exitOK
+}
+
+func printSummary(e *env, m *hexmap.Map, rules *ruleset.Ruleset) {
+	s := m.Summary(rules.Taxes.Of)
+	w := e.stdout
+	fmt.Fprintf(w, "%s: %d×%d hexes, %d cities (%d ports, %d on rivers), %d sea areas\n\n",
+		s.Name, s.Cols, s.Rows, s.Cities, s.Ports, s.RiverCities, len(s.Seas))
+	fmt.Fprintf(w, "%-12s %-10s %-14s %6s %6s  %s\n", "nation", "provinces", "capitol", "cities", "tax", "neighbours / seas")
+	for _, n := range s.Nations {
+		var provs []string
+		for _, p := range n.Provinces {
+			provs = append(provs, p.Letter)
+		}
+		seas := make([]string, len(n.Seas))
+		for i, id := range n.Seas {
+			seas[i] = string(id)
+		}
+		fmt.Fprintf(w, "%-12s %-10s %-14s %6d %6d  %s / %s\n", n.Name, strings.Join(provs, ","), n.Capitol,
+			n.Cities, n.Tax, strings.Join(n.Neighbours, ","), strings.Join(seas, ","))
+	}
+	fmt.Fprintf(w, "\nneutral provinces (%d, worth %d together):\n", len(s.Neutral), s.NeutralTax)
+	for _, p := range s.Neutral {
+		fmt.Fprintf(w, "  %s %-16s %2d cities %5d\n", p.Letter, p.Name, len(p.Cities), p.Tax)
+	}
+	fmt.Fprintf(w, "\nsea areas:\n")
+	for _, sea := range s.Seas {
+		var links []string
+		for _, l := range sea.Links {
+			arrow := "→"
+			switch l.Wind {
+			case hexmap.BothWays:
+				arrow = "↔"
+			case hexmap.NoWind:
+				arrow = "←"
+			}
+			links = append(links, arrow+string(l.To))
+		}
+		fmt.Fprintf(w, "  %-3s %-16s %2d ports  winds %s\n", sea.ID, sea.Name, len(sea.Ports), strings.Join(links, " "))
+	}
+}
+
+func runMapRender(e *env, args []string) int {
+	fs := newFlags(e, "map render", "--out FILE.pdf [MAPFILE]",
+		"Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n"+
+			"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n"+
+			"good-holding dots and hex numbers. A3 by default.")
+	out := fs.String("out", "", "the PDF file to write (required)")
+	paper := fs.String("paper", "A3", "paper size: A3, A4, A2, Letter, Tabloid …")
+	rulesFlag := fs.String("ruleset", "", "the ruleset whose tax values label the cities (default: the config's, or syw-1752)")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if *out == "" {
+		e.errorf("map render: --out FILE.pdf is required (where to write the PDF)")
+		return exitUsage
+	}
+	file, rules, code := mapFileAndRules(e, fs.Args(), *rulesFlag)
+	if code != exitOK {
+		return code
+	}
+	m, code := loadMap(e, file)
+	if code != exitOK {
+		return code
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		e.errorf("cannot write %s: %v", *out, err)
+		return exitFailure
+	}
+	opts := &mapdraw.Options{PageSize: *paper, Taxes: &rules.Taxes}
+	if err := mapdraw.Render(f, m, opts); err != nil {
+		f.Close()
+		os.Remove(*out)
+		e.errorf("drawing %s: %v", file, err)
+		return exitFailure
+	}
+	if err := f.Close(); err != nil {
+		e.errorf("cannot write %s: %v", *out, err)
+		return exitFailure
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (%s)\n", *out, m.Name)
+	return exitOK
+}

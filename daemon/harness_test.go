@@ -1,0 +1,231 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/quotedprintable"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/mailserver"
+)
+
+// testConfig is a game on the embedded server, on ports the kernel picks.
+const testConfig = `
+data_dir: data
+log_level: warn
+game:
+  id: syw
+  name: SYW Test Game
+  ruleset: syw-1752
+  scenario: %s
+  referee: referee@pbem.localhost
+  timezone: Europe/London
+  deadline: {time: "18:00", every_days: 28}
+  nations:
+    eisenmark: {addresses: [eisenmark@pbem.localhost], password: demo-eisenmark}
+    morgronskia: {addresses: [morgronskia@pbem.localhost], password: demo-morgronskia}
+    unterreich: {addresses: [unterreich@pbem.localhost], password: demo-unterreich}
+    fromande: {addresses: [fromande@pbem.localhost], password: demo-fromande}
+    hispardia: {addresses: [hispardia@pbem.localhost], password: demo-hispardia}
+mail:
+  mode: embedded
+  address: orders@pbem.localhost
+  embedded:
+    domain: pbem.localhost
+    imap_listen: 127.0.0.1:0
+    smtp_listen: 127.0.0.1:0
+    accounts:
+      - {user: orders@pbem.localhost, password: pw-orders}
+      - {user: referee@pbem.localhost, password: pw-referee}
+      - {user: eisenmark@pbem.localhost, password: pw-eisenmark}
+      - {user: morgronskia@pbem.localhost, password: pw-morgronskia}
+      - {user: stranger@pbem.localhost, password: pw-stranger}
+  imap:
+    poll_interval: 1s
+`
+
+// harness is a running daemon on the embedded mail server.
+type harness struct {
+	t      *testing.T
+	d      *Daemon
+	cfg    *config.Config
+	cancel context.CancelFunc
+	done   chan error
+	log    *bytes.Buffer
+}
+
+func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *config.Config) {
+	t.Helper()
+	scen, err := filepath.Abs("../scenarios/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf(testConfig, scen)
+	if edit != nil {
+		text = edit(text)
+	}
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Parse, not Load: Validate rightly refuses port 0 for a real game, and
+	// tests need the kernel to pick free ports.
+	cfg, err := config.Parse([]byte(text), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	d, err := Start(context.Background(), cfg, &Options{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, cfg
+}
+
+func newHarness(t *testing.T, edit func(string) string) *harness {
+	t.Helper()
+	d, cfg := startGame(t, t.TempDir(), edit)
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, d: d, cfg: cfg, cancel: cancel, done: make(chan error, 1)}
+	go func() { h.done <- d.Run(ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) stop() {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	select {
+	case <-h.done:
+	case <-time.After(10 * time.Second):
+		h.t.Error("daemon did not stop within 10s")
+	}
+	h.cancel = nil
+	h.d.Close()
+}
+
+// send posts a mail as a player's client would. Headers are extra header
+// lines ("Auto-Submitted: auto-replied"). It returns the Message-ID.
+func (h *harness) send(from, subject, body string, headers ...string) string {
+	h.t.Helper()
+	id := fmt.Sprintf("<%d.%s>", time.Now().UnixNano(), from)
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: orders@pbem.localhost\r\nSubject: %s\r\nMessage-ID: %s\r\nDate: %s\r\n",
+		from, subject, id, time.Now().Format(time.RFC1123Z))
+	for _, hd := range headers {
+		b.WriteString(hd + "\r\n")
+	}
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(body, "\n", "\r\n"))
+	h.sendRaw(from, []byte(b.String()))
+	return strings.Trim(id, "<>")
+}
+
+func (h *harness) sendRaw(from string, raw []byte) {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := mailserver.Send(ctx, h.d.Mail.SMTPAddr(), from, []string{"orders@pbem.localhost"}, raw); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// inbox returns the raw messages in an account's INBOX.
+func (h *harness) inbox(user, pass string) [][]byte {
+	h.t.Helper()
+	return fetchAll(h.t, h.d.Mail.IMAPAddr(), user, pass)
+}
+
+func fetchAll(t testing.TB, addr, user, pass string) [][]byte {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	var set imap.SeqSet
+	set.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, m := range msgs {
+		for _, b := range m.BodySection {
+			out = append(out, b.Bytes)
+		}
+	}
+	return out
+}
+
+// waitFor polls an account's INBOX until a message satisfies ok or the
+// timeout passes; it returns the message and how long it took.
+func (h *harness) waitFor(user, pass string, timeout time.Duration, ok func(string) bool) (string, time.Duration) {
+	h.t.Helper()
+	start := time.Now()
+	for time.Since(start) < timeout {
+		for _, m := range h.inbox(user, pass) {
+			if ok(string(m)) {
+				return string(m), time.Since(start)
+			}
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	return "", time.Since(start)
+}
+
+// quiet asserts that nothing arrives for user within d.
+func (h *harness) quiet(user, pass string, d time.Duration) {
+	h.t.Helper()
+	time.Sleep(d)
+	if msgs := h.inbox(user, pass); len(msgs) > 0 {
+		h.t.Errorf("%s received %d message(s), want none; first:\n%s", user, len(msgs), msgs[0])
+	}
+}
+
+// body returns a message's decoded text.
+func body(raw string) string {
+	m, err := mail.ReadMessage(strings.NewReader(raw))
+	if err != nil {
+		return raw
+	}
+	var r io.Reader = m.Body
+	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+		r = quotedprintable.NewReader(r)
+	}
+	b, _ := io.ReadAll(r)
+	return strings.ReplaceAll(string(b), "\r\n", "\n")
+}
+
+// header returns a header field of a raw message.
+func header(raw, key string) string {
+	m, err := mail.ReadMessage(strings.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	return m.Header.Get(key)
+}

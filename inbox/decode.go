@@ -1,0 +1,284 @@
+package inbox
+
+import (
+	"bytes"
+	"encoding/base64"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message/charset"
+)
+
+// decodeTransfer undoes a Content-Transfer-Encoding. It never fails: broken
+// base64 keeps every decodable group, broken quoted-printable keeps the
+// undecodable "=" as written, and an unknown encoding is read as it is; each
+// of these adds a warning.
+func decodeTransfer(enc string, body []byte, warn func(string, ...any)) []byte {
+	switch e := strings.ToLower(strings.TrimSpace(enc)); e {
+	case "", "7bit", "8bit", "binary":
+		return body
+	case "base64":
+		return decodeBase64(body, warn)
+	case "quoted-printable":
+		return decodeQP(body, warn)
+	default:
+		warn("unknown Content-Transfer-Encoding %q; read as it is", clip(enc, 40))
+		return body
+	}
+}
+
+// decodeBase64 decodes base64 leniently: white space is skipped, other bytes
+// outside the alphabet are dropped (with a warning), and "=" ends a group, so
+// concatenated encoded blocks decode too.
+func decodeBase64(b []byte, warn func(string, ...any)) []byte {
+	out := make([]byte, 0, len(b)*3/4+3)
+	group := make([]byte, 0, 1024)
+	bad := 0
+	flush := func() {
+		if n := len(group) % 4; n == 1 {
+			group = group[:len(group)-1]
+			bad++
+		}
+		dst := make([]byte, base64.RawStdEncoding.DecodedLen(len(group)))
+		n, err := base64.RawStdEncoding.Decode(dst, group)
+		if err != nil {
+			bad++
+		}
+		out = append(out, dst[:n]...)
+		group = group[:0]
+	}
+	for _, c := range b {
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
+			group = append(group, c)
+			if len(group) == cap(group) {
+				// cap is a multiple of 4: decode as we go.
+				flush()
+			}
+		case c == '=':
+			if len(group) > 0 {
+				flush()
+			}
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		default:
+			bad++
+		}
+	}
+	if len(group) > 0 {
+		flush()
+	}
+	if bad > 0 {
+		warn("broken base64 (%d bad bytes or groups skipped)", bad)
+	}
+	return out
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	}
+	return 0, false
+}
+
+// decodeQP decodes quoted-printable leniently: "=XX" (either case) is a byte,
+// "=" before a line end (after optional white space) is a soft line break,
+// and any other "=" is kept as written, with a warning.
+func decodeQP(b []byte, warn func(string, ...any)) []byte {
+	out := make([]byte, 0, len(b))
+	bad := 0
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '=' {
+			out = append(out, c)
+			continue
+		}
+		if i+2 < len(b) {
+			if h, ok := unhex(b[i+1]); ok {
+				if l, ok := unhex(b[i+2]); ok {
+					out = append(out, h<<4|l)
+					i += 2
+					continue
+				}
+			}
+		}
+		j := i + 1
+		for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+			j++
+		}
+		switch {
+		case j == len(b):
+			i = j - 1 // "=" at the very end: a soft break before nothing
+		case b[j] == '\n':
+			i = j
+		case b[j] == '\r' && j+1 < len(b) && b[j+1] == '\n':
+			i = j + 1
+		default:
+			out = append(out, '=')
+			bad++
+		}
+	}
+	if bad > 0 {
+		warn("broken quoted-printable (%d stray \"=\" kept as written)", bad)
+	}
+	return out
+}
+
+// latin1Labels are read as windows-1252, as browsers do (WHATWG Encoding):
+// mail labelled ISO-8859-1 very often carries windows-1252 quotes and dashes.
+var latin1Labels = map[string]bool{
+	"iso-8859-1": true, "iso8859-1": true, "latin1": true, "l1": true, "iso_8859-1": true,
+	"cp819": true, "ibm819": true, "iso-ir-100": true, "csisolatin1": true, "us-ascii": true, "ascii": true,
+}
+
+// decodeCharset turns text in the named charset into UTF-8. UTF-8 and
+// US-ASCII text that is not valid UTF-8, and text in a charset nobody knows,
+// is read as UTF-8 if it is valid and as windows-1252 otherwise, with a
+// warning; reading goes on either way.
+func decodeCharset(label string, b []byte, warn func(string, ...any)) string {
+	l := strings.ToLower(strings.Trim(strings.TrimSpace(label), `"'`))
+	switch {
+	case l == "" || l == "utf-8" || l == "utf8":
+		if utf8.Valid(b) {
+			return string(b)
+		}
+		if l != "" {
+			warn("text marked %s is not valid UTF-8; read as windows-1252", label)
+		}
+		return windows1252(b)
+	case latin1Labels[l]:
+		if isASCII(b) {
+			return string(b)
+		}
+		return windows1252(b)
+	}
+	r, err := charset.Reader(l, bytes.NewReader(b))
+	if err != nil {
+		if utf8.Valid(b) {
+			warn("unknown charset %q; read as UTF-8", clip(label, 40))
+			return string(b)
+		}
+		warn("unknown charset %q; read as windows-1252", clip(label, 40))
+		return windows1252(b)
+	}
+	out, err := io.ReadAll(r)
+	if err != nil {
+		warn("text in %s could not be fully decoded: %v", clip(label, 40), err)
+	}
+	return strings.ToValidUTF8(string(out), "\uFFFD")
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// cp1252High maps bytes 0x80–0x9F of windows-1252; the rest of the range is
+// Latin-1, byte = code point. Undefined bytes become U+FFFD.
+var cp1252High = [32]rune{
+	'€', '\uFFFD', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\uFFFD', 'Ž', '\uFFFD',
+	'\uFFFD', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\uFFFD', 'ž', 'Ÿ',
+}
+
+func windows1252(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b) + len(b)/8)
+	for _, c := range b {
+		switch {
+		case c < 0x80:
+			sb.WriteByte(c)
+		case c < 0xA0:
+			sb.WriteRune(cp1252High[c-0x80])
+		default:
+			sb.WriteRune(rune(c))
+		}
+	}
+	return sb.String()
+}
+
+// normalise gives text LF line ends and drops a leading byte order mark.
+func normalise(s string) string {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// unflow undoes format=flowed (RFC 3676) on LF text: a line ending in a
+// space joins the next line of the same quote depth; with delsp=yes that
+// space is deleted. Space-stuffing is removed, and "-- " (the signature
+// separator) never flows. Quoted lines come out as "> " + text.
+func unflow(s string, delsp bool) string {
+	lines := strings.Split(s, "\n")
+	var out strings.Builder
+	out.Grow(len(s))
+	var para strings.Builder
+	open, paraDepth := false, 0
+	flush := func() {
+		if !open {
+			return
+		}
+		if paraDepth > 0 {
+			out.WriteString(strings.Repeat(">", paraDepth))
+			if para.Len() > 0 {
+				out.WriteByte(' ')
+			}
+		}
+		out.WriteString(para.String())
+		out.WriteByte('\n')
+		para.Reset()
+		open = false
+	}
+	for i, line := range lines {
+		if i == len(lines)-1 && line == "" {
+			break // the text's final line end
+		}
+		depth := 0
+		for depth < len(line) && line[depth] == '>' {
+			depth++
+		}
+		content := line[depth:]
+		content = strings.TrimPrefix(content, " ") // space-stuffing
+		if open && depth != paraDepth {
+			flush()
+		}
+		flowed := content != "-- " && strings.HasSuffix(content, " ")
+		if flowed && delsp {
+			content = content[:len(content)-1]
+		}
+		para.WriteString(content)
+		open, paraDepth = true, depth
+		if !flowed {
+			flush()
+		}
+	}
+	flush()
+	return out.String()
+}
+
+// cutText cuts s to at most max bytes, at the last line end before the cut
+// when there is one, and reports whether it cut.
+func cutText(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	if max <= 0 {
+		return "", true
+	}
+	cut := s[:max]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		return cut[:i+1], true
+	}
+	return strings.ToValidUTF8(cut, ""), true
+}

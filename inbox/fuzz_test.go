@@ -1,0 +1,120 @@
+package inbox
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// fuzzLimits keep each input cheap, so the fuzzer explores rather than
+// grinds; the deadline is what the targets check.
+var fuzzLimits = Limits{MaxRawBytes: 1 << 20, MaxTextBytes: 64 << 10, Deadline: 2 * time.Second}
+
+func fuzzSeeds(f *testing.F) {
+	f.Add(typicalMail())
+	f.Add(orderMail("fritz@example.org"))
+	f.Add(deepNesting(12, false))
+	f.Add(deepNesting(40, true))
+	f.Add(manyParts(120))
+	f.Add(nestedAttachmentTxt(3))
+	f.Add(unknownCharsetMany(3))
+	f.Add(brokenQP(64))
+	f.Add(brokenBase64(64))
+	f.Add(foldedHeader(20))
+	f.Add(htmlBomb(5))
+	f.Add([]byte("From: a@b\r\nContent-Type: text/plain; format=flowed; delsp=yes\r\n\r\n> a \r\n>b\r\n-- \r\n"))
+	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n\r\n----\r\n"))
+	f.Add([]byte("\r\n\r\n"))
+	f.Add([]byte{})
+}
+
+// FuzzExtract: Extract never panics (a panic recovered inside it counts as
+// a failure here: it is a bug to fix), returns within its deadline, and
+// keeps its promises about what it returns.
+func FuzzExtract(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		start := time.Now()
+		ex, err := Extract(raw, fuzzLimits)
+		if d := time.Since(start); d > fuzzLimits.Deadline+500*time.Millisecond {
+			t.Fatalf("Extract took %v, deadline %v", d, fuzzLimits.Deadline)
+		}
+		if errors.Is(err, ErrUnreadable) {
+			t.Fatalf("recovered panic: %v", err)
+		}
+		var le *LimitError
+		if err != nil && !errors.As(err, &le) {
+			t.Fatalf("error %v is not a *LimitError", err)
+		}
+		if err == nil && ex == nil {
+			t.Fatal("nil result without an error")
+		}
+		if ex == nil {
+			return
+		}
+		if len(ex.Text) > fuzzLimits.MaxTextBytes {
+			t.Fatalf("text of %d bytes over the limit", len(ex.Text))
+		}
+		total := 0
+		for _, tx := range ex.Texts {
+			total += len(tx.Text)
+			if !utf8.ValidString(tx.Text) {
+				t.Fatalf("text from %s is not valid UTF-8", tx.Source)
+			}
+			if strings.Contains(tx.Text, "\r") {
+				t.Fatalf("text from %s keeps a CR", tx.Source)
+			}
+		}
+		if total > fuzzLimits.MaxTextBytes {
+			t.Fatalf("texts of %d bytes over the limit", total)
+		}
+		if ex.From != "" && (ex.FromHeaders != 1 || len(ex.FromAddresses) != 1 || ex.From != strings.ToLower(ex.From)) {
+			t.Fatalf("From %q with %d headers and addresses %v", ex.From, ex.FromHeaders, ex.FromAddresses)
+		}
+		if ex.Parts > DefaultMaxParts || ex.Depth > DefaultMaxDepth {
+			t.Fatalf("%d parts, depth %d: over the limits", ex.Parts, ex.Depth)
+		}
+		ex.IsAutomatic()
+	})
+}
+
+// FuzzAuthenticate: whatever the mail, Authenticate does not panic, and it
+// authenticates only a mail with exactly one From header holding exactly one
+// registered address; with DKIM required, only with an aligned pass.
+func FuzzAuthenticate(f *testing.F) {
+	k := newDKIMKeys(f, "example.org")
+	fuzzSeeds(f)
+	signed := k.sign(f, orderMail("fritz@example.org"), "example.org")
+	f.Add(signed)
+	f.Add(append([]byte("From: mallory@evil.example\r\n"), signed...))
+	f.Add(withHeader(orderMail("fritz@example.org"), "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org"))
+	f.Add(withHeader(orderMail("fritz@example.org"), "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org (; ) ; spf=\""))
+	policy := testPolicy(k)
+	policy.RequireDKIM = true
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		start := time.Now()
+		ex, _ := Extract(raw, fuzzLimits)
+		r := Authenticate(ex, raw, policy)
+		if d := time.Since(start); d > fuzzLimits.Deadline+2*time.Second {
+			t.Fatalf("took %v", d)
+		}
+		if !r.OK() {
+			return
+		}
+		if ex == nil || ex.FromHeaders != 1 || len(ex.FromAddresses) != 1 {
+			t.Fatalf("authenticated a mail without exactly one From address: %+v", ex)
+		}
+		if len(r.Nations) == 0 && !r.Referee {
+			t.Fatal("authenticated an unregistered sender")
+		}
+		if !r.DKIM.Pass || !aligned(r.DKIM.Domain, "example.org", false) {
+			t.Fatalf("authenticated without an aligned DKIM pass: %+v", r.DKIM)
+		}
+		if r.DKIM.Via == "signature" && !bytes.Contains(bytes.ToLower(raw), []byte("dkim-signature")) {
+			t.Fatal("a signature pass without a signature")
+		}
+	})
+}

@@ -1,0 +1,545 @@
+package inbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Intake reads order mail from an IMAP mailbox into the store and hands each
+// mail to the Handler. Create it with New; run it with Run (the daemon) or
+// PollOnce (one pass, for tests and the command line). Its methods may be
+// called from several goroutines; polls never overlap.
+type Intake struct {
+	db  *store.DB
+	o   Options
+	log *slog.Logger
+	mu  sync.Mutex // one poll at a time
+
+	// hook, when set (tests only), is called after each step of a mail
+	// (stepFetched, stepStored, stepHandled, stepMoved); an error stops the
+	// poll there, as a crash would.
+	hook func(step string, m store.Mail) error
+}
+
+// Steps of one mail, named as the crash tests name them.
+const (
+	stepFetched = "fetched" // raw bytes read from the server, nothing saved
+	stepStored  = "stored"  // row committed with the new watermark
+	stepHandled = "handled" // the Handler returned and the status moved on
+	stepMoved   = "moved"   // moved or flagged on the server, status not yet moved
+)
+
+// New returns an Intake that stores mail in db. It does no I/O; a nil opts
+// means the defaults (but Addr and Handler are required, and Run and
+// PollOnce report their absence).
+func New(db *store.DB, opts *Options) *Intake {
+	o := opts.withDefaults()
+	return &Intake{db: db, o: o, log: o.Logger.With("component", "inbox", "mailbox", o.Mailbox)}
+}
+
+// Run serves the mailbox until ctx ends, and then returns ctx.Err(). It
+// handles mail left stored by an earlier run first (that needs no server),
+// then connects, polls, and waits for news with IDLE (or sleeps) for at most
+// PollInterval before polling again. When the connection fails it waits and
+// reconnects, backing off from BackoffInitial to BackoffMax; a bad option is
+// returned at once.
+func (in *Intake) Run(ctx context.Context) error {
+	if err := in.o.check(); err != nil {
+		return err
+	}
+	backoff := in.o.BackoffInitial
+	for {
+		if err := in.handlePending(ctx); err != nil && ctx.Err() == nil {
+			in.log.Warn("handling stored mail failed; will try again", "err", err)
+		}
+		healthy, err := in.serve(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if healthy {
+			backoff = in.o.BackoffInitial
+		}
+		wait := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+		in.log.Warn("IMAP connection ended; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		backoff = min(2*backoff, in.o.BackoffMax)
+	}
+}
+
+// serve runs one connection: poll, wait, poll… until something fails.
+// healthy reports whether at least one poll completed.
+func (in *Intake) serve(ctx context.Context) (healthy bool, err error) {
+	s, err := dial(ctx, &in.o)
+	if err != nil {
+		return false, err
+	}
+	defer s.logout()
+	in.prepare(s)
+	useIdle := !in.o.DisableIDLE && s.caps.Has(imap.CapIdle)
+	in.log.Info("connected", "server", in.o.Addr, "idle", useIdle, "move", s.canMove, "uidplus", s.canUIDPlus)
+	for {
+		if err := in.poll(ctx, s); err != nil {
+			return healthy, err
+		}
+		healthy = true
+		if useIdle {
+			err = s.idle(ctx, in.o.PollInterval)
+		} else {
+			t := time.NewTimer(in.o.PollInterval)
+			select {
+			case <-ctx.Done():
+				err = ctx.Err()
+			case <-s.c.Closed():
+				err = errors.New("inbox: the server closed the connection")
+			case <-t.C:
+			}
+			t.Stop()
+		}
+		if err != nil {
+			return healthy, err
+		}
+	}
+}
+
+// PollOnce connects, reads every new mail into the store, handles what is
+// stored, moves (or flags) what is handled, and logs out. It is Run's work
+// done once, without waiting or retrying.
+func (in *Intake) PollOnce(ctx context.Context) error {
+	if err := in.o.check(); err != nil {
+		return err
+	}
+	if err := in.handlePending(ctx); err != nil {
+		var he hookError
+		if errors.As(err, &he) || ctx.Err() != nil {
+			return err
+		}
+		in.log.Warn("handling stored mail failed; will try again", "err", err)
+	}
+	s, err := dial(ctx, &in.o)
+	if err != nil {
+		return err
+	}
+	defer s.logout()
+	in.prepare(s)
+	return in.poll(ctx, s)
+}
+
+// prepare makes sure the processed mailbox exists where mail can be moved.
+func (in *Intake) prepare(s *session) {
+	if s.canMove || s.canUIDPlus {
+		s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
+	}
+}
+
+// poll is one pass over the mailbox; see the package comment for the steps
+// and why they are safe to interrupt anywhere.
+func (in *Intake) poll(ctx context.Context, s *session) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	sel, err := s.selectMailbox(in.o.Mailbox)
+	if err != nil {
+		return err
+	}
+	uv := sel.UIDValidity
+	if err := in.noteUIDValidity(ctx, uv); err != nil {
+		return err
+	}
+	last, err := in.lastUID(ctx, uv)
+	if err != nil {
+		return err
+	}
+	if sel.NumMessages > 0 {
+		news, err := s.newMessages(imap.UID(last))
+		if err != nil {
+			return err
+		}
+		for _, nm := range news {
+			if err := in.intakeOne(ctx, s, uv, nm); err != nil {
+				return err
+			}
+		}
+	}
+	if err := in.handleStored(ctx); err != nil {
+		var he hookError
+		if errors.As(err, &he) {
+			return err
+		}
+		// Mail handled before the failure can still be moved.
+		in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
+	}
+	return in.moveHandled(ctx, s, uv, keywordAllowed(sel.PermanentFlags, in.o.ProcessedKeyword))
+}
+
+func keywordAllowed(perm []imap.Flag, kw string) bool {
+	for _, f := range perm {
+		if f == imap.FlagWildcard || strings.EqualFold(string(f), kw) {
+			return true
+		}
+	}
+	return false
+}
+
+// Meta keys: the last UIDVALIDITY seen, and the watermark per UIDVALIDITY
+// (the highest UID whose message is stored).
+func uidValidityKey(mailbox string) string { return "inbox:" + mailbox + ":uidvalidity" }
+func lastUIDKey(mailbox string, uv uint32) string {
+	return "inbox:" + mailbox + ":" + strconv.FormatUint(uint64(uv), 10) + ":last_uid"
+}
+
+// noteUIDValidity records the mailbox's UIDVALIDITY and logs a change.
+func (in *Intake) noteUIDValidity(ctx context.Context, uv uint32) error {
+	key := uidValidityKey(in.o.Mailbox)
+	old, ok, err := in.db.GetMeta(ctx, key)
+	if err != nil {
+		return err
+	}
+	now := strconv.FormatUint(uint64(uv), 10)
+	if ok && old == now {
+		return nil
+	}
+	if ok {
+		in.log.Warn("UIDVALIDITY changed: every message in the mailbox is read again and recognised by its SHA-256; "+
+			"none is handled twice", "old", old, "new", now)
+	}
+	return in.db.SetMeta(ctx, key, now)
+}
+
+func (in *Intake) lastUID(ctx context.Context, uv uint32) (uint32, error) {
+	v, ok, err := in.db.GetMeta(ctx, lastUIDKey(in.o.Mailbox, uv))
+	if err != nil || !ok {
+		return 0, err
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("inbox: meta %s holds %q, not a UID: %w", lastUIDKey(in.o.Mailbox, uv), v, err)
+	}
+	return uint32(n), nil
+}
+
+// intakeOne fetches one new message and stores it, with the watermark, in
+// one transaction.
+func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMessage) error {
+	lim := in.o.Limits
+	m := store.Mail{Mailbox: in.o.Mailbox, UIDValidity: uv, UID: uint32(nm.uid), ReceivedAt: in.o.Now()}
+	quarantine := ""
+	if nm.size > lim.MaxRawBytes {
+		hdr, _, gone, err := s.fetch(nm.uid, true, int64(lim.MaxHeaderBytes))
+		if err != nil {
+			return err
+		}
+		if gone {
+			return in.skipGone(ctx, uv, nm.uid)
+		}
+		m.Raw = tooLargeMarker(hdr, nm.size, lim.MaxRawBytes)
+		quarantine = fmt.Sprintf("message of %d bytes is over the limit of %d bytes; only its header was fetched", nm.size, lim.MaxRawBytes)
+	} else {
+		raw, tooLarge, gone, err := s.fetch(nm.uid, false, lim.MaxRawBytes)
+		if err != nil {
+			return err
+		}
+		if gone {
+			return in.skipGone(ctx, uv, nm.uid)
+		}
+		m.Raw = raw
+		if tooLarge { // the server understated RFC822.SIZE
+			hb, _, _ := splitHeader(raw, lim.MaxHeaderBytes)
+			m.Raw = tooLargeMarker(hb, int64(len(raw)), lim.MaxRawBytes)
+			quarantine = fmt.Sprintf("message is over the limit of %d bytes (the server said %d); only its header was kept", lim.MaxRawBytes, nm.size)
+		}
+	}
+	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
+	if err := in.step(stepFetched, m); err != nil {
+		return err
+	}
+	row, dupOf, err := in.store(ctx, m, quarantine)
+	if errors.Is(err, store.ErrConflict) {
+		// The server reused a UID within one UIDVALIDITY, which IMAP forbids.
+		// The message stays in the mailbox untouched for the referee.
+		in.log.Error("the server reused a UID for a different message; it is left in the mailbox, unread by pbem",
+			"uid", nm.uid, "uidvalidity", uv, "err", err)
+		return in.db.SetMeta(ctx, lastUIDKey(in.o.Mailbox, uv), strconv.FormatUint(uint64(nm.uid), 10))
+	}
+	if err != nil {
+		return err
+	}
+	log := in.log.With("mail", row.ID, "uid", nm.uid, "uidvalidity", uv, "from", row.From, "message_id", row.MessageID, "bytes", nm.size)
+	switch {
+	case quarantine != "":
+		log.Warn("stored and quarantined a message over the size limit")
+	case dupOf != 0:
+		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
+	default:
+		log.Info("stored mail")
+	}
+	return in.step(stepStored, row)
+}
+
+// skipGone moves the watermark past a message that vanished between the
+// listing and the fetch (expunged by someone else).
+func (in *Intake) skipGone(ctx context.Context, uv uint32, uid imap.UID) error {
+	in.log.Info("message vanished before it was fetched", "uid", uid, "uidvalidity", uv)
+	return in.db.SetMeta(ctx, lastUIDKey(in.o.Mailbox, uv), strconv.FormatUint(uint64(uid), 10))
+}
+
+// store saves the mail and the watermark in one transaction. Mail whose
+// bytes are already stored (the same mail delivered twice, or found again
+// after a UIDVALIDITY change) is stored as ignored, so its handler never
+// runs; dupOf names the earlier row.
+func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (row store.Mail, dupOf int64, err error) {
+	sum := store.SHA256Hex(m.Raw)
+	err = in.db.Update(ctx, func(tx *store.Tx) error {
+		prior, err := tx.MailBySHA256(ctx, sum)
+		if err != nil {
+			return err
+		}
+		var inserted bool
+		row, inserted, err = tx.StoreMail(ctx, m)
+		if err != nil {
+			return err
+		}
+		if inserted {
+			for _, p := range prior {
+				if p.ID != row.ID {
+					dupOf = p.ID
+					break
+				}
+			}
+			switch {
+			case dupOf != 0:
+				note := fmt.Sprintf("same bytes as mail %d (mailbox %s, UIDVALIDITY %d, UID %d)", dupOf,
+					prior[0].Mailbox, prior[0].UIDValidity, prior[0].UID)
+				if err := tx.SetMailStatus(ctx, row.ID, store.MailIgnored, "duplicate", note); err != nil {
+					return err
+				}
+				row.Status, row.Classification, row.Error = store.MailIgnored, "duplicate", note
+			case quarantine != "":
+				if err := tx.SetMailStatus(ctx, row.ID, store.MailQuarantined, "too-large", quarantine); err != nil {
+					return err
+				}
+				row.Status, row.Classification, row.Error = store.MailQuarantined, "too-large", quarantine
+			}
+		}
+		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
+	})
+	return row, dupOf, err
+}
+
+// tooLargeMarker is what is stored for a message over the size limit: its
+// header (as much as was fetched, cut at a line end), a header saying what
+// happened, and a one-line body.
+func tooLargeMarker(hdr []byte, size, limit int64) []byte {
+	if i := bytes.Index(hdr, []byte("\n\r\n")); i >= 0 {
+		hdr = hdr[:i+1]
+	} else if i := bytes.Index(hdr, []byte("\n\n")); i >= 0 {
+		hdr = hdr[:i+1]
+	} else if i := bytes.LastIndexByte(hdr, '\n'); i >= 0 {
+		hdr = hdr[:i+1]
+	} else {
+		hdr = nil
+	}
+	var b bytes.Buffer
+	b.Write(hdr)
+	fmt.Fprintf(&b, "X-Pbem-Not-Fetched: %d bytes, over the limit of %d\r\n\r\n", size, limit)
+	fmt.Fprintf(&b, "[pbem: this message was %d bytes, over the limit of %d bytes; only its header was fetched.]\r\n", size, limit)
+	return b.Bytes()
+}
+
+// quickHeader reads Message-ID and the first From address from raw's
+// header, for the store's columns; the full reading is Extract's.
+func quickHeader(raw []byte, max int) (messageID, from string) {
+	defer func() {
+		if recover() != nil {
+			messageID, from = "", ""
+		}
+	}()
+	hb, _, err := splitHeader(raw, max)
+	if err != nil {
+		return "", ""
+	}
+	h, _ := parseHeader(hb, nil)
+	messageID = clip(msgID(h.get("Message-Id")), 998)
+	if v := h.get("From"); v != "" {
+		if addrs, err := parseAddressList(v); err == nil && len(addrs) > 0 {
+			from = strings.ToLower(addrs[0])
+		} else {
+			from = clip(v, 320)
+		}
+	}
+	return messageID, from
+}
+
+// handlePending is handleStored outside a poll: mail left stored by an
+// earlier run is handled before the server is even reached.
+func (in *Intake) handlePending(ctx context.Context) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.handleStored(ctx)
+}
+
+// handleStored runs the Handler for every stored mail, oldest first. It
+// stops at the first failure, so mail is handled in arrival order. The
+// caller holds in.mu, so the Handler never runs twice at once.
+func (in *Intake) handleStored(ctx context.Context) error {
+	rows, err := in.db.MailByStatus(ctx, store.MailStored)
+	if err != nil {
+		return err
+	}
+	for _, m := range rows {
+		if err := in.handle(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handle runs the Handler for one mail, recovering a panic.
+func (in *Intake) handle(ctx context.Context, m store.Mail) (err error) {
+	log := in.log.With("mail", m.ID, "uid", m.UID, "from", m.From)
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		log.Error("the handler panicked; the mail is quarantined", "panic", p, "stack", string(debug.Stack()))
+		text := clip(fmt.Sprintf("handler panicked: %v", p), 1000)
+		if serr := in.db.SetMailStatus(ctx, m.ID, store.MailQuarantined, "handler-panic", text); serr != nil && !errors.Is(serr, store.ErrWrongState) {
+			err = serr
+			return
+		}
+		err = in.step(stepHandled, m)
+	}()
+	if err := in.o.Handler(ctx, m); err != nil {
+		return fmt.Errorf("inbox: handler for mail %d: %w", m.ID, err)
+	}
+	cur, err := in.db.Mail(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status == store.MailStored {
+		if err := in.db.SetMailStatus(ctx, m.ID, store.MailHandled, cur.Classification, cur.Error); err != nil {
+			return err
+		}
+		cur.Status = store.MailHandled
+	}
+	log.Debug("handled", "status", cur.Status, "classification", cur.Classification)
+	return in.step(stepHandled, cur)
+}
+
+// moveBatch bounds the UIDs named in one MOVE, COPY or STORE.
+const moveBatch = 500
+
+// moveHandled takes every handled mail of this mailbox out of it (see
+// session.moveOut) and marks it moved. Mail stored under an earlier
+// UIDVALIDITY cannot be named any more; its copy under the current one was
+// stored as a duplicate by this poll (or the message is gone), so it is
+// marked moved with a note.
+func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywordOK bool) error {
+	var rows []store.Mail
+	for _, st := range []store.MailStatus{store.MailHandled, store.MailIgnored, store.MailQuarantined, store.MailAcknowledged} {
+		rs, err := in.db.MailByStatus(ctx, st)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if r.Mailbox == in.o.Mailbox {
+				r.Raw = nil
+				rows = append(rows, r)
+			}
+		}
+	}
+	slices.SortFunc(rows, func(a, b store.Mail) int { return int(a.ID - b.ID) })
+	var current []store.Mail
+	for _, r := range rows {
+		if r.UIDValidity == uv {
+			current = append(current, r)
+			continue
+		}
+		note := fmt.Sprintf("UIDVALIDITY changed from %d to %d before it was moved; the message, if still there, was found again by its SHA-256 and moved as a duplicate", r.UIDValidity, uv)
+		if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, joinNote(r.Error, note)); err != nil {
+			return err
+		}
+	}
+	for len(current) > 0 {
+		batch := current[:min(len(current), moveBatch)]
+		current = current[len(batch):]
+		uids := make([]imap.UID, len(batch))
+		for i, r := range batch {
+			uids[i] = imap.UID(r.UID)
+		}
+		how, err := s.moveOut(uids, &in.o, keywordOK)
+		var ie *imap.Error
+		if err != nil && errors.As(err, &ie) && ie.Code == imap.ResponseCodeTryCreate {
+			// The processed mailbox was deleted under us.
+			s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
+			how, err = s.moveOut(uids, &in.o, keywordOK)
+		}
+		if err != nil && errors.As(err, &ie) {
+			// Some servers answer NO for UIDs no longer there (moved before
+			// a crash, or by a person): move what is left.
+			left, serr := s.present(uids)
+			if serr == nil && len(left) < len(uids) {
+				how, err = "already gone", nil
+				if len(left) > 0 {
+					how, err = s.moveOut(left, &in.o, keywordOK)
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("inbox: taking %d handled messages out of %s: %w", len(uids), in.o.Mailbox, err)
+		}
+		for _, r := range batch {
+			if err := in.step(stepMoved, r); err != nil {
+				return err
+			}
+			if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
+				return err
+			}
+		}
+		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
+	}
+	return nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// hookError is an error from the test hook: a simulated crash, which stops
+// the poll wherever it happens.
+type hookError struct{ error }
+
+// Unwrap gives the hook's own error.
+func (e hookError) Unwrap() error { return e.error }
+
+func (in *Intake) step(name string, m store.Mail) error {
+	if in.hook == nil {
+		return nil
+	}
+	if err := in.hook(name, m); err != nil {
+		return hookError{err}
+	}
+	return nil
+}

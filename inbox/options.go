@@ -1,0 +1,238 @@
+package inbox
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Handler acts on one stored mail: it classifies it, checks it and queues
+// the answer. The daemon supplies it; the intake calls it for every mail
+// whose status is store.MailStored, one at a time, in the order the mail
+// was stored.
+//
+// A Handler must be idempotent: after a crash the intake calls it again for
+// a mail still stored, even if the Handler's earlier call had done part of
+// its work. The usual way is to save the effect (a submission, a ruling, the
+// answer in the outbox) and move the mail's status forward (handled,
+// ignored, quarantined or acknowledged) in one store transaction, and to do
+// nothing for a mail no longer stored. If the Handler returns nil and the
+// mail is still stored, the intake marks it handled.
+//
+// Returning an error means "try again later" (the store was busy, the disk
+// full): the mail, and every mail stored after it, waits for the next poll,
+// so that mail is always handled in the order it arrived. A mail that can
+// never be handled must be quarantined by the Handler, which then returns
+// nil. A panic is recovered, logged and the mail quarantined.
+type Handler func(ctx context.Context, m store.Mail) error
+
+// Defaults for Options.
+const (
+	DefaultMailbox          = "INBOX"
+	DefaultProcessedMailbox = "pbem-processed"
+	DefaultProcessedKeyword = "$PbemProcessed"
+	DefaultPollInterval     = 2 * time.Minute
+	MaxPollInterval         = 5 * time.Minute
+	DefaultCommandTimeout   = 90 * time.Second
+	DefaultDialTimeout      = 30 * time.Second
+	DefaultKeepAlive        = 30 * time.Second
+	DefaultBackoffInitial   = time.Second
+	DefaultBackoffMax       = 5 * time.Minute
+)
+
+// Options configure an Intake. A nil *Options, or a zero field, means the
+// default documented on the field; Addr and Handler have none and must be
+// set (Run and PollOnce report their absence).
+type Options struct {
+	// Addr is the IMAP server's host:port.
+	Addr string
+
+	// Security is how the connection is protected: config.SecurityTLS
+	// (implicit TLS, port 993), config.SecuritySTARTTLS (port 143, upgraded
+	// before LOGIN) or config.SecurityNone, which is refused unless Addr is
+	// a loopback address. Default config.SecurityTLS.
+	Security config.Security
+
+	// TLSConfig is used for TLS and STARTTLS; its ServerName defaults to
+	// Addr's host. Default: the system roots.
+	TLSConfig *tls.Config
+
+	// Username and Password are sent with LOGIN.
+	Username string
+	Password config.Password
+
+	// Mailbox is the folder order mail arrives in. Default "INBOX".
+	Mailbox string
+
+	// ProcessedMailbox is where handled mail is moved, when the server
+	// offers MOVE or UIDPLUS; it is created if missing. Default
+	// "pbem-processed".
+	ProcessedMailbox string
+
+	// ProcessedKeyword marks handled mail on a server that cannot move
+	// safely (no MOVE, no UIDPLUS); \Seen is set with it. Default
+	// "$PbemProcessed".
+	ProcessedKeyword string
+
+	// PollInterval is how often the mailbox is read even while IDLE is in
+	// use (IDLE is only a wake-up: a connection that died silently wakes
+	// nobody). Values over MaxPollInterval (5m) are lowered to it. Default
+	// 2m.
+	PollInterval time.Duration
+
+	// DisableIDLE polls only, even when the server offers IDLE.
+	DisableIDLE bool
+
+	// CommandTimeout is the watchdog's limit: a connection on which a
+	// command (or the end of an IDLE) has waited this long without a byte
+	// from the server is closed and a new one made. Default 90s.
+	CommandTimeout time.Duration
+
+	// DialTimeout bounds connecting, the TLS handshake included. Default
+	// 30s.
+	DialTimeout time.Duration
+
+	// KeepAlive is the TCP keep-alive idle time (probes follow every third
+	// of it, three of them). Default 30s.
+	KeepAlive time.Duration
+
+	// BackoffInitial and BackoffMax bound the wait before reconnecting
+	// after a failure: it starts at BackoffInitial and doubles up to
+	// BackoffMax, with ±20% jitter, and starts over after a successful
+	// poll. Defaults 1s and 5m.
+	BackoffInitial, BackoffMax time.Duration
+
+	// Limits are the mail limits. The intake uses MaxRawBytes (a larger
+	// message is quarantined by its size, never fetched whole) and
+	// MaxHeaderBytes (how much of its header is kept). Zero fields: the
+	// defaults of Limits.
+	Limits Limits
+
+	// Handler acts on each stored mail. Required.
+	Handler Handler
+
+	// Logger receives the intake's log. Default slog.Default().
+	Logger *slog.Logger
+
+	// Now stamps store.Mail.ReceivedAt. Default time.Now.
+	Now func() time.Time
+}
+
+func (o *Options) withDefaults() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.Security == "" {
+		r.Security = config.SecurityTLS
+	}
+	if r.Mailbox == "" {
+		r.Mailbox = DefaultMailbox
+	}
+	if r.ProcessedMailbox == "" {
+		r.ProcessedMailbox = DefaultProcessedMailbox
+	}
+	if r.ProcessedKeyword == "" {
+		r.ProcessedKeyword = DefaultProcessedKeyword
+	}
+	if r.PollInterval <= 0 {
+		r.PollInterval = DefaultPollInterval
+	}
+	if r.PollInterval > MaxPollInterval {
+		r.PollInterval = MaxPollInterval
+	}
+	if r.CommandTimeout <= 0 {
+		r.CommandTimeout = DefaultCommandTimeout
+	}
+	if r.DialTimeout <= 0 {
+		r.DialTimeout = DefaultDialTimeout
+	}
+	if r.KeepAlive <= 0 {
+		r.KeepAlive = DefaultKeepAlive
+	}
+	if r.BackoffInitial <= 0 {
+		r.BackoffInitial = DefaultBackoffInitial
+	}
+	if r.BackoffMax <= 0 {
+		r.BackoffMax = DefaultBackoffMax
+	}
+	if r.BackoffMax < r.BackoffInitial {
+		r.BackoffMax = r.BackoffInitial
+	}
+	r.Limits = r.Limits.withDefaults()
+	if r.Logger == nil {
+		r.Logger = slog.Default()
+	}
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	return r
+}
+
+// check reports options that can never work.
+func (o *Options) check() error {
+	var errs []error
+	if o.Handler == nil {
+		errs = append(errs, errors.New("no Handler"))
+	}
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("Addr %q is not host:port", o.Addr))
+	}
+	switch o.Security {
+	case config.SecurityTLS, config.SecuritySTARTTLS:
+	case config.SecurityNone:
+		if err == nil && !isLoopbackHost(host) {
+			errs = append(errs, fmt.Errorf("security none is allowed only to a loopback address, not %s: the password would cross the network in clear", host))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("unknown security %q (tls, starttls or none)", o.Security))
+	}
+	if o.Mailbox == o.ProcessedMailbox {
+		errs = append(errs, fmt.Errorf("the processed mailbox is the mailbox read (%s)", o.Mailbox))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("inbox: bad options: %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+func isLoopbackHost(host string) bool {
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost"
+}
+
+// OptionsFromConfig builds the intake's options from the configuration:
+// the IMAP endpoint (the embedded server in mode embedded), its password,
+// mail.imap's mailbox, processed mailbox, poll interval and IDLE switch, and
+// the game address as the one X-Loop marks as ours. The caller sets Handler
+// and Logger.
+func OptionsFromConfig(c *config.Config) (*Options, error) {
+	ep := c.IMAPEndpoint()
+	pw, err := ep.Password.Value()
+	if err != nil {
+		return nil, fmt.Errorf("inbox: IMAP password: %w", err)
+	}
+	i := c.Mail.IMAP
+	return &Options{
+		Addr:             net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port)),
+		Security:         ep.Security,
+		Username:         ep.Username,
+		Password:         pw,
+		Mailbox:          i.Mailbox,
+		ProcessedMailbox: i.ProcessedMailbox,
+		PollInterval:     i.PollInterval,
+		DisableIDLE:      !i.IDLE,
+		Limits:           Limits{OwnAddresses: []string{c.Mail.Address}},
+	}, nil
+}

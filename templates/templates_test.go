@@ -1,0 +1,41 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEveryTemplateRenders(t *testing.T) {
+	data := map[string]any{
+		"unknown-sender":      nil,
+		"no-sheet":            map[string]any{"Game": "syw", "Nation": "eisenmark", "Turn": 3},
+		"wrong-password":      map[string]any{"Nation": "Eisenmark", "From": "a@b"},
+		"unregistered-notice": map[string]any{"Nation": "Eisenmark", "From": "a@b"},
+		"spoof-notice":        map[string]any{"Reason": "two From headers"},
+		"wrong-nation":        map[string]any{"Named": "x", "From": "a@b", "Registered": "eisenmark"},
+		"unreadable":          map[string]any{"Why": "too large"},
+		"request":             map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Text": "Bribe\nthe governor", "Token": "R1"},
+		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
+		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
+	}
+	for _, name := range Names() {
+		d, ok := data[name]
+		if !ok {
+			t.Errorf("template %s has no test data here", name)
+			continue
+		}
+		out, err := Render(name, d)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if strings.Contains(out, "<no value>") {
+			t.Errorf("%s printed <no value>:\n%s", name, out)
+		}
+	}
+	if _, err := Render("no-sheet", map[string]any{"Game": "syw"}); err == nil {
+		t.Error("a missing field should be an error, not <no value>")
+	}
+	if out := Must("request", data["request"]); !strings.Contains(out, "    the governor") {
+		t.Errorf("indent did not indent every line:\n%s", out)
+	}
+}
