@@ -303,3 +303,35 @@ func TestHandleMailIsIdempotent(t *testing.T) {
 		t.Errorf("%d answers queued for one mail handled twice, want 1", len(rows))
 	}
 }
+
+// TestLateSheetDoesNotCount: a sheet that arrived after the deadline is
+// answered, says it is late, and is not recorded as the nation's orders.
+func TestLateSheetDoesNotCount(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	ctx := context.Background()
+	deadline, ok := d.Game.Deadline(ctx)
+	if !ok {
+		t.Fatal("the test game has no deadline")
+	}
+	raw := []byte("From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\nMessage-ID: <late@x>\r\n\r\n" +
+		strings.ReplaceAll(goodSheet, "\n", "\r\n"))
+	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
+		From: "eisenmark@pbem.localhost", ReceivedAt: deadline.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Game.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Game.DB.LatestSubmission(ctx, "syw", 1, "eisenmark", KindOrders); err == nil {
+		t.Error("a late sheet was recorded as the nation's orders")
+	}
+	rows, _ := d.Game.DB.MessagesInState(ctx, store.OutboxPending)
+	if len(rows) != 1 || !strings.Contains(string(rows[0].Raw), "LATE") {
+		t.Fatalf("want one answer saying the sheet is late, got %d", len(rows))
+	}
+	if got, _ := d.Game.DB.Mail(ctx, m.ID); got.Classification != ClassLate {
+		t.Errorf("classification %q, want %q", got.Classification, ClassLate)
+	}
+}

@@ -30,6 +30,7 @@ const (
 	ClassAutomatic     = "automatic"      // auto-reply, bounce, loop: never answered
 	ClassUnreadable    = "unreadable"     // too large, too deep, too slow, broken: answered if the sender is known
 	ClassDuplicate     = "duplicate"      // the same Message-ID from the same sender was handled already
+	ClassLate          = "late"           // a sheet that arrived after the deadline: answered, not counted
 )
 
 // Submission kinds written to the store.
@@ -158,21 +159,34 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	if report.Refused {
 		class = ClassRefused
 	}
+	// A sheet that arrived after the deadline does not count: the turn's
+	// orders are closed even if the turn has not been resolved yet. The
+	// arrival time is the intake's, stored with the mail, so a retry decides
+	// the same way.
+	late := !report.Refused && !deadline.IsZero() && m.ReceivedAt.After(deadline)
+	if late {
+		class = ClassLate
+	}
 	if pwFailed {
 		g.Log.Warn("order sheet with a wrong password", "mail", m.ID, "nation", nation, "from", ex.From)
 	}
 	reply := report.Text()
+	if late {
+		reply = templates.Must("late", map[string]any{
+			"Deadline": deadline.In(g.Zone).Format("Monday 2 January 2006, 15:04 MST"),
+			"Turn":     st.Calendar.Label(st.Turn), "Next": st.Turn + 1}) + reply
+	}
 	if pwFailed {
 		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
 	}
-	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report))
+	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report, late))
 	ack, err := g.answer(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply)
 	if err != nil {
 		return err
 	}
 	now := g.Now().UTC()
 	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		if !report.Refused {
+		if !report.Refused && !late {
 			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, report, now); err != nil {
 				return err
 			}
@@ -543,8 +557,10 @@ func pickNation(registered []string, named game.NationID) game.NationID {
 	return ""
 }
 
-func ackSubject(r *parser.Report) string {
+func ackSubject(r *parser.Report, late bool) string {
 	switch {
+	case late:
+		return "sheet too LATE, not counted"
 	case r.Refused:
 		return "sheet REFUSED"
 	case r.HasErrors():
