@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/syw-pbem/pbem/store"
 )
@@ -23,18 +22,17 @@ Frederick
 `
 
 // TestAckWithinTwoSeconds: a sheet mailed by SMTP is answered by mail, threaded
-// to it, with the receipt and the deadline, within 2 s of being sent.
+// to it, with the receipt and the deadline, within 2 s of being sent (more
+// under the race detector: see ackLimit).
 func TestAckWithinTwoSeconds(t *testing.T) {
 	h := newHarness(t, nil)
 	id := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
-	ack, took := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "In-Reply-To"), id)
-	})
+	ack, took := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
 	if ack == "" {
-		t.Fatalf("no acknowledgment within 5s")
+		t.Fatalf("no acknowledgment within %v", waitLimit)
 	}
-	if took > 2*time.Second {
-		t.Errorf("acknowledgment took %v, want under 2s", took)
+	if took > ackLimit {
+		t.Errorf("acknowledgment took %v, want under %v", took, ackLimit)
 	}
 	text := body(ack)
 	for _, want := range []string{"Eisenmark", "Receipt", "Deadline", "STANCE E1 ATTACK"} {
@@ -55,9 +53,7 @@ func TestBadSheetGetsErrors(t *testing.T) {
 	h := newHarness(t, nil)
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATACK\nMOVE E99 0101", 1)
 	id := h.send("eisenmark@pbem.localhost", "orders", sheet)
-	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "In-Reply-To"), id)
-	})
+	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
 	if ack == "" {
 		t.Fatal("no answer to a bad sheet")
 	}
@@ -74,13 +70,11 @@ func TestBadSheetGetsErrors(t *testing.T) {
 func TestLaterSheetReplacesEarlier(t *testing.T) {
 	h := newHarness(t, nil)
 	first := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
-	h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "In-Reply-To"), first)
-	})
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(first)); ack == "" {
+		t.Fatal("no answer to the first sheet")
+	}
 	second := h.send("eisenmark@pbem.localhost", "orders v2", strings.Replace(goodSheet, "ATTACK", "DEFEND", 1))
-	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "In-Reply-To"), second)
-	})
+	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(second))
 	if !strings.Contains(strings.ToLower(body(ack)), "replace") {
 		t.Errorf("second answer does not say it replaces the first:\n%s", body(ack))
 	}
@@ -94,25 +88,37 @@ func TestLaterSheetReplacesEarlier(t *testing.T) {
 }
 
 // TestUnknownSenderLearnsNothing: an unregistered sender's answer holds no
-// game data, and a sheet naming a nation makes that nation's owner aware.
+// game data, not even the game's name; a second mail from the same address
+// gets no second answer; and a sheet naming a nation makes that nation's
+// owner aware.
 func TestUnknownSenderLearnsNothing(t *testing.T) {
 	h := newHarness(t, nil)
 	h.send("stranger@pbem.localhost", "orders", goodSheet)
-	ans, _ := h.waitFor("stranger@pbem.localhost", "pw-stranger", 5*time.Second, func(string) bool { return true })
+	ans, _ := h.waitFor("stranger@pbem.localhost", "pw-stranger", func(string) bool { return true })
 	if ans == "" {
 		t.Fatal("the unknown sender got no answer at all")
 	}
-	text := body(ans)
-	for _, leak := range []string{"Eisenmark", "eisenmark", "E1", "Konigsfeld", "Receipt", "Deadline", "syw"} {
-		if strings.Contains(text, leak) || strings.Contains(header(ans, "Subject"), leak) {
+	// The whole message, headers included (From's name, Message-ID), less
+	// the server's Received line that names the recipient.
+	_, msg, _ := strings.Cut(ans, "\r\nFrom:")
+	for _, leak := range []string{"eisenmark", "E1", "Konigsfeld", "Receipt", "Deadline", "syw", "Test Game"} {
+		if strings.Contains(strings.ToLower(msg), strings.ToLower(leak)) {
 			t.Errorf("answer to an unknown sender leaks %q:\n%s", leak, ans)
 		}
 	}
-	notice, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
+	notice, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(body(m), "stranger@pbem.localhost")
 	})
 	if notice == "" {
 		t.Error("the real owner of Eisenmark was not told of a sheet from an unregistered address")
+	}
+	h.send("stranger@pbem.localhost", "orders again", goodSheet)
+	h.settle()
+	if n := h.count("stranger@pbem.localhost", "pw-stranger"); n != 1 {
+		t.Errorf("the unknown sender got %d answers to two mails, want 1 (a forged From must not make pbem a spam source)", n)
+	}
+	if n := h.count("eisenmark@pbem.localhost", "pw-eisenmark"); n != 1 {
+		t.Errorf("Eisenmark got %d notices about the same stranger, want 1", n)
 	}
 }
 
@@ -124,43 +130,41 @@ func TestAutoReplyNotAnswered(t *testing.T) {
 	h.send("eisenmark@pbem.localhost", "Re: orders", goodSheet, "X-Loop: orders@pbem.localhost")
 	// Another service's X-Loop is not ours: that mail is read and answered.
 	other := h.send("eisenmark@pbem.localhost", "orders", goodSheet, "X-Loop: lists@example.org")
-	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "In-Reply-To"), other)
-	}); ack == "" {
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(other)); ack == "" {
 		t.Error("a sheet carrying a foreign X-Loop header was not answered")
 	}
-	time.Sleep(time.Second)
-	if n := len(h.inbox("eisenmark@pbem.localhost", "pw-eisenmark")); n != 1 {
+	h.settle()
+	if n := h.count("eisenmark@pbem.localhost", "pw-eisenmark"); n != 1 {
 		t.Errorf("eisenmark got %d answers, want only the one to the ordinary sheet", n)
 	}
-	waitClass(t, h, 3, ClassAutomatic)
+	if got := countClass(t, h, ClassAutomatic); got != 3 {
+		t.Errorf("%d mails classified %s, want 3", got, ClassAutomatic)
+	}
 }
 
-// waitClass waits until n mails carry the classification want (whatever
-// their status: handled mail goes on to be moved).
-func waitClass(t *testing.T, h *harness, n int, want string) {
+// countClass counts the mails that carry the classification want, whatever
+// their status (handled mail goes on to be moved).
+func countClass(t *testing.T, h *harness, want string) int {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
 	got := 0
-	for time.Now().Before(deadline) {
-		got = 0
-		for _, st := range []store.MailStatus{store.MailIgnored, store.MailAcknowledged, store.MailMoved} {
-			mails, err := h.d.Game.DB.MailByStatus(context.Background(), st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range mails {
-				if m.Classification == want {
-					got++
-				}
+	for _, st := range []store.MailStatus{store.MailIgnored, store.MailQuarantined, store.MailAcknowledged, store.MailMoved} {
+		mails, err := h.d.Game.DB.MailByStatus(context.Background(), st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mails {
+			if m.Classification == want {
+				got++
 			}
 		}
-		if got >= n {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
-	t.Errorf("%d mails classified %s, want %d", got, want, n)
+	return got
+}
+
+// isSpoofNotice is a waitFor condition: the notice that a mail in the
+// recipient's name was refused.
+func isSpoofNotice(m string) bool {
+	return strings.Contains(header(m, "Subject"), "A mail in your name was refused")
 }
 
 // TestSpoofing: the classic attempts are refused, and the real owner is told.
@@ -171,14 +175,14 @@ func TestSpoofing(t *testing.T) {
 	// Right address, wrong password: refused, and the answer (to the
 	// registered address) says so.
 	wrong := h.send(owner, "orders", strings.Replace(goodSheet, "demo-eisenmark", "guess", 1))
-	ans, _ := h.waitFor(owner, ownerPW, 5*time.Second, func(m string) bool { return strings.Contains(header(m, "In-Reply-To"), wrong) })
+	ans, _ := h.waitFor(owner, ownerPW, replyTo(wrong))
 	if !strings.Contains(body(ans), "wrong password") || !strings.Contains(body(ans), "REFUSED") {
 		t.Errorf("wrong password not refused and reported:\n%s", body(ans))
 	}
 
 	// Last turn's sheet replayed (a sheet for another turn): refused.
 	replay := h.send(owner, "orders", strings.Replace(goodSheet, "TURN 1", "TURN 0", 1))
-	ans, _ = h.waitFor(owner, ownerPW, 5*time.Second, func(m string) bool { return strings.Contains(header(m, "In-Reply-To"), replay) })
+	ans, _ = h.waitFor(owner, ownerPW, replyTo(replay))
 	if !strings.Contains(body(ans), "REFUSED") {
 		t.Errorf("a sheet for another turn was not refused:\n%s", body(ans))
 	}
@@ -187,151 +191,149 @@ func TestSpoofing(t *testing.T) {
 	raw := "From: eisenmark@pbem.localhost\r\nFrom: stranger@pbem.localhost\r\nTo: orders@pbem.localhost\r\n" +
 		"Subject: orders\r\nMessage-ID: <twofrom@x>\r\n\r\n" + strings.ReplaceAll(goodSheet, "\n", "\r\n")
 	h.sendRaw("stranger@pbem.localhost", []byte(raw))
-	notice, _ := h.waitFor(owner, ownerPW, 5*time.Second, func(m string) bool { return strings.Contains(header(m, "Subject"), "refused") })
-	if notice == "" {
+	if notice, _ := h.waitFor(owner, ownerPW, isSpoofNotice); notice == "" {
 		t.Error("two From headers: the owner was not told")
 	}
 
-	// None of these sheets counts.
+	// None of these sheets counts, and the stranger hears nothing.
+	h.settle()
 	if sub, err := h.d.Game.DB.LatestSubmission(context.Background(), "syw", 1, "eisenmark", KindOrders); err == nil {
 		t.Errorf("a refused sheet was recorded as the nation's orders:\n%s", sub.CanonicalText)
+	}
+	if n := h.count("stranger@pbem.localhost", "pw-stranger"); n != 0 {
+		t.Errorf("the second From address got %d mails; answers go to registered addresses only", n)
 	}
 }
 
 // TestForgedAuthenticationResults: with DKIM required, a dkim=pass claimed by
-// a server that is not the trusted one does not count.
+// a server that is not the trusted one does not count — for a player or for
+// the referee, who are both told.
 func TestForgedAuthenticationResults(t *testing.T) {
 	h := newHarness(t, func(s string) string {
 		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: mx.pbem.localhost\n  deadline:", 1)
 	})
-	h.send("eisenmark@pbem.localhost", "orders", goodSheet,
-		"Authentication-Results: mx.evil.example; dkim=pass header.d=pbem.localhost")
-	notice, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
-		return strings.Contains(header(m, "Subject"), "refused")
-	})
-	if notice == "" {
+	forged := "Authentication-Results: mx.evil.example; dkim=pass header.d=pbem.localhost"
+	h.send("eisenmark@pbem.localhost", "orders", goodSheet, forged)
+	if notice, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", isSpoofNotice); notice == "" {
 		t.Fatal("a mail with a forged Authentication-Results was not refused (owner not told)")
 	}
+	h.send("referee@pbem.localhost", "ruling", "RESOLVE NOW\n", forged)
+	if notice, _ := h.waitFor("referee@pbem.localhost", "pw-referee", isSpoofNotice); notice == "" {
+		t.Error("a forged referee mail was not refused with a notice to the referee")
+	}
+	h.settle()
 	if _, err := h.d.Game.DB.LatestSubmission(context.Background(), "syw", 1, "eisenmark", KindOrders); err == nil {
 		t.Error("the forged mail's sheet was recorded")
 	}
+	if _, err := h.d.Game.DB.LatestSubmission(context.Background(), "syw", 1, "referee", KindReferee); err == nil {
+		t.Error("the forged referee command was recorded")
+	}
 }
 
-// TestRequestAndRuling: a player's special-action request goes to the
-// referee with a token; the referee's APPROVE with that token is recorded and
-// the player told; the same token from another address rules nothing.
-func TestRequestAndRuling(t *testing.T) {
-	h := newHarness(t, nil)
+// sendRequest sends Eisenmark's sheet with a request, waits for the
+// request to reach the referee, and returns its token.
+func (h *harness) sendRequest() string {
+	h.t.Helper()
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nREQUEST \"Bribe the governor of Dresna\"", 1)
 	h.send("eisenmark@pbem.localhost", "orders", sheet)
-	fwd, _ := h.waitFor("referee@pbem.localhost", "pw-referee", 5*time.Second, func(m string) bool {
+	fwd, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(body(m), "Bribe the governor")
 	})
 	if fwd == "" {
-		t.Fatal("the referee was not sent the request")
+		h.t.Fatal("the referee was not sent the request")
 	}
-	token := ""
 	for _, line := range strings.Split(body(fwd), "\n") {
 		if f := strings.Fields(line); len(f) == 2 && f[0] == "APPROVE" {
-			token = f[1]
+			return f[1]
 		}
 	}
-	if token == "" {
-		t.Fatalf("no APPROVE token in the request mail:\n%s", body(fwd))
-	}
+	h.t.Fatalf("no APPROVE token in the request mail:\n%s", body(fwd))
+	return ""
+}
+
+// TestRequestAndRuling: a player's special-action request goes to the
+// referee with a token; the same token from another address rules nothing;
+// the referee's APPROVE with that token is recorded and the player told, and
+// so is a DENY that changes the ruling in a later mail; an unknown token is
+// refused.
+func TestRequestAndRuling(t *testing.T) {
+	h := newHarness(t, nil)
+	token := h.sendRequest()
 
 	// A player who saw the token cannot rule with it.
 	h.send("morgronskia@pbem.localhost", "ruling", "APPROVE "+token+"\n")
 	h.send("stranger@pbem.localhost", "ruling", "APPROVE "+token+"\n")
-	time.Sleep(500 * time.Millisecond)
-	subs, _ := h.d.Game.DB.Submissions(context.Background(), "syw", 1)
-	for _, s := range subs {
-		if s.Kind == KindRuling {
-			t.Fatalf("a ruling was recorded from a mail not from the referee: %+v", s)
-		}
+	h.settle()
+	if rulings := submissionsOf(t, h, KindRuling); len(rulings) > 0 {
+		t.Fatalf("a ruling was recorded from a mail not from the referee: %+v", rulings[0])
 	}
 
 	h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n")
-	ruling, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", 5*time.Second, func(m string) bool {
+	if ruling, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "approved")
-	})
-	if ruling == "" {
+	}); ruling == "" {
 		t.Fatal("the player was not told of the ruling")
 	}
-	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", 5*time.Second, func(m string) bool {
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "Referee commands received")
 	})
-	if !strings.Contains(body(ack), "recorded") {
+	if !strings.Contains(body(ack), "recorded for Eisenmark's request") {
 		t.Errorf("referee's acknowledgment:\n%s", body(ack))
+	}
+
+	// The referee changes his mind: the player hears that too.
+	h.send("referee@pbem.localhost", "Re: request", "DENY "+token+" \"the governor is incorruptible\"\n")
+	if denied, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "denied")
+	}); denied == "" {
+		t.Error("a later DENY of the same request was not told to the player")
 	}
 
 	// An unknown token is refused.
 	h.send("referee@pbem.localhost", "Re: request", "APPROVE R000000\n")
-	bad, _ := h.waitFor("referee@pbem.localhost", "pw-referee", 5*time.Second, func(m string) bool {
+	if bad, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(body(m), "R000000") && strings.Contains(body(m), "REFUSED")
-	})
-	if bad == "" {
+	}); bad == "" {
 		t.Error("an unknown token was not refused")
 	}
+	h.settle()
+	if n := len(submissionsOf(t, h, KindRuling)); n != 2 {
+		t.Errorf("%d rulings recorded, want 2 (the APPROVE and the DENY)", n)
+	}
 }
 
-// TestHandleMailIsIdempotent: handling the same stored mail twice (a crash
-// after the answer was queued) queues one answer.
-func TestHandleMailIsIdempotent(t *testing.T) {
-	d, _ := startGame(t, t.TempDir(), nil)
-	defer d.Close()
-	ctx := context.Background()
-	raw := []byte("From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\nMessage-ID: <idem@x>\r\n\r\n" +
-		strings.ReplaceAll(goodSheet, "\n", "\r\n"))
-	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
-		From: "eisenmark@pbem.localhost", ReceivedAt: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)})
+// TestRulingOnWithdrawnRequest: a request on a sheet that a later sheet
+// replaced without it is withdrawn, and the referee cannot rule on it.
+func TestRulingOnWithdrawnRequest(t *testing.T) {
+	h := newHarness(t, nil)
+	token := h.sendRequest()
+	h.send("eisenmark@pbem.localhost", "orders v2", goodSheet)
+	h.settle()
+	h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "Referee commands received")
+	})
+	if !strings.Contains(body(ack), "REFUSED") || !strings.Contains(body(ack), "withdrew") {
+		t.Errorf("a ruling on a withdrawn request was not refused as such:\n%s", body(ack))
+	}
+	h.settle()
+	if rulings := submissionsOf(t, h, KindRuling); len(rulings) > 0 {
+		t.Errorf("a ruling on a withdrawn request was recorded: %+v", rulings[0])
+	}
+}
+
+// submissionsOf returns turn 1's submissions of a kind.
+func submissionsOf(t *testing.T, h *harness, kind string) []store.Submission {
+	t.Helper()
+	subs, err := h.d.Game.DB.Submissions(context.Background(), "syw", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// First handling "crashes" after queueing: simulate by handling a copy
-	// that still says stored, twice.
-	for i := 0; i < 2; i++ {
-		if err := d.Game.HandleMail(ctx, m); err != nil {
-			t.Fatal(err)
+	var out []store.Submission
+	for _, s := range subs {
+		if s.Kind == kind {
+			out = append(out, s)
 		}
 	}
-	rows, err := d.Game.DB.MessagesInState(ctx, store.OutboxPending)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 1 {
-		t.Errorf("%d answers queued for one mail handled twice, want 1", len(rows))
-	}
-}
-
-// TestLateSheetDoesNotCount: a sheet that arrived after the deadline is
-// answered, says it is late, and is not recorded as the nation's orders.
-func TestLateSheetDoesNotCount(t *testing.T) {
-	d, _ := startGame(t, t.TempDir(), nil)
-	defer d.Close()
-	ctx := context.Background()
-	deadline, ok := d.Game.Deadline(ctx)
-	if !ok {
-		t.Fatal("the test game has no deadline")
-	}
-	raw := []byte("From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\nMessage-ID: <late@x>\r\n\r\n" +
-		strings.ReplaceAll(goodSheet, "\n", "\r\n"))
-	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
-		From: "eisenmark@pbem.localhost", ReceivedAt: deadline.Add(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Game.HandleMail(ctx, m); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Game.DB.LatestSubmission(ctx, "syw", 1, "eisenmark", KindOrders); err == nil {
-		t.Error("a late sheet was recorded as the nation's orders")
-	}
-	rows, _ := d.Game.DB.MessagesInState(ctx, store.OutboxPending)
-	if len(rows) != 1 || !strings.Contains(string(rows[0].Raw), "LATE") {
-		t.Fatalf("want one answer saying the sheet is late, got %d", len(rows))
-	}
-	if got, _ := d.Game.DB.Mail(ctx, m.ID); got.Classification != ClassLate {
-		t.Errorf("classification %q, want %q", got.Classification, ClassLate)
-	}
+	return out
 }

@@ -3,8 +3,6 @@ package daemon
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/mail"
 	"slices"
 	"strings"
@@ -36,7 +34,6 @@ func benchmarkAcknowledge(b *testing.B, mails int, gap time.Duration) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- d.Run(ctx) }()
-		d.Game.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 		sentAt := map[string]time.Time{}
 		b.StartTimer()
 		start := time.Now()

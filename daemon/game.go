@@ -9,12 +9,20 @@
 //
 //   - intake stores each raw mail before anything else (package inbox), then
 //     calls HandleMail;
-//   - HandleMail classifies, authenticates and checks the mail, records the
-//     submission and the acknowledgment's outbox row in one transaction, and
-//     only then marks the mail handled — so a crash at any point either
-//     leaves the mail to be handled again, with the same deterministic
-//     Message-ID (the outbox ignores the repeat), or finds it done;
+//   - HandleMail reads the mail, authenticates its sender and checks it
+//     without writing anything (decide), then records the outcome in one
+//     transaction (commit): the submissions, every answer as an outbox row,
+//     the mail's Message-ID, and the mail's new status. A crash before that
+//     commit leaves the mail stored, to be handled again with the same
+//     answers and the same Message-IDs; after it, the mail is done. A panic
+//     is recovered, the mail quarantined, and its sender and the referee told;
 //   - the outbox sends what is queued (package outbox).
+//
+// Every answer goes to a registered address — the nation's first, or the
+// referee's — except the short note that tells an unknown sender (once per
+// address) that it is not registered, which holds no game data. mail.go has
+// the flow, sheet.go the order sheets and the referee's commands, answers.go
+// the refusals.
 //
 // Nothing here is a rule of the campaign: rules live in the engine and the
 // ruleset, the order language in the parser.
@@ -28,6 +36,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,16 +67,21 @@ type Options struct {
 
 // Game is one configured campaign, open for business.
 type Game struct {
-	Config   *config.Config
-	Scenario *scenario.Scenario
-	Map      *hexmap.Map
-	Rules    *ruleset.Ruleset
-	DB       *store.DB
-	Log      *slog.Logger
-	Now      func() time.Time
-	Zone     *time.Location
+	Config   *config.Config     // the config it was opened with
+	Scenario *scenario.Scenario // the scenario named by game.scenario
+	Map      *hexmap.Map        // the scenario's map
+	Rules    *ruleset.Ruleset   // the edition named by game.ruleset
+	DB       *store.DB          // the store; nil when opened with NoStore
+	Log      *slog.Logger       // where the detail goes
+	Now      func() time.Time   // the clock (Options.Now)
+	Zone     *time.Location     // game.timezone, in which deadlines are set and shown
 
 	ownDB bool
+
+	// beforeCommit, when set (tests only), runs inside the transaction that
+	// records a mail's outcome, just before the mail's status changes; an
+	// error aborts the transaction as a crash there would.
+	beforeCommit func(m store.Mail) error
 
 	// cache keeps the decoded state of the latest turn record, and the
 	// password checks that passed, so that a burst of sheets does not decode
@@ -79,8 +94,29 @@ type Game struct {
 	}
 }
 
+// ConfigError is a problem in the configuration, or in the scenario it
+// names, found when a game is opened or created: the referee fixes the
+// config file (or the scenario), not the machine. pbem exits with code 3
+// for it.
+type ConfigError struct {
+	Key string // the config key at fault, such as "game.scenario"
+	Err error  // what is wrong and what to do
+}
+
+// Error reads "KEY: what is wrong".
+func (e *ConfigError) Error() string { return e.Key + ": " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+func configErrorf(key, format string, args ...any) error {
+	return &ConfigError{Key: key, Err: fmt.Errorf(format, args...)}
+}
+
 // Open loads the config's scenario and ruleset and opens the store (creating
-// the data folder). It does not create the game; see Ensure.
+// the data folder). It does not create the game (see Ensure), but a game the
+// store holds already must have been made with the config's ruleset.
+// Problems in the config come back as a *ConfigError.
 func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -94,13 +130,14 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	}
 	var err error
 	if g.Zone, err = cfg.Location(); err != nil {
-		return nil, fmt.Errorf("game.timezone %q: %w", cfg.Game.Timezone, err)
+		return nil, configErrorf("game.timezone", "%q is not a time zone (%v); use an IANA name such as Europe/London", cfg.Game.Timezone, err)
 	}
 	if g.Rules, err = ruleset.ByID(cfg.Game.Ruleset); err != nil {
-		return nil, err
+		return nil, &ConfigError{Key: "game.ruleset", Err: err}
 	}
 	if g.Scenario, err = scenario.Load(cfg.ScenarioDir()); err != nil {
-		return nil, fmt.Errorf("loading the scenario in %s: %w", cfg.ScenarioDir(), err)
+		return nil, configErrorf("game.scenario", "cannot load the scenario in %s: %w; give the folder holding map.txt and scenario.yaml (such as scenarios/default)",
+			cfg.ScenarioDir(), err)
 	}
 	g.Map = g.Scenario.Map
 	if g.DB == nil && !opts.NoStore {
@@ -112,7 +149,31 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 		}
 		g.ownDB = true
 	}
+	if g.DB != nil {
+		if err := g.checkEdition(ctx); err != nil {
+			g.Close()
+			return nil, err
+		}
+	}
 	return g, nil
+}
+
+// checkEdition refuses a config whose ruleset is not the one the stored game
+// was created with: a sheet checked, or a turn resolved, under the other
+// edition would be wrong without anyone noticing.
+func (g *Game) checkEdition(ctx context.Context) error {
+	existing, err := g.DB.Game(ctx, g.ID())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if existing.Ruleset != g.Rules.ID {
+		return configErrorf("game.ruleset", "game %s was created with ruleset %s but the config says %s, and a running game cannot change edition: "+
+			"set game.ruleset back to %s, or start another game (a new game.id or data_dir)", g.ID(), existing.Ruleset, g.Rules.ID, existing.Ruleset)
+	}
+	return nil
 }
 
 // Close closes the store if Open opened it.
@@ -129,16 +190,12 @@ func (g *Game) ID() string { return g.Config.Game.ID }
 // Ensure creates the game in the store from the scenario if it is not there
 // yet: the game row, every nation with its registered addresses and the hash
 // of its initial password, and the starting position as turn 0 — all in one
-// transaction. It reports whether it created the game. An existing game must
-// have been made with the same ruleset.
+// transaction. It reports whether it created the game. (Open has checked
+// that an existing game was made with the same ruleset.)
 func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
-	existing, err := g.DB.Game(ctx, g.ID())
+	_, err = g.DB.Game(ctx, g.ID())
 	switch {
 	case err == nil:
-		if existing.Ruleset != g.Rules.ID {
-			return false, fmt.Errorf("game %s was created with ruleset %s but the config says %s; a running game cannot change edition",
-				g.ID(), existing.Ruleset, g.Rules.ID)
-		}
 		return false, nil
 	case !errors.Is(err, store.ErrNotFound):
 		return false, err
@@ -159,15 +216,15 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 	for _, id := range g.Config.NationIDs() {
 		n := g.Config.Game.Nations[id]
 		if _, ok := g.Map.Nation(game.NationID(id)); !ok {
-			return false, fmt.Errorf("config game.nations.%s: the scenario's map has no such nation", id)
+			return false, configErrorf("game.nations."+id, "the scenario's map has no nation %q; use the map's nation ids (%s)", id, g.mapNationIDs())
 		}
 		pw, err := n.Secret.Value()
 		if err != nil {
-			return false, fmt.Errorf("game.nations.%s password: %w", id, err)
+			return false, &ConfigError{Key: "game.nations." + id + ".password", Err: err}
 		}
 		h, err := password.Hash(pw.Reveal())
 		if err != nil {
-			return false, fmt.Errorf("game.nations.%s password: %w", id, err)
+			return false, &ConfigError{Key: "game.nations." + id + ".password", Err: err}
 		}
 		rows = append(rows, nationRow{id: id, hash: h, addresses: n.Addresses})
 	}
@@ -196,16 +253,42 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 // State returns the game as it stands: the latest resolved turn's state,
 // whose Turn is the turn orders are now taken for.
 func (g *Game) State(ctx context.Context) (*engine.State, error) {
+	st, _, err := g.current(ctx)
+	return st, err
+}
+
+// Deadline returns the deadline of the turn now open, and whether there is
+// one (a referee who runs turns by hand has none, and a game not created
+// yet has none).
+func (g *Game) Deadline(ctx context.Context) (time.Time, bool) {
+	_, d, err := g.current(ctx)
+	return d, err == nil && !d.IsZero()
+}
+
+// current returns the state of the latest turn record and the deadline of
+// the turn now open (zero for none), from one read of the store.
+func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 	if g.DB == nil {
-		return g.Scenario.InitialState(g.ID(), g.Rules.ID)
+		st, err := g.Scenario.InitialState(g.ID(), g.Rules.ID)
+		return st, time.Time{}, err
 	}
 	rec, err := g.DB.LatestTurn(ctx, g.ID())
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("game %s has not been created yet: run \"pbem new\" (or \"pbem run\", which creates it)", g.ID())
+			return nil, time.Time{}, fmt.Errorf("game %s has not been created yet: run \"pbem new\" (or \"pbem run\", which creates it)", g.ID())
 		}
-		return nil, err
+		return nil, time.Time{}, err
 	}
+	deadline, ok := g.Config.Game.Deadline.Next(rec.ResolvedAt, g.Zone)
+	if !ok {
+		deadline = time.Time{}
+	}
+	st, err := g.decoded(rec)
+	return st, deadline, err
+}
+
+// decoded returns the state of rec, decoded once per turn record.
+func (g *Game) decoded(rec store.TurnRecord) (*engine.State, error) {
 	g.cache.Lock()
 	defer g.cache.Unlock()
 	if g.cache.state == nil || g.cache.turn != rec.Turn || g.cache.version != rec.Version {
@@ -220,24 +303,36 @@ func (g *Game) State(ctx context.Context) (*engine.State, error) {
 	return g.cache.state.Clone(), nil
 }
 
-// VerifyPassword reports whether pw is the nation's password for turn. A
-// password that passed once for a given stored hash is remembered (as a
-// SHA-256 of the hash and the password, in memory only), so bcrypt runs once
-// per player and password, not once per mail.
+// VerifyPassword reports whether pw is the nation's password for turn; a
+// store that cannot be read counts as a wrong password (see verifyPassword
+// for the daemon, which tells the two apart).
 func (g *Game) VerifyPassword(ctx context.Context, nation game.NationID, turn int, pw string) bool {
+	ok, _ := g.verifyPassword(ctx, nation, turn, pw)
+	return ok
+}
+
+// verifyPassword is VerifyPassword with the store's error, so that a
+// passing fault is retried rather than answered as a wrong password. A
+// password that passed once for a given stored hash is remembered (as a
+// SHA-256 of the hash and the password, in memory only), so bcrypt runs
+// once per player and password, not once per mail.
+func (g *Game) verifyPassword(ctx context.Context, nation game.NationID, turn int, pw string) (bool, error) {
 	h, err := g.DB.PasswordHash(ctx, g.ID(), string(nation), turn)
-	if err != nil || h == "" {
-		return false
+	if errors.Is(err, store.ErrNotFound) || err == nil && h == "" {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
 	}
 	key := sha256.Sum256([]byte(h + "\x00" + password.Normalize(pw)))
 	g.cache.Lock()
 	ok := g.cache.verified[key]
 	g.cache.Unlock()
 	if ok {
-		return true
+		return true, nil
 	}
 	if password.Verify(h, pw) != nil {
-		return false
+		return false, nil
 	}
 	g.cache.Lock()
 	if g.cache.verified == nil {
@@ -245,18 +340,15 @@ func (g *Game) VerifyPassword(ctx context.Context, nation game.NationID, turn in
 	}
 	g.cache.verified[key] = true
 	g.cache.Unlock()
-	return true
+	return true, nil
 }
 
-// Deadline returns the deadline of the turn now open, and whether there is
-// one (a referee who runs turns by hand has none).
-func (g *Game) Deadline(ctx context.Context) (time.Time, bool) {
-	if g.DB == nil {
-		return time.Time{}, false
+// mapNationIDs lists the map's nation ids, for an error message.
+func (g *Game) mapNationIDs() string {
+	var ids []string
+	for _, n := range g.Map.Nations {
+		ids = append(ids, string(n.ID))
 	}
-	rec, err := g.DB.LatestTurn(ctx, g.ID())
-	if err != nil {
-		return time.Time{}, false
-	}
-	return g.Config.Game.Deadline.Next(rec.ResolvedAt, g.Zone)
+	slices.Sort(ids)
+	return strings.Join(ids, ", ")
 }

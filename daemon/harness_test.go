@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/mailserver"
+	"github.com/syw-pbem/pbem/store"
 )
 
 // testConfig is a game on the embedded server, on ports the kernel picks.
@@ -53,8 +53,13 @@ mail:
       - {user: morgronskia@pbem.localhost, password: pw-morgronskia}
       - {user: stranger@pbem.localhost, password: pw-stranger}
   imap:
-    poll_interval: 1s
+    %s
 `
+
+// waitLimit bounds every wait for something the daemon does. Waits poll and
+// return as soon as it is done, so the limit is generous: a loaded two-core
+// machine running the race detector is slow, not broken.
+const waitLimit = 30 * time.Second
 
 // harness is a running daemon on the embedded mail server.
 type harness struct {
@@ -63,7 +68,7 @@ type harness struct {
 	cfg    *config.Config
 	cancel context.CancelFunc
 	done   chan error
-	log    *bytes.Buffer
+	sent   int // mails posted to the game's address
 }
 
 func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *config.Config) {
@@ -72,7 +77,7 @@ func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *co
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := fmt.Sprintf(testConfig, scen)
+	text := fmt.Sprintf(testConfig, scen, imapWait)
 	if edit != nil {
 		text = edit(text)
 	}
@@ -111,8 +116,8 @@ func (h *harness) stop() {
 	h.cancel()
 	select {
 	case <-h.done:
-	case <-time.After(10 * time.Second):
-		h.t.Error("daemon did not stop within 10s")
+	case <-time.After(waitLimit):
+		h.t.Errorf("daemon did not stop within %v", waitLimit)
 	}
 	h.cancel = nil
 	h.d.Close()
@@ -137,11 +142,12 @@ func (h *harness) send(from, subject, body string, headers ...string) string {
 
 func (h *harness) sendRaw(from string, raw []byte) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := mailserver.Send(ctx, h.d.Mail.SMTPAddr(), from, []string{"orders@pbem.localhost"}, raw); err != nil {
 		h.t.Fatal(err)
 	}
+	h.sent++
 }
 
 // inbox returns the raw messages in an account's INBOX.
@@ -182,12 +188,13 @@ func fetchAll(t testing.TB, addr, user, pass string) [][]byte {
 	return out
 }
 
-// waitFor polls an account's INBOX until a message satisfies ok or the
-// timeout passes; it returns the message and how long it took.
-func (h *harness) waitFor(user, pass string, timeout time.Duration, ok func(string) bool) (string, time.Duration) {
+// waitFor polls an account's INBOX until a message satisfies ok or
+// waitLimit passes; it returns the message ("" if none came) and how long it
+// took.
+func (h *harness) waitFor(user, pass string, ok func(string) bool) (string, time.Duration) {
 	h.t.Helper()
 	start := time.Now()
-	for time.Since(start) < timeout {
+	for time.Since(start) < waitLimit {
 		for _, m := range h.inbox(user, pass) {
 			if ok(string(m)) {
 				return string(m), time.Since(start)
@@ -198,13 +205,48 @@ func (h *harness) waitFor(user, pass string, timeout time.Duration, ok func(stri
 	return "", time.Since(start)
 }
 
-// quiet asserts that nothing arrives for user within d.
-func (h *harness) quiet(user, pass string, d time.Duration) {
+// replyTo is a waitFor condition: the message answers Message-ID id.
+func replyTo(id string) func(string) bool {
+	return func(m string) bool { return strings.Contains(header(m, "In-Reply-To"), id) }
+}
+
+// settle waits until every mail posted has been stored and handled and
+// every answer sent, so that a test can assert what did not happen.
+func (h *harness) settle() {
 	h.t.Helper()
-	time.Sleep(d)
-	if msgs := h.inbox(user, pass); len(msgs) > 0 {
-		h.t.Errorf("%s received %d message(s), want none; first:\n%s", user, len(msgs), msgs[0])
+	ctx := context.Background()
+	db := h.d.Game.DB
+	deadline := time.Now().Add(waitLimit)
+	for {
+		done, waiting := 0, 0
+		for _, st := range []store.MailStatus{store.MailIgnored, store.MailQuarantined, store.MailAcknowledged, store.MailMoved} {
+			ms, err := db.MailByStatus(ctx, st)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			done += len(ms)
+		}
+		for _, st := range []store.OutboxState{store.OutboxPending, store.OutboxSending} {
+			rows, err := db.MessagesInState(ctx, st)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			waiting += len(rows)
+		}
+		if done >= h.sent && waiting == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("after %v: %d of %d mails handled, %d answers not yet sent", waitLimit, done, h.sent, waiting)
+		}
+		time.Sleep(25 * time.Millisecond)
 	}
+}
+
+// count returns how many messages an account's INBOX holds.
+func (h *harness) count(user, pass string) int {
+	h.t.Helper()
+	return len(h.inbox(user, pass))
 }
 
 // body returns a message's decoded text.
@@ -229,3 +271,7 @@ func header(raw, key string) string {
 	}
 	return m.Header.Get(key)
 }
+
+// imapWait is how the harness's intake waits for new mail: with IDLE, as in
+// production, and a short poll as the safety net.
+const imapWait = "idle: true\n    poll_interval: 1s"

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/inbox"
@@ -23,57 +25,38 @@ const embeddedRate = 6000
 // Daemon is a running game: the embedded mail server (in embedded mode), the
 // intake reading the game's mailbox and the outbox sending the answers.
 type Daemon struct {
-	Game   *Game
-	Mail   *mailserver.Server // nil in external mode
-	Intake *inbox.Intake
-	Outbox *outbox.Outbox
+	Game   *Game              // the game, with its store
+	Mail   *mailserver.Server // the embedded mail server; nil in external mode
+	Intake *inbox.Intake      // reads the game's mailbox and calls Game.HandleMail
+	Outbox *outbox.Outbox     // sends what HandleMail queued
 }
 
 // Start opens the game (creating it on first start), starts the embedded mail
 // server when the config asks for it, and builds the intake and the outbox.
-// Run then serves until the context ends.
-func Start(ctx context.Context, cfg *config.Config, opts *Options) (*Daemon, error) {
+// Run then serves until the context ends. Problems in the config come back as
+// a *ConfigError.
+func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, err error) {
 	d := &Daemon{}
-	g, err := Open(ctx, cfg, opts)
-	if err != nil {
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
+	if d.Game, err = Open(ctx, cfg, opts); err != nil {
 		return nil, err
 	}
-	d.Game = g
+	g := d.Game
 	if _, err := g.Ensure(ctx); err != nil {
-		g.Close()
 		return nil, err
 	}
 	imapEP, smtpEP := cfg.IMAPEndpoint(), cfg.SMTPEndpoint()
 	if cfg.Mail.Mode == config.ModeEmbedded {
-		var accounts []mailserver.Account
-		for _, a := range cfg.Mail.Embedded.Accounts {
-			pw, err := a.Secret.Value()
-			if err != nil {
-				g.Close()
-				return nil, fmt.Errorf("mail.embedded.accounts %s: %w", a.User, err)
-			}
-			accounts = append(accounts, mailserver.Account{User: a.User, Password: pw.Reveal()})
-		}
-		ms, err := mailserver.New(&mailserver.Options{
-			Dir:      filepath.Join(cfg.Path(cfg.DataDir), "mail"),
-			Domain:   cfg.Mail.Embedded.Domain,
-			IMAPAddr: cfg.Mail.Embedded.IMAPListen,
-			SMTPAddr: cfg.Mail.Embedded.SMTPListen,
-			Accounts: accounts,
-			Logger:   g.Log.With("part", "mailserver"),
-		})
-		if err != nil {
-			g.Close()
+		if d.Mail, err = startMailServer(ctx, cfg, g.Log.With("part", "mailserver")); err != nil {
 			return nil, err
 		}
-		if err := ms.Start(ctx); err != nil {
-			g.Close()
-			return nil, fmt.Errorf("starting the embedded mail server: %w", err)
-		}
-		d.Mail = ms
 		// Listening on port 0 (tests) gives a port only known now.
-		imapEP.Host, imapEP.Port = splitAddr(ms.IMAPAddr())
-		smtpEP.Host, smtpEP.Port = splitAddr(ms.SMTPAddr())
+		imapEP.Host, imapEP.Port = splitAddr(d.Mail.IMAPAddr())
+		smtpEP.Host, smtpEP.Port = splitAddr(d.Mail.SMTPAddr())
 	}
 	oo := outbox.FromConfig(cfg)
 	oo.Server = smtpEP
@@ -88,8 +71,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (*Daemon, err
 
 	io, err := inbox.OptionsFromConfig(cfg)
 	if err != nil {
-		d.Close()
-		return nil, err
+		return nil, &ConfigError{Key: "mail.imap", Err: err}
 	}
 	// On the embedded server the port is the one bound (0 in tests).
 	io.Addr = net.JoinHostPort(imapEP.Host, strconv.Itoa(imapEP.Port))
@@ -104,6 +86,39 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (*Daemon, err
 	}
 	d.Intake = inbox.New(g.DB, io)
 	return d, nil
+}
+
+// startMailServer starts the embedded IMAP and SMTP server with the config's
+// accounts.
+func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) (*mailserver.Server, error) {
+	var accounts []mailserver.Account
+	for i, a := range cfg.Mail.Embedded.Accounts {
+		pw, err := a.Secret.Value()
+		if err != nil {
+			return nil, &ConfigError{Key: fmt.Sprintf("mail.embedded.accounts[%d] (%s)", i, a.User), Err: err}
+		}
+		accounts = append(accounts, mailserver.Account{User: a.User, Password: pw.Reveal()})
+	}
+	ms, err := mailserver.New(&mailserver.Options{
+		Dir:      filepath.Join(cfg.Path(cfg.DataDir), "mail"),
+		Domain:   cfg.Mail.Embedded.Domain,
+		IMAPAddr: cfg.Mail.Embedded.IMAPListen,
+		SMTPAddr: cfg.Mail.Embedded.SMTPListen,
+		Accounts: accounts,
+		Logger:   log,
+	})
+	if err != nil {
+		return nil, &ConfigError{Key: "mail.embedded", Err: err}
+	}
+	if err := ms.Start(ctx); err != nil {
+		ms.Close()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("starting the embedded mail server: %w (another program, perhaps another \"pbem run\", uses %s or %s: "+
+				"stop it, or give other ports in mail.embedded.imap_listen and smtp_listen)", err, cfg.Mail.Embedded.IMAPListen, cfg.Mail.Embedded.SMTPListen)
+		}
+		return nil, fmt.Errorf("starting the embedded mail server: %w", err)
+	}
+	return ms, nil
 }
 
 // Run serves until ctx ends: the intake and the outbox side by side. It
@@ -128,7 +143,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return <-errs
 }
 
-// Close stops the mail server and closes the store.
+// Close stops the mail server and closes the store. Call it after Run has
+// returned.
 func (d *Daemon) Close() error {
 	var errs []error
 	if d.Mail != nil {
@@ -140,6 +156,7 @@ func (d *Daemon) Close() error {
 	return errors.Join(errs...)
 }
 
+// splitAddr splits "host:port"; the port is 0 when there is none.
 func splitAddr(addr string) (string, int) {
 	h, p, err := net.SplitHostPort(addr)
 	if err != nil {

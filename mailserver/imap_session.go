@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapserver"
@@ -18,6 +19,11 @@ type imapSession struct {
 	conn *imapserver.Conn
 	acct *account   // nil until LOGIN
 	sel  *selection // nil unless a mailbox is selected
+
+	// closeMu orders Close against an IDLE still running: go-imap does not
+	// wait for Idle to return when the client drops the connection, so
+	// Close (on another goroutine) must not clear sel under Idle's feet.
+	closeMu sync.Mutex
 }
 
 // selection is the state of the selected mailbox.
@@ -34,9 +40,12 @@ var (
 )
 
 func (s *imapSession) Close() error {
-	if s.sel != nil {
-		s.sel.tracker.Close()
-		s.sel = nil
+	s.closeMu.Lock()
+	sel := s.sel
+	s.sel = nil
+	s.closeMu.Unlock()
+	if sel != nil {
+		sel.tracker.Close()
 	}
 	return nil
 }
@@ -233,9 +242,12 @@ func (s *imapSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error 
 }
 
 func (s *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
-	if s.sel == nil {
+	s.closeMu.Lock()
+	sel := s.sel
+	s.closeMu.Unlock()
+	if sel == nil {
 		<-stop
 		return nil
 	}
-	return s.sel.tracker.Idle(w, stop)
+	return sel.tracker.Idle(w, stop)
 }

@@ -18,6 +18,9 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
 		"late":                map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
 		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
+		"internal-error":      nil,
+		"internal-error-referee": map[string]any{"ID": 7, "From": "a@b", "Received": "1 April 2026, 12:00 BST",
+			"Detail": "runtime error: index out of range"},
 	}
 	for _, name := range Names() {
 		d, ok := data[name]
@@ -35,6 +38,9 @@ func TestEveryTemplateRenders(t *testing.T) {
 	}
 	if _, err := Render("no-sheet", map[string]any{"Game": "syw"}); err == nil {
 		t.Error("a missing field should be an error, not <no value>")
+	}
+	if out := Must("wrong-nation", map[string]any{"Named": "", "From": "a@b", "Registered": "Eisenmark, Fromande"}); strings.Contains(out, `""`) {
+		t.Errorf("a sheet that names no nation is told it names \"\":\n%s", out)
 	}
 	if out := Must("request", data["request"]); !strings.Contains(out, "    the governor") {
 		t.Errorf("indent did not indent every line:\n%s", out)

@@ -19,8 +19,9 @@ import (
 
 // TestDemoEndToEnd runs the README's main command as a user would: the built
 // binary, "pbem run" on the embedded mail server, a sheet posted with "pbem
-// send", the answer read over IMAP from the player's mailbox; then a clean
-// stop and a restart that sends nothing twice.
+// send", the answer read over IMAP from the player's mailbox and the request
+// from the referee's; then a clean stop and a restart that sends nothing
+// twice.
 func TestDemoEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -67,9 +68,9 @@ func TestDemoEndToEnd(t *testing.T) {
 		}()
 		select {
 		case <-ready:
-		case <-time.After(30 * time.Second):
+		case <-time.After(waitLimit):
 			cmd.Process.Kill()
-			t.Fatalf("pbem run did not start within 30s:\n%s", log.String())
+			t.Fatalf("pbem run did not start within %v:\n%s", waitLimit, log.String())
 		}
 		return cmd, log
 	}
@@ -82,24 +83,35 @@ func TestDemoEndToEnd(t *testing.T) {
 			if err != nil {
 				t.Errorf("pbem run exited with %v after SIGTERM:\n%s", err, log.String())
 			}
-		case <-time.After(15 * time.Second):
+		case <-time.After(waitLimit):
 			cmd.Process.Kill()
-			t.Errorf("pbem run did not stop within 15s of SIGTERM")
+			t.Errorf("pbem run did not stop within %v of SIGTERM", waitLimit)
 		}
 	}
 
 	cmd, log := start()
-	send := exec.Command(bin, "--config", cfgPath, "send", "--from", "eisenmark@pbem.localhost",
-		filepath.Join(repo, "docs/examples/monthly.txt"))
-	if out, err := send.CombinedOutput(); err != nil {
-		stop(cmd, log)
-		t.Fatalf("pbem send: %v\n%s", err, out)
+	post := func(from, file string) {
+		t.Helper()
+		send := exec.Command(bin, "--config", cfgPath, "send", "--from", from, file)
+		if out, err := send.CombinedOutput(); err != nil {
+			stop(cmd, log)
+			t.Fatalf("pbem send: %v\n%s", err, out)
+		}
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", imapPort)
-	var msgs []string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && len(msgs) == 0; time.Sleep(100 * time.Millisecond) {
-		msgs = mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
+	// waitMail polls a mailbox until it holds n messages.
+	waitMail := func(user, pass string, n int) []string {
+		var msgs []string
+		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if msgs = mailbox(t, addr, user, pass); len(msgs) >= n {
+				break
+			}
+		}
+		return msgs
 	}
+	post("eisenmark@pbem.localhost", filepath.Join(repo, "docs/examples/monthly.txt"))
+	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
+	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
 	stop(cmd, log)
 	if len(msgs) != 1 {
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
@@ -107,20 +119,37 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
 	}
+	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
+		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+	}
 
-	// A restart serves the same mailboxes and answers nothing twice.
+	// A restart serves the same mailboxes and answers nothing twice. A
+	// mail sent after the restart, once answered, shows that the restarted
+	// daemon has read the mailbox and sent what it had queued.
 	cmd, log = start()
-	time.Sleep(3 * time.Second)
+	hello := filepath.Join(dir, "hello.txt")
+	if err := os.WriteFile(hello, []byte("Is this where orders go?\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	post("morgronskia@pbem.localhost", hello)
+	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 1); len(got) != 1 {
+		stop(cmd, log)
+		t.Fatalf("after a restart morgronskia's mail got %d answers, want 1\n%s", len(got), log.String())
+	}
 	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
-	refMail := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
+	refAgain := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
 	stop(cmd, log)
 	if len(again) != 1 {
 		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
 	}
-	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
-		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+	if len(refAgain) != 1 {
+		t.Errorf("after a restart the referee has %d messages, want still 1", len(refAgain))
 	}
 }
+
+// waitLimit bounds each wait for the daemon; waits poll, so it costs
+// nothing when all is well.
+const waitLimit = 30 * time.Second
 
 // syncLog collects a child's output from several goroutines.
 type syncLog struct {

@@ -9,26 +9,50 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
-	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
 )
 
+// loadConfig loads and validates the config file, printing every problem.
+func loadConfig(e *env) (*config.Config, int) {
+	cfg, err := config.Load(e.configPath)
+	if errors.Is(err, os.ErrNotExist) {
+		e.errorf("there is no config file %s: run pbem in the folder that holds config.yaml, or name the file with --config FILE", e.configPath)
+		return nil, exitConfig
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		e.errorf("the config file %s has problems; fix them (every key is described in docs/config.md)", e.configPath)
+		return nil, exitConfig
+	}
+	return cfg, exitOK
+}
+
+// failed prints an error from opening or running the game and returns its
+// exit code: 3 for a problem in the config, 4 for the rest.
+func failed(e *env, err error) int {
+	var ce *daemon.ConfigError
+	if errors.As(err, &ce) {
+		e.errorf("%s: %v", e.configPath, err)
+		e.errorf("fix the config file (every key is described in docs/config.md)")
+		return exitConfig
+	}
+	e.errorf("%v", err)
+	return exitFailure
+}
+
 func logger(e *env, cfg *config.Config) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
 }
 
-func runNew(e *env, args []string) int {
-	fs := newFlags(e, "new", "",
-		"Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n"+
-			"starting forces, every nation with its registered addresses and a hash of its password. The\n"+
-			"store lives in data_dir. Running it again for a game that exists changes nothing.")
-	if code, ok := parseFlags(fs, args); !ok {
+func runNew(e *env, c *command, args []string) int {
+	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
 		return code
 	}
 	cfg, code := loadConfig(e)
@@ -38,19 +62,16 @@ func runNew(e *env, args []string) int {
 	ctx := context.Background()
 	g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: logger(e, cfg)})
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	defer g.Close()
 	created, err := g.Ensure(ctx)
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	st, err := g.State(ctx)
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	verb := "exists already"
 	if created {
@@ -61,16 +82,11 @@ func runNew(e *env, args []string) int {
 	return exitOK
 }
 
-func runCheck(e *env, args []string) int {
-	fs := newFlags(e, "check", "[--game DIR] [--nation NAME] FILE|-",
-		"Checks an order sheet against the game's current state and prints exactly the reply a player\n"+
-			"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n"+
-			"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n"+
-			"The game is the one configured in DIR/config.yaml (default: --config); before \"pbem new\" the\n"+
-			"scenario's starting position is used.")
+func runCheck(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
 	gameDir := fs.String("game", "", "the game's folder (holding config.yaml); default: the --config file")
 	nation := fs.String("nation", "", "the nation the sheet is from (default: its NATION line)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
@@ -95,12 +111,15 @@ func runCheck(e *env, args []string) int {
 		in = f
 	}
 	ctx := context.Background()
-	st, g, err := currentState(ctx, cfg)
+	g, err := openForCheck(ctx, cfg)
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	defer g.Close()
+	st, err := g.State(ctx)
+	if err != nil {
+		return failed(e, err)
+	}
 	deadline, _ := g.Deadline(ctx)
 	report, err := parser.CheckReader(in, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: game.NationID(*nation),
@@ -114,42 +133,28 @@ func runCheck(e *env, args []string) int {
 	return report.ExitCode()
 }
 
-// currentState returns the game's state from the store, or the scenario's
-// starting position when the game has not been created (no store is made
-// just to check a sheet).
-func currentState(ctx context.Context, cfg *config.Config) (*engine.State, *daemon.Game, error) {
-	opts := &daemon.Options{}
-	if _, err := os.Stat(cfg.StorePath()); err != nil {
-		opts.NoStore = true
-	}
-	g, err := daemon.Open(ctx, cfg, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !opts.NoStore {
-		if _, err := g.DB.Game(ctx, cfg.Game.ID); errors.Is(err, store.ErrNotFound) {
-			g.Close()
-			opts.NoStore = true
-			if g, err = daemon.Open(ctx, cfg, opts); err != nil {
-				return nil, nil, err
-			}
+// openForCheck opens the game from its store, or, when the game has not been
+// created, from its scenario alone (no store is made just to check a sheet).
+func openForCheck(ctx context.Context, cfg *config.Config) (*daemon.Game, error) {
+	if _, err := os.Stat(cfg.StorePath()); err == nil {
+		g, err := daemon.Open(ctx, cfg, nil)
+		if err != nil {
+			return nil, err
+		}
+		_, err = g.DB.Game(ctx, cfg.Game.ID)
+		if err == nil {
+			return g, nil
+		}
+		g.Close()
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, err
 		}
 	}
-	st, err := g.State(ctx)
-	if err != nil {
-		g.Close()
-		return nil, nil, err
-	}
-	return st, g, nil
+	return daemon.Open(ctx, cfg, &daemon.Options{NoStore: true})
 }
 
-func runRun(e *env, args []string) int {
-	fs := newFlags(e, "run", "",
-		"Runs the game: creates it on first start, starts pbem's own IMAP and SMTP server on loopback\n"+
-			"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n"+
-			"what is queued. Stops cleanly on Ctrl-C or SIGTERM; everything it was doing is finished or\n"+
-			"picked up on the next start.")
-	if code, ok := parseFlags(fs, args); !ok {
+func runRun(e *env, c *command, args []string) int {
+	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
 		return code
 	}
 	cfg, code := loadConfig(e)
@@ -158,32 +163,41 @@ func runRun(e *env, args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := logger(e, cfg)
-	d, err := daemon.Start(ctx, cfg, &daemon.Options{Logger: log})
+	go func() {
+		// After the first signal, the next one has its default effect: a
+		// shutdown that hangs can still be interrupted.
+		<-ctx.Done()
+		stop()
+	}()
+	d, err := daemon.Start(ctx, cfg, &daemon.Options{Logger: logger(e, cfg)})
 	if err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	defer d.Close()
-	st, _ := d.Game.State(ctx)
-	fmt.Fprintf(e.stdout, "pbem: game %s (%s), %s\n", cfg.Game.ID, d.Game.Rules.Name, labelOf(st))
-	if d.Mail != nil {
-		fmt.Fprintf(e.stdout, "pbem: embedded mail server: IMAP %s, SMTP %s (loopback, no encryption)\n", d.Mail.IMAPAddr(), d.Mail.SMTPAddr())
-		fmt.Fprintf(e.stdout, "pbem: players send orders to %s; try: pbem send --from eisenmark@%s docs/examples/monthly.txt\n",
-			cfg.Mail.Address, cfg.Mail.Embedded.Domain)
+	st, err := d.Game.State(ctx)
+	if err != nil {
+		return failed(e, err)
 	}
-	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C stops")
+	fmt.Fprintf(e.stdout, "pbem: game %s (%s), orders taken for %s\n", cfg.Game.ID, d.Game.Rules.Name, st.Calendar.Label(st.Turn))
+	if d.Mail != nil {
+		fmt.Fprintf(e.stdout, "pbem: embedded mail server: IMAP %s, SMTP %s (loopback, no encryption; user = the address, passwords in %s)\n",
+			d.Mail.IMAPAddr(), d.Mail.SMTPAddr(), e.configPath)
+		fmt.Fprintf(e.stdout, "pbem: players send orders to %s; try: %s send --from eisenmark@%s docs/examples/monthly.txt\n",
+			cfg.Mail.Address, selfName(), cfg.Mail.Embedded.Domain)
+	}
+	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
 	if err := d.Run(ctx); err != nil {
-		e.errorf("%v", err)
-		return exitFailure
+		return failed(e, err)
 	}
 	fmt.Fprintln(e.stdout, "pbem: stopped")
 	return exitOK
 }
 
-func labelOf(st *engine.State) string {
-	if st == nil {
-		return ""
+// selfName is how the user started pbem, for a hint they can paste: "go run
+// ./cmd/pbem" when the binary is go run's temporary build, else "pbem".
+func selfName() string {
+	if exe, err := os.Executable(); err == nil && strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		return "go run ./cmd/pbem"
 	}
-	return "orders taken for " + st.Calendar.Label(st.Turn)
+	return "pbem"
 }

@@ -1,17 +1,19 @@
 // Command pbem is the play-by-email turn processor for the SYW Big Game
-// Campaign: it checks the map, creates games, checks order sheets, runs the
-// mail daemon with its own embedded mail server, and resolves turns.
+// Campaign: it checks the map, creates games, checks order sheets, and runs
+// the mail daemon with its own embedded mail server.
 //
 // Usage:
 //
 //	pbem [--config FILE] COMMAND [flags] [args]
 //
-// Run "pbem help" for the commands and "pbem COMMAND --help" for one.
+// Run "pbem help" for the commands and "pbem COMMAND --help" for one. Every
+// command also takes --config after its name.
 //
 // Exit codes: 0 success; 1 the input was checked and has problems (a map that
 // does not validate, an order sheet with errors); 2 usage errors (unknown
-// command or flag); 3 configuration errors; 4 a failure while running (I/O,
-// store, network).
+// command or flag, missing argument); 3 configuration errors (the config
+// file, or the scenario or ruleset it names); 4 a failure while running
+// (a file that cannot be read or written, the store, the network).
 package main
 
 import (
@@ -20,11 +22,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
-// Exit codes, documented in the package comment and the README.
+// Exit codes, documented in the package comment, "pbem help" and the README.
 const (
 	exitOK       = 0
 	exitProblems = 1
@@ -33,17 +35,34 @@ const (
 	exitFailure  = 4
 )
 
-// command is one subcommand. Subcommands with children (map validate, map
-// render) list them in sub.
+// command is one subcommand. A group (map) has no run, only sub.
 type command struct {
-	name    string
-	summary string
-	// run receives the arguments after the command name.
-	run func(env *env, args []string) int
-	sub []*command
+	name    string // "validate"; path() gives "map validate"
+	args    string // the synopsis after the name: "[FILE]"
+	summary string // one line, as in "pbem help" and the README's table
+	// description is the paragraph of "pbem COMMAND --help".
+	description string
+	// run receives the command and the arguments after its name.
+	run    func(e *env, c *command, args []string) int
+	sub    []*command
+	parent *command
 }
 
-// env is what every command gets: where to write, and the global flags.
+// path is the command's words after "pbem".
+func (c *command) path() string {
+	if c.parent == nil {
+		return c.name
+	}
+	return c.parent.path() + " " + c.name
+}
+
+// synopsis is the command as "pbem help" and the README show it.
+func (c *command) synopsis() string {
+	return strings.TrimSpace("pbem " + c.path() + " " + c.args)
+}
+
+// env is what every command gets: where to read and write, and the global
+// flags.
 type env struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
@@ -54,18 +73,73 @@ func (e *env) errorf(format string, args ...any) {
 	fmt.Fprintf(e.stderr, "pbem: "+format+"\n", args...)
 }
 
+// commands is every command, in the order "pbem help" lists them.
 func commands() []*command {
-	return []*command{
-		{name: "map", summary: "check or draw a map file", sub: []*command{
-			{name: "validate", summary: "check a map file's invariants and print its summary", run: runMapValidate},
-			{name: "render", summary: "draw a map file as a PDF", run: runMapRender},
+	cmds := []*command{
+		{name: "map", summary: "checks or draws a map file", sub: []*command{
+			{name: "validate", args: "[FILE]", run: runMapValidate,
+				summary: "checks a map file's invariants (provinces, cities, ports, capitols, winds, tax bases) and prints a summary; every error with its line",
+				description: "Checks a map file: every land hex in one province, provinces contiguous, cities on land, ports\n" +
+					"exactly the coastal cities, one capitol per nation, a wind between every pair of adjacent sea\n" +
+					"areas, good-holding hexes on the coast, roads and rivers on real hexes, and every nation's home\n" +
+					"tax base at the rules' starting value. Prints a summary; every error with its line.\n" +
+					"FILE defaults to the config's scenario map, or " + defaultMapFile + ". Exits 1 when the map has errors."},
+			{name: "render", args: "--out FILE.pdf [FILE]", run: runMapRender,
+				summary: "draws the map as a PDF (A3), the way the rules' map key describes it",
+				description: "Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n" +
+					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
+					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\"."},
 		}},
-		{name: "new", summary: "create a game from the config's scenario", run: runNew},
-		{name: "check", summary: "check an order sheet and print the reply a player would get", run: runCheck},
-		{name: "send", summary: "post a sheet or message to the mail server by SMTP", run: runSend},
-		{name: "run", summary: "run pbem: the embedded mail server and the daemon", run: runRun},
-		{name: "version", summary: "print the version", run: runVersion},
+		{name: "new", run: runNew,
+			summary: "creates the game in the store from the config's scenario",
+			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
+				"starting forces, every nation with its registered addresses and a hash of its password. The\n" +
+				"store lives in data_dir. Running it again for a game that exists changes nothing."},
+		{name: "check", args: "[--game DIR] [--nation NAME] FILE|-", run: runCheck,
+			summary: "checks an order sheet against the game's current state and prints the reply a player would get; exit 1 if it has errors",
+			description: "Checks an order sheet against the game's current state and prints exactly the reply a player\n" +
+				"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n" +
+				"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n" +
+				"The game is the one configured in DIR/config.yaml (default: --config); before \"pbem new\" the\n" +
+				"scenario's starting position is used."},
+		{name: "send", args: "--from ADDR [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
+			summary: "posts a sheet or message to the mail server by SMTP, as a mail client would",
+			description: "Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n" +
+				"would. Plain text is wrapped in a new text/plain message; a file that is already a message (a\n" +
+				"header block with a From line, then a blank line) is sent unchanged. The server is the embedded\n" +
+				"one from the config (mail.embedded.smtp_listen) unless --smtp names another; the recipient\n" +
+				"defaults to the game's address (mail.address)."},
+		{name: "run", run: runRun,
+			summary: "runs the embedded mail server and the daemon until Ctrl-C or SIGTERM",
+			description: "Runs the game: creates it on first start, starts pbem's own IMAP and SMTP server on loopback\n" +
+				"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n" +
+				"what is queued. Stops cleanly on Ctrl-C or SIGTERM (a second one stops at once); everything it\n" +
+				"was doing is finished or picked up on the next start."},
+		{name: "version", run: runVersion,
+			summary:     "prints the version and the rulesets",
+			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},
+		{name: "help", args: "[COMMAND]", run: runHelp,
+			summary:     "lists the commands, or describes one",
+			description: "Lists the commands, or describes one as \"pbem COMMAND --help\" does."},
 	}
+	for _, c := range cmds {
+		for _, s := range c.sub {
+			s.parent = c
+		}
+	}
+	return cmds
+}
+
+// leaves is every runnable command, groups unfolded, in help order.
+func leaves(cmds []*command) []*command {
+	var out []*command
+	for _, c := range cmds {
+		if c.run != nil {
+			out = append(out, c)
+		}
+		out = append(out, leaves(c.sub)...)
+	}
+	return out
 }
 
 func main() {
@@ -75,89 +149,126 @@ func main() {
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr, stdin: stdin}
 	fs := flag.NewFlagSet("pbem", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&e.configPath, "config", "config.yaml", "the config file")
-	fs.Usage = func() { usage(stderr, "", commands()) }
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout, commands())
 			return exitOK
 		}
+		e.errorf("%v (the flag before the command is --config FILE; try \"pbem help\")", err)
 		return exitUsage
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		usage(stderr, "", commands())
+	if fs.NArg() == 0 {
+		usage(stderr, commands())
 		return exitUsage
 	}
-	if rest[0] == "help" {
-		if len(rest) > 1 {
-			return dispatch(e, commands(), "", append(rest[1:], "--help"))
+	return dispatch(e, commands(), fs.Args())
+}
+
+// dispatch finds the command named by args[0] among cmds and runs it.
+func dispatch(e *env, cmds []*command, args []string) int {
+	i := slices.IndexFunc(cmds, func(c *command) bool { return c.name == args[0] })
+	if i < 0 {
+		var names []string
+		for _, c := range cmds {
+			names = append(names, c.name)
 		}
-		usage(stdout, "", commands())
+		slices.Sort(names)
+		what := args[0]
+		if p := cmds[0].parent; p != nil {
+			what = p.path() + " " + what
+		}
+		e.errorf("unknown command %q: expected one of %s (try \"pbem help\")", what, strings.Join(names, ", "))
+		return exitUsage
+	}
+	c := cmds[i]
+	if c.run != nil {
+		return c.run(e, c, args[1:])
+	}
+	if len(args) < 2 {
+		e.errorf("%s: expected one of its commands", c.path())
+		usage(e.stderr, c.sub)
+		return exitUsage
+	}
+	if isHelp(args[1]) {
+		usage(e.stdout, c.sub)
 		return exitOK
 	}
-	return dispatch(e, commands(), "", rest)
+	return dispatch(e, c.sub, args[1:])
 }
 
-func dispatch(e *env, cmds []*command, prefix string, args []string) int {
-	name := args[0]
-	for _, c := range cmds {
-		if c.name != name {
-			continue
-		}
-		if c.sub != nil {
-			if len(args) < 2 || args[1] == "--help" || args[1] == "-h" || args[1] == "-help" {
-				usage(e.stderr, prefix+c.name+" ", c.sub)
-				if len(args) >= 2 {
-					return exitOK
-				}
-				return exitUsage
-			}
-			return dispatch(e, c.sub, prefix+c.name+" ", args[1:])
-		}
-		return c.run(e, args[1:])
+func isHelp(arg string) bool { return arg == "--help" || arg == "-help" || arg == "-h" }
+
+// usage lists cmds (groups unfolded) with their synopsis and summary, and
+// says what every command has in common.
+func usage(w io.Writer, cmds []*command) {
+	fmt.Fprintf(w, "Usage: pbem [--config FILE] COMMAND [flags] [args]\n\nCommands:\n")
+	for _, c := range leaves(cmds) {
+		fmt.Fprintf(w, "  %s\n      %s\n", c.synopsis(), c.summary)
 	}
-	var names []string
-	for _, c := range cmds {
-		names = append(names, c.name)
-	}
-	sort.Strings(names)
-	e.errorf("unknown command %q: expected one of %s (try \"pbem help\")", strings.TrimSpace(prefix+name), strings.Join(names, ", "))
-	return exitUsage
+	fmt.Fprint(w, `
+Every command takes --help, and --config FILE (default config.yaml) before or after its name.
+Exit codes: 0 success; 1 the input has problems (a map that does not validate, an order sheet
+with errors); 2 usage errors; 3 configuration errors; 4 failures while running.
+`)
 }
 
-func usage(w io.Writer, prefix string, cmds []*command) {
-	fmt.Fprintf(w, "Usage: pbem [--config FILE] %sCOMMAND [flags] [args]\n\nCommands:\n", prefix)
-	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+func runHelp(e *env, c *command, args []string) int {
+	if len(args) == 0 {
+		usage(e.stdout, commands())
+		return exitOK
 	}
-	fmt.Fprintf(w, "\nRun \"pbem %sCOMMAND --help\" for a command's flags.\n", prefix)
+	if isHelp(args[0]) {
+		commandUsage(e.stdout, c, nil)
+		return exitOK
+	}
+	return dispatch(e, commands(), append(slices.Clone(args), "--help"))
 }
 
-// newFlags makes a command's flag set with a usage line and a description.
-func newFlags(e *env, name, argsUsage, description string) *flag.FlagSet {
-	fs := flag.NewFlagSet("pbem "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: pbem %s [flags] %s\n\n%s\n", name, argsUsage, description)
-		var any bool
-		fs.VisitAll(func(*flag.Flag) { any = true })
-		if any {
-			fmt.Fprintf(e.stderr, "\nFlags:\n")
-			fs.PrintDefaults()
-		}
-	}
+// newFlags makes a command's flag set; every command takes --config too.
+func newFlags(e *env, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet("pbem "+c.path(), flag.ContinueOnError)
+	fs.StringVar(&e.configPath, "config", e.configPath, "the config file")
 	return fs
 }
 
-// parseFlags parses and turns flag errors into exit codes; ok is false when
-// the command should return code.
-func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
-		}
+// commandUsage prints a command's synopsis, description and flags.
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.synopsis(), c.description)
+	if fs != nil {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// parseFlags parses a command's flags. ok is false when the command should
+// return code at once: 0 after --help (the usage on standard output), 2
+// after a bad flag (the error and the usage on standard error).
+func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) (code int, ok bool) {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return exitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		commandUsage(e.stdout, c, fs)
+		return exitOK, false
+	}
+	e.errorf("%s: %v", c.path(), err)
+	commandUsage(e.stderr, c, fs)
+	return exitUsage, false
+}
+
+// parseNoArgs is parseFlags for a command that takes no arguments.
+func parseNoArgs(e *env, c *command, fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if code, ok := parseFlags(e, c, fs, args); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		e.errorf("%s: takes no arguments, got %q (see \"pbem %s --help\")", c.path(), strings.Join(fs.Args(), " "), c.path())
 		return exitUsage, false
 	}
-	return 0, true
+	return exitOK, true
 }

@@ -30,13 +30,18 @@ func mapFileAndRules(e *env, args []string, rulesFlag string) (string, *ruleset.
 		file = args[0]
 	}
 	if file == "" || rulesID == "" {
-		if cfg, err := config.Load(e.configPath); err == nil {
+		cfg, err := config.Load(e.configPath)
+		switch {
+		case err == nil:
 			if file == "" {
 				file = filepath.Join(cfg.ScenarioDir(), "map.txt")
 			}
 			if rulesID == "" {
 				rulesID = cfg.Game.Ruleset
 			}
+		case !errors.Is(err, os.ErrNotExist):
+			// Say so: the map checked is then not the one the config names.
+			e.errorf("note: the config file %s has problems, so its scenario and ruleset are not used (\"pbem new\" lists them)", e.configPath)
 		}
 	}
 	if file == "" {
@@ -53,44 +58,39 @@ func mapFileAndRules(e *env, args []string, rulesFlag string) (string, *ruleset.
 	return file, rules, exitOK
 }
 
-// loadMap parses a map file, printing every syntax error with its line.
-func loadMap(e *env, file string) (*hexmap.Map, int) {
-	m, err := hexmap.Load(file)
-	if err != nil {
-		var syn hexmap.SyntaxErrors
-		if errors.As(err, &syn) {
-			for _, s := range syn {
-				fmt.Fprintln(e.stderr, s.Error())
-			}
-			fmt.Fprintf(e.stderr, "%s: %d error(s); fix them and run \"pbem map validate %s\" again\n", file, len(syn), file)
-			return nil, exitProblems
-		}
-		if errors.Is(err, os.ErrNotExist) {
-			e.errorf("cannot read map file %s: it does not exist (give the path of a map file, e.g. %s)", file, defaultMapFile)
-			return nil, exitProblems
-		}
-		e.errorf("cannot read map file %s: %v", file, err)
-		return nil, exitProblems
+// loadMap picks the map file and ruleset (see mapFileAndRules) and parses
+// the file, printing every syntax error with its line.
+func loadMap(e *env, args []string, rulesFlag string) (string, *hexmap.Map, *ruleset.Ruleset, int) {
+	file, rules, code := mapFileAndRules(e, args, rulesFlag)
+	if code != exitOK {
+		return "", nil, nil, code
 	}
-	return m, exitOK
+	m, err := hexmap.Load(file)
+	var syn hexmap.SyntaxErrors
+	switch {
+	case err == nil:
+		return file, m, rules, exitOK
+	case errors.As(err, &syn):
+		for _, s := range syn {
+			fmt.Fprintln(e.stderr, s.Error())
+		}
+		fmt.Fprintf(e.stderr, "%s: %d error(s); fix them and run \"pbem map validate %s\" again\n", file, len(syn), file)
+		return "", nil, nil, exitProblems
+	case errors.Is(err, os.ErrNotExist):
+		e.errorf("cannot read map file %s: it does not exist (give the path of a map file, e.g. %s)", file, defaultMapFile)
+	default:
+		e.errorf("cannot read map file %s: %v", file, err)
+	}
+	return "", nil, nil, exitFailure
 }
 
-func runMapValidate(e *env, args []string) int {
-	fs := newFlags(e, "map validate", "[FILE]",
-		"Checks a map file: every land hex in one province, provinces contiguous, cities on land, ports\n"+
-			"exactly the coastal cities, one capitol per nation, a wind between every pair of adjacent sea\n"+
-			"areas, good-holding hexes on the coast, roads and rivers on real hexes, and every nation's home\n"+
-			"tax base at the rules' starting value. Prints a summary; every error with its line.\n"+
-			"FILE defaults to the config's scenario map, or "+defaultMapFile+".")
+func runMapValidate(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
 	rulesFlag := fs.String("ruleset", "", "the ruleset whose tax values and starting tax base apply (default: the config's, or syw-1752)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
-	file, rules, code := mapFileAndRules(e, fs.Args(), *rulesFlag)
-	if code != exitOK {
-		return code
-	}
-	m, code := loadMap(e, file)
+	file, m, rules, code := loadMap(e, fs.Args(), *rulesFlag)
 	if code != exitOK {
 		return code
 	}
@@ -147,26 +147,19 @@ func printSummary(e *env, m *hexmap.Map, rules *ruleset.Ruleset) {
 	}
 }
 
-func runMapRender(e *env, args []string) int {
-	fs := newFlags(e, "map render", "--out FILE.pdf [MAPFILE]",
-		"Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n"+
-			"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n"+
-			"good-holding dots and hex numbers. A3 by default.")
+func runMapRender(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
 	out := fs.String("out", "", "the PDF file to write (required)")
 	paper := fs.String("paper", "A3", "paper size: A3, A4, A2, Letter, Tabloid …")
 	rulesFlag := fs.String("ruleset", "", "the ruleset whose tax values label the cities (default: the config's, or syw-1752)")
-	if code, ok := parseFlags(fs, args); !ok {
+	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
 	if *out == "" {
 		e.errorf("map render: --out FILE.pdf is required (where to write the PDF)")
 		return exitUsage
 	}
-	file, rules, code := mapFileAndRules(e, fs.Args(), *rulesFlag)
-	if code != exitOK {
-		return code
-	}
-	m, code := loadMap(e, file)
+	file, m, rules, code := loadMap(e, fs.Args(), *rulesFlag)
 	if code != exitOK {
 		return code
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/mail"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,35 +15,20 @@ import (
 	"github.com/syw-pbem/pbem/mailserver"
 )
 
-// loadConfig loads and validates the config file, printing every problem.
-func loadConfig(e *env) (*config.Config, int) {
-	cfg, err := config.Load(e.configPath)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		fmt.Fprintf(e.stderr, "pbem: the config file %s has problems; fix them (every key is described in docs/config.md)\n", e.configPath)
-		return nil, exitConfig
-	}
-	return cfg, exitOK
-}
-
+// listFlag is a repeatable string flag.
 type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-func runSend(e *env, args []string) int {
-	fs := newFlags(e, "send", "--from ADDR [--to ADDR] [--subject TEXT] FILE|-",
-		"Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n"+
-			"would. Plain text is wrapped in a new text/plain message; a file that is already a message (it\n"+
-			"starts with headers including From) is sent unchanged. The server is the embedded one from the\n"+
-			"config (mail.embedded.smtp_listen) unless --smtp names another; the recipient defaults to the\n"+
-			"game's address (mail.address).")
+func runSend(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
 	from := fs.String("from", "", "the sender's address (required), e.g. eisenmark@pbem.localhost")
 	var to listFlag
 	fs.Var(&to, "to", "a recipient (repeatable; default: the game's address)")
-	subject := fs.String("subject", "", "the subject for plain text (default: the file name)")
-	smtpAddr := fs.String("smtp", "", "the SMTP server host:port (default: the embedded server's)")
-	if code, ok := parseFlags(fs, args); !ok {
+	subject := fs.String("subject", "", "the subject for plain text (default: \"Orders: \" and the file name)")
+	smtpAddr := fs.String("smtp", "", "the SMTP server host:port (default: the embedded server's, mail.embedded.smtp_listen)")
+	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
 	if *from == "" {
@@ -52,16 +39,17 @@ func runSend(e *env, args []string) int {
 		e.errorf("send: expected one file to send (or - for standard input), got %d", fs.NArg())
 		return exitUsage
 	}
-	name := fs.Arg(0)
+	name, shown := fs.Arg(0), fs.Arg(0)
 	var raw []byte
 	var err error
 	if name == "-" {
+		shown = "standard input"
 		raw, err = io.ReadAll(io.LimitReader(e.stdin, 32<<20))
 	} else {
 		raw, err = os.ReadFile(name)
 	}
 	if err != nil {
-		e.errorf("send: cannot read %s: %v", name, err)
+		e.errorf("send: cannot read %s: %v", shown, err)
 		return exitFailure
 	}
 	if *smtpAddr == "" || len(to) == 0 {
@@ -70,18 +58,22 @@ func runSend(e *env, args []string) int {
 			return code
 		}
 		if *smtpAddr == "" {
+			if cfg.Mail.Mode != config.ModeEmbedded {
+				e.errorf("send: the config's mail.mode is %s, so there is no embedded server to post to: give the server with --smtp HOST:PORT", cfg.Mail.Mode)
+				return exitUsage
+			}
 			*smtpAddr = cfg.Mail.Embedded.SMTPListen
 		}
 		if len(to) == 0 {
 			to = listFlag{cfg.Mail.Address}
 		}
 	}
-	if !strings.HasPrefix(string(raw), "From:") && !looksLikeMessage(raw) {
+	if !looksLikeMessage(raw) {
 		subj := *subject
 		if subj == "" {
 			subj = "Orders"
 			if name != "-" {
-				subj = "Orders: " + name
+				subj = "Orders: " + filepath.Base(name)
 			}
 		}
 		raw, err = mailserver.ComposeText(*from, to, subj, raw)
@@ -98,24 +90,39 @@ func runSend(e *env, args []string) int {
 		e.errorf("send: %v (is \"pbem run\" running?)", err)
 		return exitFailure
 	}
-	fmt.Fprintf(e.stdout, "sent %s from %s to %s via %s\n", name, *from, strings.Join(to, ", "), *smtpAddr)
+	fmt.Fprintf(e.stdout, "sent %s from %s to %s via %s\n", shown, *from, strings.Join(to, ", "), *smtpAddr)
 	return exitOK
 }
 
-// looksLikeMessage reports a file that starts with a mail header block.
+// looksLikeMessage reports a file that is already a mail: it opens with a
+// header block (every line "Name: value" or a continuation) whose From field
+// holds an address, then a blank line. A letter that merely starts "From:
+// the King" is text.
 func looksLikeMessage(raw []byte) bool {
-	head := string(raw[:min(len(raw), 4096)])
-	end := strings.Index(head, "\n\n")
-	if end < 0 {
-		end = strings.Index(head, "\r\n\r\n")
-	}
-	if end < 0 {
+	head := strings.ReplaceAll(string(raw[:min(len(raw), 64<<10)]), "\r\n", "\n")
+	block, _, ok := strings.Cut(head, "\n\n")
+	if !ok || block == "" {
 		return false
 	}
-	for _, line := range strings.Split(head[:end], "\n") {
-		if strings.HasPrefix(strings.ToLower(line), "from:") {
-			return true
+	from := false
+	for i, line := range strings.Split(block, "\n") {
+		if line == "" {
+			return false
+		}
+		if line[0] == ' ' || line[0] == '\t' {
+			if i == 0 {
+				return false
+			}
+			continue
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return false
+		}
+		if strings.EqualFold(name, "From") {
+			_, err := mail.ParseAddressList(value)
+			from = err == nil
 		}
 	}
-	return false
+	return from
 }

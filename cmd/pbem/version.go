@@ -10,9 +10,8 @@ import (
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-func runVersion(e *env, args []string) int {
-	fs := newFlags(e, "version", "", "Prints pbem's version, the Go version it was built with, and the rulesets it knows.")
-	if code, ok := parseFlags(fs, args); !ok {
+func runVersion(e *env, c *command, args []string) int {
+	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
 		return code
 	}
 	goVersion := "unknown"

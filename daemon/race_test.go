@@ -1,0 +1,9 @@
+//go:build race
+
+package daemon
+
+import "time"
+
+// ackLimit under the race detector, which slows everything several times
+// over: the promise of 2 s is checked by the ordinary test run.
+const ackLimit = 10 * time.Second

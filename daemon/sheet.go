@@ -1,0 +1,263 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/parser"
+	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/store"
+	"github.com/syw-pbem/pbem/templates"
+)
+
+// handleSheet checks an order sheet from an authenticated nation address.
+func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracted, auth inbox.AuthResult) (outcome, error) {
+	st, deadline, err := g.current(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
+	text, sheet := findSheet(ex, parser.NewVocabulary(g.Map, st))
+	if !sheet.Header.Found {
+		return g.answerNoSheet(m, ex, auth, st), nil
+	}
+	nation := pickNation(auth.Nations, sheet.Header.NationID)
+	if nation == "" {
+		return g.answerWrongNation(m, ex, auth, sheet), nil
+	}
+	prev, err := g.DB.LatestSubmission(ctx, g.ID(), st.Turn, string(nation), KindOrders)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return outcome{}, err
+	}
+	replaces := err == nil && prev.Valid
+	var pwFailed bool
+	var pwErr error
+	report := parser.Check(text, parser.CheckContext{
+		Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(), Nation: nation, Turn: st.Turn,
+		Deadline: deadline, Zone: g.Zone, Replaces: replaces,
+		VerifyPassword: func(n game.NationID, pw string) bool {
+			ok, err := g.verifyPassword(ctx, n, st.Turn, pw)
+			if err != nil {
+				pwErr = err
+			}
+			pwFailed = !ok
+			return ok
+		},
+	})
+	if pwErr != nil {
+		// The store could not be read: try again rather than tell a player
+		// with the right password that it is wrong.
+		return outcome{}, fmt.Errorf("checking the password of %s: %w", nation, pwErr)
+	}
+	class := ClassOrders
+	if report.Refused {
+		class = ClassRefused
+	}
+	// A sheet that arrived after the deadline does not count: the turn's
+	// orders are closed even if the turn has not been resolved yet. The
+	// arrival time is the intake's, stored with the mail, so a retry decides
+	// the same way.
+	late := !report.Refused && !deadline.IsZero() && m.ReceivedAt.After(deadline)
+	if late {
+		class = ClassLate
+	}
+	if pwFailed {
+		g.Log.Warn("order sheet with a wrong password", "mail", m.ID, "nation", nation, "from", ex.From)
+	}
+	reply := report.Text()
+	if late {
+		reply = templates.Must("late", map[string]any{
+			"Deadline": deadline.In(g.Zone).Format("Monday 2 January 2006, 15:04 MST"),
+			"Turn":     st.Calendar.Label(st.Turn), "Next": st.Turn + 1}) + reply
+	}
+	if pwFailed {
+		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
+	}
+	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report, late))
+	out := outcome{status: store.MailAcknowledged, class: class}
+	if !report.Refused && !late {
+		for _, req := range report.Requests {
+			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
+		}
+		now := g.Now().UTC()
+		out.save = func(ctx context.Context, tx *store.Tx) error {
+			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, report, now)
+		}
+	}
+	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))
+	return out, nil
+}
+
+// saveSheet records the accepted orders and each treaty, attestation, request
+// and password change of a sheet.
+func (g *Game) saveSheet(ctx context.Context, tx *store.Tx, m store.Mail, turn int, nation game.NationID, raw string, r *parser.Report, now time.Time) error {
+	base := store.Submission{GameID: g.ID(), Turn: turn, Nation: string(nation), MailID: m.ID, SubmittedAt: now, Valid: true}
+	subs := []store.Submission{withText(base, KindOrders, raw, r.Canonical(), r.Receipt)}
+	for _, t := range r.Treaties {
+		subs = append(subs, withText(base, KindTreaty, t.Text, t.Title, ""))
+	}
+	for _, a := range r.Attestations {
+		subs = append(subs, withText(base, KindAttest, "", a.Treaty, ""))
+	}
+	for _, q := range r.Requests {
+		subs = append(subs, withText(base, KindRequest, q.Text, q.Text, q.Token))
+	}
+	for _, s := range subs {
+		if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
+			return err
+		}
+	}
+	if r.PasswordChange != nil {
+		h, err := password.Hash(r.PasswordChange.New)
+		if err != nil {
+			return err
+		}
+		if err := tx.SchedulePasswordChange(ctx, g.ID(), string(nation), h, turn+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withText is s as a submission of kind with its texts.
+func withText(s store.Submission, kind, raw, canonical, receipt string) store.Submission {
+	s.Kind, s.RawText, s.CanonicalText, s.ReceiptHash = kind, raw, canonical, receipt
+	return s
+}
+
+// forwardRequest builds the mail asking the referee to rule on a request.
+// Its Message-ID comes from the token, so a request sent again on a
+// corrected sheet (same text, same token) is forwarded once.
+func (g *Game) forwardRequest(m store.Mail, st *engine.State, nation game.NationID, req parser.Request) outbox.Message {
+	text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
+		"Text": req.Text, "Token": req.Token})
+	return g.message(MailRequest, string(nation), st.Turn, req.Token, []string{g.Config.Game.Referee},
+		fmt.Sprintf("[%s] Request %s from %s", g.ID(), req.Token, g.nationName(nation)), text, m.ReceivedAt)
+}
+
+func ackSubject(r *parser.Report, late bool) string {
+	switch {
+	case late:
+		return "sheet too LATE, not counted"
+	case r.Refused:
+		return "sheet REFUSED"
+	case r.HasErrors():
+		return fmt.Sprintf("orders received with %d error(s), receipt %s", r.Count(parser.Error), r.Receipt)
+	}
+	return "orders received, receipt " + r.Receipt
+}
+
+// openRequests returns the requests the referee may rule on now, by token:
+// those on each nation's sheet in force for the turn. It also returns the
+// tokens of requests withdrawn since (on a sheet a later one replaced), so
+// that a ruling on one can say so.
+func (g *Game) openRequests(ctx context.Context, turn int) (open map[string]store.Submission, withdrawn map[string]string, err error) {
+	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return nil, nil, err
+	}
+	inForce := map[string]int64{} // nation → the mail of its sheet in force
+	for _, s := range subs {
+		if s.Kind == KindOrders && s.Valid && !s.Superseded {
+			inForce[s.Nation] = s.MailID
+		}
+	}
+	open, withdrawn = map[string]store.Submission{}, map[string]string{}
+	for _, s := range subs {
+		if s.Kind != KindRequest || !s.Valid {
+			continue
+		}
+		if inForce[s.Nation] == s.MailID {
+			open[s.ReceiptHash] = s
+		} else {
+			withdrawn[s.ReceiptHash] = s.Nation
+		}
+	}
+	return open, withdrawn, nil
+}
+
+// handleReferee reads the referee's commands. A ruling must name the token
+// of a request on a sheet in force for the turn now open; the other commands
+// are recorded for the turn runner and acknowledged.
+func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extracted) (outcome, error) {
+	st, err := g.State(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
+	v := parser.NewVocabulary(g.Map, st)
+	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
+	if rs.Game != "" && rs.Game != g.ID() {
+		rs.Diagnostics = append(rs.Diagnostics, parser.Diagnostic{Severity: parser.Error,
+			Message: fmt.Sprintf("this mail is for game %q, but this is game %q: nothing was done", rs.Game, g.ID())})
+		rs.Commands = nil
+	}
+	open, withdrawn, err := g.openRequests(ctx, st.Turn)
+	if err != nil {
+		return outcome{}, err
+	}
+	var lines []string
+	var rulings []store.Submission
+	out := outcome{status: store.MailAcknowledged, class: ClassReferee}
+	now := g.Now().UTC()
+	sum := store.SHA256Hex(m.Raw)
+	for _, c := range rs.Commands {
+		formatted := parser.FormatRefereeCommand(c, v)
+		token, verdict := "", ""
+		switch x := c.(type) {
+		case parser.Approve:
+			token, verdict = x.Token, "approved"
+		case parser.Deny:
+			token, verdict = x.Token, "denied"
+		}
+		if token == "" {
+			lines = append(lines, fmt.Sprintf("line %d: %s — recorded; the turn runner carries it out", c.SourceLine(), formatted))
+			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
+				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
+			continue
+		}
+		req, ok := open[token]
+		if !ok {
+			why := fmt.Sprintf("no request %s is open this turn (%s); check the token in the request mail", token, st.Calendar.Label(st.Turn))
+			if n, gone := withdrawn[token]; gone {
+				why = fmt.Sprintf("%s withdrew request %s: the sheet in force no longer carries it", g.nationName(game.NationID(n)), token)
+			}
+			lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %s", c.SourceLine(), formatted, why))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("line %d: %s — recorded for %s's request", c.SourceLine(), formatted, g.nationName(game.NationID(req.Nation))))
+		rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: req.Nation, Kind: KindRuling,
+			MailID: m.ID, RawText: formatted, CanonicalText: formatted, ReceiptHash: token, Valid: true, SubmittedAt: now})
+		// Keyed by this mail as well as the token: a referee who changes a
+		// ruling in a later mail has the player told again.
+		out.msgs = append(out.msgs, g.message(MailRuling, req.Nation, st.Turn, token+"."+sum,
+			[]string{g.registered(game.NationID(req.Nation))},
+			fmt.Sprintf("[%s] Your request %s was %s", g.ID(), token, verdict),
+			templates.Must("ruling", map[string]any{"Verdict": verdict, "Token": token, "Text": req.RawText, "Ruling": formatted}), m.ReceivedAt))
+	}
+	for _, d := range rs.Diagnostics {
+		line := "ERROR: " + d.Message
+		if d.Line > 0 {
+			line = fmt.Sprintf("line %d: %s", d.Line, line)
+		}
+		if d.Hint != "" {
+			line += " " + d.Hint
+		}
+		lines = append(lines, line)
+	}
+	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailRefereeOK, "referee", st.Turn,
+		fmt.Sprintf("[%s] Referee commands received", g.ID()), templates.Must("referee-ack", map[string]any{"Lines": lines})))
+	out.save = func(ctx context.Context, tx *store.Tx) error {
+		for _, s := range rulings {
+			if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, nil
+}
