@@ -234,3 +234,30 @@ func TestEditionCannotChange(t *testing.T) {
 		t.Fatalf("opening with another ruleset: %v, want a ConfigError on game.ruleset saying what to do", err)
 	}
 }
+
+// TestTooLargeMailIsAnswered: a registered player whose mail was over the
+// size limit (the intake kept only its header) is told why nothing was read.
+func TestTooLargeMailIsAnswered(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	ctx := context.Background()
+	raw := []byte("From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: scan of my map\r\n" +
+		"Message-ID: <big@pbem.localhost>\r\nX-Pbem-Not-Fetched: 40000000 bytes, over the limit of 10485760\r\n\r\n" +
+		"[pbem: this message was 40000000 bytes, over the limit of 10485760 bytes; only its header was fetched.]\r\n")
+	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
+		From: "eisenmark@pbem.localhost", ReceivedAt: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Game.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := d.Game.DB.Mail(ctx, m.ID)
+	if got.Status != store.MailQuarantined || got.Classification != ClassUnreadable {
+		t.Errorf("status %s, classification %s; want quarantined, %s", got.Status, got.Classification, ClassUnreadable)
+	}
+	rows, _ := d.Game.DB.MessagesInState(ctx, store.OutboxPending)
+	if len(rows) != 1 || !strings.Contains(string(rows[0].Raw), "over the limit") {
+		t.Fatalf("want one answer saying the mail was too large, got %d", len(rows))
+	}
+}

@@ -106,6 +106,12 @@ type outcome struct {
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	if size, limit, ok := inbox.NotFetched(m.Raw); ok && xerr == nil {
+		// Only the header of a mail over the size limit was fetched.
+		if auto, _ := ex.IsAutomatic(); !auto {
+			xerr = fmt.Errorf("your mail was %d bytes, over the limit of %d bytes, so only its header was read", size, limit)
+		}
+	}
 	if xerr != nil {
 		g.Log.Warn("mail refused by extraction", "mail", m.ID, "from", m.From, "err", xerr)
 		return g.answerUnreadable(m, ex, xerr), nil

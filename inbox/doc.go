@@ -18,7 +18,8 @@
 //     returns the highest message, even below n: UIDs up to W are dropped.
 //  3. For each new UID, oldest first: a message over Limits.MaxRawBytes is
 //     never fetched whole — only BODY.PEEK[HEADER]<0.MaxHeaderBytes>, stored
-//     with a marker and quarantined ("too-large"). Any other is fetched with
+//     with a marker (NotFetched reads it) for the handler to answer and
+//     quarantine. Any other is fetched with
 //     BODY.PEEK[] (so \Seen is not set; at most MaxRawBytes are read whatever
 //     the server claimed). In one store transaction: the raw bytes, their
 //     SHA-256, Message-ID and From are stored under (mailbox, UIDVALIDITY,

@@ -285,7 +285,7 @@ func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMe
 	log := in.log.With("mail", row.ID, "uid", nm.uid, "uidvalidity", uv, "from", row.From, "message_id", row.MessageID, "bytes", nm.size)
 	switch {
 	case quarantine != "":
-		log.Warn("stored and quarantined a message over the size limit")
+		log.Warn("stored the header of a message over the size limit; the handler answers it")
 	case dupOf != 0:
 		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
 	default:
@@ -332,16 +332,35 @@ func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (r
 					return err
 				}
 				row.Status, row.Classification, row.Error = store.MailIgnored, "duplicate", note
-			case quarantine != "":
-				if err := tx.SetMailStatus(ctx, row.ID, store.MailQuarantined, "too-large", quarantine); err != nil {
-					return err
-				}
-				row.Status, row.Classification, row.Error = store.MailQuarantined, "too-large", quarantine
 			}
 		}
 		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
 	})
 	return row, dupOf, err
+}
+
+// NotFetched reports whether raw is the marker the intake stores for a
+// message over the size limit (only its header fetched), with the message's
+// size and the limit. The handler gets such a marker like any mail, so that
+// it can tell a registered sender why nothing was read.
+func NotFetched(raw []byte) (size, limit int64, ok bool) {
+	hb, _, err := splitHeader(raw, len(raw))
+	if err != nil {
+		return 0, 0, false
+	}
+	const key = "\nX-Pbem-Not-Fetched: "
+	i := bytes.Index(append([]byte{'\n'}, hb...), []byte(key))
+	if i < 0 {
+		return 0, 0, false
+	}
+	line := hb[i+len(key)-1:]
+	if j := bytes.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	if _, err := fmt.Sscanf(string(bytes.TrimSpace(line)), "%d bytes, over the limit of %d", &size, &limit); err != nil {
+		return 0, 0, false
+	}
+	return size, limit, true
 }
 
 // tooLargeMarker is what is stored for a message over the size limit: its

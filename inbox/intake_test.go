@@ -491,12 +491,19 @@ func TestIntakeTooLarge(t *testing.T) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	r := rows[0]
-	if r.Status != store.MailMoved || r.Classification != "too-large" || len(r.Raw) > 4096 ||
+	if r.Status != store.MailMoved || len(r.Raw) > 4096 ||
 		!bytes.Contains(r.Raw, []byte("X-Pbem-Not-Fetched:")) || r.From != "big@example.org" || r.MessageID != "big@example.org" {
 		t.Errorf("row %+v (%d raw bytes)", r, len(r.Raw))
 	}
-	if len(c.seen) != 0 {
-		t.Errorf("handler called for a quarantined mail")
+	// The handler sees the marker, so that it can tell the sender.
+	if len(c.seen) != 1 {
+		t.Errorf("handler called %d times for the too-large mail, want once", len(c.seen))
+	}
+	if size, limit, ok := NotFetched(r.Raw); !ok || limit != 4096 || size <= 4096 {
+		t.Errorf("NotFetched = %d, %d, %v", size, limit, ok)
+	}
+	if _, _, ok := NotFetched([]byte("From: a@b\r\n\r\nX-Pbem-Not-Fetched: 1 bytes, over the limit of 2\r\n")); ok {
+		t.Error("NotFetched believed a marker in the body")
 	}
 	ex, err := Extract(r.Raw, Limits{})
 	if err != nil || ex.From != "big@example.org" || ex.Subject != "map scan" {
