@@ -261,3 +261,39 @@ func TestTooLargeMailIsAnswered(t *testing.T) {
 		t.Fatalf("want one answer saying the mail was too large, got %d", len(rows))
 	}
 }
+
+// TestDKIMTempErrorIsRetried: with DKIM required, a DNS failure while
+// checking a mail is no verdict on the mail: it is retried, and refused only
+// once it has failed for the whole retry window.
+func TestDKIMTempErrorIsRetried(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), func(s string) string {
+		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: mx.pbem.localhost\n  deadline:", 1)
+	})
+	defer d.Close()
+	ctx := context.Background()
+	store1 := func(uid uint32, received time.Time) store.Mail {
+		raw := []byte("Authentication-Results: mx.pbem.localhost; dkim=temperror header.d=pbem.localhost\r\n" +
+			"From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\n" +
+			"Message-ID: <dns" + string(rune('0'+uid)) + "@pbem.localhost>\r\n\r\n" + strings.ReplaceAll(goodSheet, "\n", "\r\n"))
+		m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: raw,
+			From: "eisenmark@pbem.localhost", ReceivedAt: received})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	fresh := store1(1, time.Now())
+	if err := d.Game.HandleMail(ctx, fresh); err == nil {
+		t.Error("a DNS failure on a fresh mail should be retried (an error for the intake), not judged")
+	}
+	if got, _ := d.Game.DB.Mail(ctx, fresh.ID); got.Status != store.MailStored {
+		t.Errorf("a mail to be retried changed status to %s", got.Status)
+	}
+	old := store1(2, time.Now().Add(-2*dkimRetryWindow))
+	if err := d.Game.HandleMail(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := d.Game.DB.Mail(ctx, old.ID); got.Status == store.MailStored || got.Classification != ClassSpoof {
+		t.Errorf("after the retry window: status %s, classification %s; want refused as %s", got.Status, got.Classification, ClassSpoof)
+	}
+}

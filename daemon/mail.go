@@ -103,6 +103,10 @@ type outcome struct {
 	claim  string                                        // the meta key marking the mail's Message-ID as handled; "" for none
 }
 
+// dkimRetryWindow is how long a mail whose DKIM check met a DNS failure is
+// retried before it is refused like any mail that fails the check.
+const dkimRetryWindow = 30 * time.Minute
+
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
@@ -122,6 +126,10 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	}
 	auth := inbox.Authenticate(ex, m.Raw, inbox.PolicyFromConfig(g.Config))
 	switch {
+	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
+		// A DNS failure says nothing about the mail: try again later (the
+		// intake keeps later mail waiting behind it, in arrival order).
+		return outcome{}, fmt.Errorf("DKIM check of mail %d could not reach DNS; will retry: %s", m.ID, auth.Reason)
 	case auth.Verdict == inbox.UnknownSender:
 		return g.answerUnknownSender(m, ex), nil
 	case !auth.OK():
