@@ -13,10 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
-
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/imaptest"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -158,34 +156,11 @@ func (h *harness) inbox(user, pass string) [][]byte {
 
 func fetchAll(t testing.TB, addr, user, pass string) [][]byte {
 	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
+	msgs, err := imaptest.Messages(addr, user, pass, "INBOX")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select("INBOX", nil).Wait()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sel.NumMessages == 0 {
-		return nil
-	}
-	var set imap.SeqSet
-	set.AddRange(1, sel.NumMessages)
-	msgs, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out [][]byte
-	for _, m := range msgs {
-		for _, b := range m.BodySection {
-			out = append(out, b.Bytes)
-		}
-	}
-	return out
+	return msgs
 }
 
 // waitFor polls an account's INBOX until a message satisfies ok or

@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/syw-pbem/pbem/internal/imaptest"
 )
 
 // TestDemoEndToEnd runs the README's main command as a user would: the built
@@ -185,29 +184,13 @@ func freePort(t *testing.T) int {
 // cannot be reached.
 func mailbox(t *testing.T, addr, user, pass string) []string {
 	t.Helper()
-	c, err := imapclient.DialInsecure(addr, nil)
+	msgs, err := imaptest.Messages(addr, user, pass, "INBOX")
 	if err != nil {
 		return nil
 	}
-	defer c.Close()
-	if err := c.Login(user, pass).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	sel, err := c.Select("INBOX", nil).Wait()
-	if err != nil || sel.NumMessages == 0 {
-		return nil
-	}
-	var set imap.SeqSet
-	set.AddRange(1, sel.NumMessages)
-	fetched, err := c.Fetch(set, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range fetched {
-		for _, b := range m.BodySection {
-			out = append(out, string(b.Bytes))
-		}
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = string(m)
 	}
 	return out
 }
