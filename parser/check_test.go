@@ -39,6 +39,12 @@ func TestCheck(t *testing.T) {
 		{3, "MOVE E2 TO 0101", "error: 0101 is sea"},
 		{3, "MOVE E1 2009", "error: E1 has guns, which cannot cross the river between 1910 and 2009"},
 		{3, "MOVE E1 2010", "ok"},
+		{3, "MOVE E1 1910 2010", "ok"}, // the path may begin where the force stands
+		{3, "MOVE E1 1910", "error: 1910 is listed where the force already is"},
+		{3, "MOVE E2 TO Königsfeld", "ok"},
+		{3, "MOVE E2 TO KÖNIGSFELD", "ok"},
+		{3, "MOVE E2 TO Kottwítz", "ok"},
+		{3, "SPLIT E1 AS E7 12 C infantry, general Kéith", "ok"},
 		{3, "MOVE E2 TO 1615", "error: 1615 is mountain"},
 		{3, "MOVE E2 1711 1712 1713 1714 1715 1615", "error: 1615 is mountain"},
 		// organisation
@@ -66,7 +72,7 @@ func TestCheck(t *testing.T) {
 		{3, "ASSAULT E6 Dresna WITH 100", "ok"},
 		{3, "ASSAULT E6 Dresna WITH 90", "error: \"You must have at least 100 figures of infantry to assault a foreign city\""},
 		{3, "ASSAULT E6 Dresna WITH 500", "error: E6 has 120 infantry figures, not 500"},
-		{3, "ASSAULT E6 Dresna\nASSAULT E6 Dresna WITH 100", "error: Dresna already has a ASSAULT ON order on line 5"},
+		{3, "ASSAULT E6 Dresna\nASSAULT E6 Dresna WITH 100", "error: Dresna already has an ASSAULT order on line 5"},
 		{3, "BOMBARD E6 Dresna GUNS", "ok"},
 		{3, "BOMBARD E2 Dresna GUNS", "error: E2 is at 1710"},
 		// the sea
@@ -160,6 +166,26 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestRefusedOrderDoesNotBlockItsCorrection: only accepted orders count
+// towards "one order of a kind per force", so a refused MOVE followed by a
+// corrected one gives the corrected one, and the reply names one error.
+func TestRefusedOrderDoesNotBlockItsCorrection(t *testing.T) {
+	for _, body := range []string{
+		"MOVE E1 2009\nMOVE E1 2010",
+		"MOVE E2 TO 0101\nMOVE E2 TO 1910",
+		"STANCE E2 ATACK\nSTANCE E9 ATTACK\nSTANCE E2 ATTACK",
+	} {
+		r := Check(sheetFor(3, body), fixture(t, 3))
+		var got []string
+		for _, d := range r.Diagnostics {
+			got = append(got, fmt.Sprintf("line %d: %s", d.Line, d.Message))
+		}
+		if len(r.Orders.List) != 1 || strings.Contains(strings.Join(got, "\n"), "already has") {
+			t.Errorf("%q: orders %v, messages %q", body, r.Orders.List, got)
+		}
+	}
+}
+
 // TestCheckHeader: sheets for another game, nation, password or turn are
 // refused whole, and the reply reveals nothing of the game.
 func TestCheckHeader(t *testing.T) {
@@ -220,5 +246,22 @@ func TestAcceptedOrders(t *testing.T) {
 	}
 	if len(r.Receipt) != 10 {
 		t.Fatalf("receipt %q", r.Receipt)
+	}
+}
+
+// TestStrayLineHint: a line that is no order gets the hint to join it to the
+// order above only when it follows that order directly; after a blank line
+// (which always ends an order) the hint says how to end the orders instead.
+func TestStrayLineHint(t *testing.T) {
+	r := Check(sheetFor(3, "MOVE E2 TO 1910\nFritz\n\nFriedrich"), fixture(t, 3))
+	hints := map[int]string{}
+	for _, d := range r.Diagnostics {
+		hints[d.Line] = d.Hint
+	}
+	if !strings.Contains(hints[6], "continues the order on line 5") {
+		t.Errorf("line 6 hint %q", hints[6])
+	}
+	if strings.Contains(hints[8], "continues") || !strings.Contains(hints[8], "put a line END after your last order") {
+		t.Errorf("line 8 hint %q", hints[8])
 	}
 }

@@ -52,7 +52,10 @@ type checker struct {
 
 	funds, spent int
 	fundsCity    string
-	once         map[string]int // "move E2" → line of the first such order
+	once         map[string]int // "move E2" → line of the first such order accepted
+	// onceKeys are the once keys of the statement being checked, recorded
+	// only if it is accepted: a refused MOVE does not block a corrected one.
+	onceKeys     []string
 	fieldAll     bool
 	fielded      map[game.ForceID]bool
 	fieldedDepot map[string]bool
@@ -161,6 +164,11 @@ func (c *checker) run(sts []Statement) {
 			if stage(&sts[i]) == pass {
 				ok[i] = c.check(&sts[i])
 				annots[i] = c.annotation
+				if ok[i] {
+					for _, k := range c.onceKeys {
+						c.once[k] = sts[i].Line
+					}
+				}
 			}
 		}
 	}
@@ -201,7 +209,7 @@ func (c *checker) diag(s Severity, read, msg, hint string) Diagnostic {
 // check checks one statement; it reports whether it is accepted. The
 // statement's order may be rewritten (names resolved to their exact IDs).
 func (c *checker) check(st *Statement) (ok bool) {
-	c.st, c.annotation = st, ""
+	c.st, c.annotation, c.onceKeys = st, "", nil
 	defer func() {
 		if r := recover(); r != nil {
 			f, isFailure := r.(failure)
@@ -261,14 +269,20 @@ func (c *checker) phase(o engine.Order) {
 	}
 }
 
-// onceFor refuses a second order of a kind for the same thing.
+// onceFor refuses a second order of a kind for the same thing. Only accepted
+// orders count: when the first is refused, the second is the one carried
+// out, and the reply shows the error on the first.
 func (c *checker) onceFor(kind, what, read string) {
 	key := kind + " " + what
 	if l, dup := c.once[key]; dup && l != c.st.Line {
-		c.reject(read, fmt.Sprintf("%s already has a %s order on line %d", what, strings.ToUpper(kind), l),
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(kind[0])) {
+			article = "an"
+		}
+		c.reject(read, fmt.Sprintf("%s already has %s %s order on line %d", what, article, strings.ToUpper(kind), l),
 			"Give each force one order of each kind; delete one of the two.")
 	}
-	c.once[key] = c.st.Line
+	c.onceKeys = append(c.onceKeys, key)
 }
 
 // own returns the nation's force id (as the organisation orders so far leave

@@ -15,7 +15,7 @@ import (
 func (c *checker) checkOrder(o engine.Order) engine.Order {
 	switch o := o.(type) {
 	case engine.Move:
-		c.checkMove(o)
+		return c.checkMove(o)
 	case engine.SetStance:
 		c.onceFor("stance", string(o.Force), string(o.Force))
 		c.land(o.Force)
@@ -86,7 +86,9 @@ func (c *checker) checkOrder(o engine.Order) engine.Order {
 
 // ---- land movement ----
 
-func (c *checker) checkMove(o engine.Move) {
+// checkMove checks a march and returns it, a path that begins with the
+// force's own hex read without that hex.
+func (c *checker) checkMove(o engine.Move) engine.Move {
 	c.onceFor("move", string(o.Force), string(o.Force))
 	f := c.land(o.Force)
 	if f.Aboard != "" {
@@ -108,6 +110,13 @@ func (c *checker) checkMove(o engine.Move) {
 	mp := c.rules.Movement.Rows[class].MP
 	from := f.At.Hex
 	path := o.Path
+	// Many players write a path from where the force stands: the first hex
+	// is then not entered, and is dropped.
+	startListed := len(path) > 1 && path[0] == from
+	if startListed {
+		path = slices.Clone(path[1:])
+		o.Path = path
+	}
 	if len(path) == 0 {
 		dest := o.Dest
 		switch {
@@ -120,7 +129,7 @@ func (c *checker) checkMove(o engine.Move) {
 		case dest == from:
 			c.warn(dest.String(), fmt.Sprintf("%s is already at %s", o.Force, c.m.HexLabel(dest)), "Leave the order out.")
 			c.planned[f.ID] = game.AtHex(dest)
-			return
+			return o
 		}
 		route, cost, ok := engine.Route(c.m, c.rules, f, from, dest)
 		if !ok {
@@ -136,7 +145,7 @@ func (c *checker) checkMove(o engine.Move) {
 				"The march goes on next turn only if you order it again.")
 		}
 		c.planned[f.ID] = game.AtHex(stop)
-		return
+		return o
 	}
 	cur, cost := from, 0
 	for _, h := range path {
@@ -164,7 +173,11 @@ func (c *checker) checkMove(o engine.Move) {
 			cost, o.Force, class, mp, c.m.HexLabel(stop)),
 			"Shorten the path, or leave the rest for next turn.")
 	}
+	if startListed {
+		c.note(fmt.Sprintf("the path begins with %s, where %s stands: the march starts there and enters %s first", from, o.Force, path[0]))
+	}
 	c.planned[f.ID] = game.AtHex(stop)
+	return o
 }
 
 func hexNear(a, b game.Hex) bool { return hexmap.Adjacent(a, b) }

@@ -31,7 +31,7 @@ func (c *checker) warshipOff(mc *hexmap.City) bool {
 func (c *checker) checkAssault(o engine.Assault) {
 	f := c.land(o.Force)
 	mc, cs := c.city(o.City)
-	c.onceFor("assault on", mc.Name, mc.Name)
+	c.onceFor("assault", mc.Name, mc.Name)
 	c.atCity(f, mc, "assaults")
 	if cs.Controller == c.nation {
 		c.reject(mc.Name, fmt.Sprintf("%s is yours", mc.Name), "Assault a city another nation holds.")

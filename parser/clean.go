@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,8 +16,10 @@ import (
 // normalize makes a mail body plain: no byte-order marks or zero-width
 // characters, LF line ends (CRLF, lone CR and the Unicode line separators all
 // become LF), every Unicode space and tab a plain space, smart quotes and
-// dashes their ASCII forms, other control characters spaces, and invalid
-// UTF-8 the replacement character (which the lexer then reports).
+// dashes their ASCII forms (also when Windows-1252 text was decoded as
+// ISO-8859-1 and they arrive as C1 controls), other control characters
+// spaces, and invalid UTF-8 the replacement character (which the lexer then
+// reports).
 func normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -31,7 +34,7 @@ func normalize(s string) string {
 			if i < len(s) && s[i] == '\n' {
 				i++
 			}
-		case r == '\n', r == '\u2028', r == '\u2029', r == '\u0085':
+		case r == '\n', r == '\u2028', r == '\u2029':
 			b.WriteByte('\n')
 		case r == '\uFEFF', r == '\u200B', r == '\u200C', r == '\u200D', r == '\u2060', r == '\u00AD':
 			// byte-order mark, zero-width spaces and joiners, soft hyphen: dropped
@@ -43,8 +46,12 @@ func normalize(s string) string {
 			b.WriteByte('"')
 		case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE58', r == '\uFE63', r == '\uFF0D':
 			b.WriteByte('-')
-		case r == '\u2026':
+		case r == '\u2026', r == '\u0085':
 			b.WriteString("...")
+		case r >= '\u0091' && r <= '\u0097':
+			// Windows-1252 punctuation in a mail labelled ISO-8859-1 arrives
+			// as these C1 controls: read them as the quotes and dashes meant.
+			b.WriteString(c1Punctuation[r-'\u0091'])
 		case unicode.IsSpace(r), unicode.Is(unicode.Zs, r):
 			b.WriteByte(' ')
 		case unicode.IsControl(r):
@@ -55,6 +62,10 @@ func normalize(s string) string {
 	}
 	return b.String()
 }
+
+// c1Punctuation is what U+0091 to U+0097 stand for when Windows-1252 text
+// was decoded as ISO-8859-1: ' ' " " • – —.
+var c1Punctuation = [...]string{"'", "'", `"`, `"`, "*", "-", "-"}
 
 // maxJoin is the most physical lines joined into one statement: no order is
 // longer, and the cap keeps a hostile mail from costing quadratic time.
@@ -133,17 +144,20 @@ func (l *logical) lineAt(off int) int {
 	return line
 }
 
-// firstWord returns the first space-delimited word of s, lower-cased, with a
-// trailing colon dropped ("Game:" → "game").
+// firstWord returns the first space-delimited word of s, lower-cased, cut at
+// a colon ("Game:" and "Game:syw" → "game").
 func firstWord(s string) string {
 	s = strings.TrimLeft(s, " ")
 	if i := strings.IndexByte(s, ' '); i >= 0 {
 		s = s[:i]
 	}
-	return strings.TrimSuffix(fold(s), ":")
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		s = s[:i]
+	}
+	return fold(s)
 }
 
-// fields splits s at spaces, stopping at a '#' that starts a word.
+// headerFields splits s at spaces, stopping at a '#' that starts a word.
 func headerFields(s string) []string {
 	f := strings.Fields(s)
 	for i, w := range f {
@@ -152,6 +166,38 @@ func headerFields(s string) []string {
 		}
 	}
 	return f
+}
+
+// splitHeaderColons reads the colons players put after header keywords the
+// way they meant them: "TURN:3" is TURN 3, and in "Turn : 3" the lone colon
+// goes with the keyword. Other words are left as written (a password may
+// hold a colon).
+func splitHeaderColons(f []string) []string {
+	out := make([]string, 0, len(f)+2)
+	for i := 0; i < len(f); i++ {
+		w := f[i]
+		if kw, val, ok := strings.Cut(w, ":"); ok && kw != "" && isHeaderKeyword(kw) && (i == 0 || !isHeaderKeyword(strings.TrimSuffix(f[i-1], ":"))) {
+			out = append(out, kw+":")
+			if val != "" {
+				out = append(out, val)
+			}
+			continue
+		}
+		if w == ":" && len(out) > 0 && isHeaderKeyword(strings.TrimSuffix(out[len(out)-1], ":")) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func isHeaderKeyword(w string) bool {
+	for _, kw := range headerKeywords {
+		if strings.EqualFold(w, kw) {
+			return true
+		}
+	}
+	return false
 }
 
 func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
@@ -195,7 +241,7 @@ func findHeader(lines []string) (idx, depth int) {
 
 func looksLikeHeader(lines []string, i, d int) bool {
 	text, _ := dequote(lines[i], d)
-	f := headerFields(text)
+	f := splitHeaderColons(headerFields(text))
 	if len(f) < 2 {
 		return false
 	}
@@ -230,11 +276,36 @@ type extraction struct {
 	endLine     int // the END line, 0 if none
 	diags       []Diagnostic
 	baseIndent  int
+	depth       int // the reply-quoting depth of the sheet
 }
 
 // isSignature reports the "-- " signature separator (its trailing space is
 // often lost on the way).
 func isSignature(s string) bool { return strings.TrimRight(s, " ") == "--" }
+
+// replyAttribution matches the line a mail program puts above the mail being
+// replied to: "On Mon, 2 Jun 2025, Referee <ref@…> wrote:", and its French,
+// German, Spanish, Italian and Dutch forms.
+var replyAttribution = regexp.MustCompile(`(?i)^(on|le|am|el|il|op) .*(wrote|écrit|ecrit|schrieb|escribió|escribio|scritto|geschreven) ?:$`)
+
+// originalMessage matches Outlook's "-----Original Message-----" and its
+// relatives, in a few languages.
+var originalMessage = regexp.MustCompile(`(?i)^-{2,} ?(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht) ?-{2,}$`)
+
+// isQuotedMail reports the start of the mail being replied to or forwarded,
+// as mail programs mark it: an attribution line ("On … wrote:", possibly
+// wrapped onto the next line), Outlook's "-----Original Message-----", or
+// the line of underscores newer Outlooks put above "From:".
+func isQuotedMail(s, next string) bool {
+	t := strings.TrimSpace(s)
+	if originalMessage.MatchString(t) || replyAttribution.MatchString(t) {
+		return true
+	}
+	if len(t) >= 10 && strings.Trim(t, "_") == "" {
+		return true
+	}
+	return replyAttribution.MatchString(t + " " + strings.TrimSpace(next))
+}
 
 // isEndLine reports the END marker: END alone, or with a comment.
 func isEndLine(s string) bool {
@@ -267,7 +338,7 @@ func extract(mail string) *extraction {
 		})
 		return ex
 	}
-	ex.found = true
+	ex.found, ex.depth = true, depth
 	lines := make([]physLine, 0, len(raw)-hi)
 	for i := hi; i < len(raw); i++ {
 		t, _ := dequote(raw[i], depth)
@@ -298,8 +369,38 @@ func (ex *extraction) splitBody(lines []physLine) {
 	var last string // the last physical line joined into cur
 	blank := true   // a blank line since cur began (breaks continuation)
 	inTreaty := false
+	quotedFrom, quotedTo, quotedOrders := 0, 0, false
+	flushQuoted := func() {
+		if quotedFrom > 0 && quotedOrders {
+			d := Diagnostic{Line: quotedFrom, Severity: Warning,
+				Message: "line " + itoa(quotedFrom) + " is quoted from an earlier mail (it starts with >), so it was not read",
+				Hint:    "To give a quoted order, copy it without the > in front."}
+			if quotedTo != quotedFrom {
+				d.EndLine = quotedTo
+				d.Message = "lines " + itoa(quotedFrom) + "-" + itoa(quotedTo) + " are quoted from an earlier mail (they start with >), so they were not read"
+			}
+			ex.diags = append(ex.diags, d)
+		}
+		quotedFrom, quotedOrders = 0, false
+	}
+	defer flushQuoted()
 	for i := 0; i < len(lines); i++ {
 		pl := lines[i]
+		if !inTreaty && pl.depth > ex.depth {
+			// Quoted deeper than the sheet: text of the mail being replied
+			// to, between the player's own lines. It is not read, and ends
+			// any order above it.
+			if quotedFrom == 0 {
+				quotedFrom = pl.num
+			}
+			quotedTo = pl.num
+			if t, _ := dequote(pl.text, 1<<30); startsWithKeyword(t) && !isEndLine(t) {
+				quotedOrders = true
+			}
+			blank = true
+			continue
+		}
+		flushQuoted()
 		if inTreaty {
 			switch {
 			case isEndTreaty(pl.text):
@@ -330,8 +431,13 @@ func (ex *extraction) splitBody(lines []physLine) {
 				Message: "no END line: the orders were read up to the signature on line " + itoa(pl.num),
 				Hint:    "End the orders with a line END."})
 			return
+		case isQuotedMail(pl.text, nextText(lines, i)):
+			ex.diags = append(ex.diags, Diagnostic{Line: pl.num, Severity: Warning, Source: t,
+				Message: "no END line: the orders were read up to the quoted mail that starts on line " + itoa(pl.num),
+				Hint:    "End the orders with a line END."})
+			return
 		case firstWord(t) == "game":
-			ex.diags = append(ex.diags, Diagnostic{Line: pl.num, Severity: Error, Read: t,
+			ex.diags = append(ex.diags, Diagnostic{Line: pl.num, Severity: Error, Read: t, Source: t,
 				Message: "a second GAME header before END: only the first sheet in a mail is read; everything from this line on was ignored",
 				Hint:    "Send one sheet per mail, or end the first with END."})
 			return
@@ -371,6 +477,14 @@ func (ex *extraction) splitBody(lines []physLine) {
 			Message: "no END line: the orders were read to the end of the mail",
 			Hint:    "End the orders with a line END; anything after it is ignored."})
 	}
+}
+
+// nextText returns the text of the line after lines[i], or "".
+func nextText(lines []physLine, i int) string {
+	if i+1 < len(lines) {
+		return lines[i+1].text
+	}
+	return ""
 }
 
 // stripIndent removes up to n leading spaces (the sheet's own indentation).

@@ -269,7 +269,7 @@ func parseHeader(lines []physLine, v *Vocabulary, diags *[]Diagnostic) Header {
 // starts a comment, except where a password is expected (a password may
 // start with '#').
 func headerWords(s string) []string {
-	f := strings.Fields(s)
+	f := splitHeaderColons(strings.Fields(s))
 	for i, w := range f {
 		afterPassword := i > 0 && strings.EqualFold(strings.TrimSuffix(f[i-1], ":"), "PASSWORD")
 		if strings.HasPrefix(w, "#") && !afterPassword {
@@ -644,8 +644,10 @@ func parseStatement(lg *logical, v *Vocabulary, prev *logical) (st Statement, di
 		}
 	}()
 	it := p.peek()
-	contHint := "Start each order with its keyword."
-	if prev != nil {
+	contHint := "Start each order with its keyword. If this line is not an order (your name, a remark), put a line END after your last order, or # before the remark."
+	// A blank line always ends an order, so joining is only offered for the
+	// line right after the one above.
+	if prev != nil && prev.last()+1 == lg.first() {
 		contHint = fmt.Sprintf("If this line continues the order on line %d, start it with a space or end line %d with \\.", prev.last(), prev.last())
 	}
 	if it.typ != itemWord {

@@ -3,6 +3,7 @@ package parser
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -41,9 +42,9 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 		for i := range m.Cities {
 			c := &m.Cities[i]
 			v.cities = append(v.cities, c.Name)
-			v.cityByKey[fold(c.Name)] = c
+			v.cityByKey[nameKey(c.Name)] = c
 			v.cityAt[c.Hex] = c.Name
-			v.cityWords = max(v.cityWords, len(strings.Fields(c.Name)))
+			v.cityWords = max(v.cityWords, len(strings.Fields(c.Name)), len(strings.Fields(nameKey(c.Name))))
 		}
 		for _, s := range m.Seas {
 			v.seas = append(v.seas, s.ID)
@@ -54,10 +55,10 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 	if s != nil {
 		for _, f := range s.Forces {
 			for _, l := range f.Leaders {
-				if _, dup := v.leaderKey[fold(l.ID)]; !dup {
+				if _, dup := v.leaderKey[nameKey(l.ID)]; !dup {
 					v.leaders = append(v.leaders, l)
-					v.leaderKey[fold(l.ID)] = l
-					v.leadWords = max(v.leadWords, len(strings.Fields(l.ID)))
+					v.leaderKey[nameKey(l.ID)] = l
+					v.leadWords = max(v.leadWords, len(strings.Fields(l.ID)), len(strings.Fields(nameKey(l.ID))))
 				}
 			}
 		}
@@ -67,12 +68,14 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 	return v
 }
 
-// City returns a city of the map by name, ignoring case.
+// City returns a city of the map by name, ignoring case, accents and the
+// difference between a hyphen and a space: "königsfeld", "Port Aurele" and
+// "Saint-Nazelle" all find their city.
 func (v *Vocabulary) City(name string) (*hexmap.City, bool) {
 	if v == nil {
 		return nil, false
 	}
-	c, ok := v.cityByKey[fold(name)]
+	c, ok := v.cityByKey[nameKey(name)]
 	return c, ok
 }
 
@@ -94,12 +97,12 @@ func (v *Vocabulary) Sea(id string) (game.SeaID, bool) {
 	return s, ok
 }
 
-// Leader returns a leader by ID, ignoring case.
+// Leader returns a leader by ID, ignoring case and accents (as City).
 func (v *Vocabulary) Leader(id string) (game.Leader, bool) {
 	if v == nil {
 		return game.Leader{}, false
 	}
-	l, ok := v.leaderKey[fold(id)]
+	l, ok := v.leaderKey[nameKey(id)]
 	return l, ok
 }
 
@@ -193,3 +196,41 @@ func (v *Vocabulary) roleOf(id string) string {
 	}
 	return "general"
 }
+
+// nameKey is the form names are looked up by: lower case, accents dropped
+// (a mail client or keyboard may add them, or the map may have them and the
+// player's keyboard not), hyphens read as spaces, single spaces.
+func nameKey(s string) string {
+	var b strings.Builder
+	for _, r := range fold(s) {
+		switch {
+		case r == '-':
+			b.WriteByte(' ')
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		default:
+			if a, ok := unaccented[r]; ok {
+				b.WriteString(a)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// unaccented maps the lower-case accented Latin letters of the European
+// languages to the letters a player without them types.
+var unaccented = func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ø': "o", 'ł': "l", 'đ': "d", 'ı': "i"}
+	for base, letters := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ď", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥ",
+		"i": "ìíîïĩīĭį", "j": "ĵ", "k": "ķ", "l": "ĺļľ", "n": "ñńņň", "o": "òóôõöōŏő",
+		"r": "ŕŗř", "s": "śŝşš", "t": "ţť", "u": "ùúûüũūŭůűų", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range letters {
+			m[r] = base
+		}
+	}
+	return m
+}()
