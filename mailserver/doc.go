@@ -54,8 +54,9 @@
 // index never shows an uncommitted state. Readers (FETCH, SEARCH, STATUS,
 // LIST) take it for reading; FETCH copies what it needs and releases the
 // lock before it writes to the network, so a slow client never holds up a
-// delivery. A session in IDLE waits on its imapserver.SessionTracker, which
-// an SMTP delivery or Deliver wakes as soon as the transaction commits.
+// delivery. A session in IDLE first sends the news queued since its last
+// command (a delivery that landed just before the IDLE), then is woken by
+// every change as soon as its transaction commits.
 //
 // # Protocols
 //

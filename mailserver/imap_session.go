@@ -241,6 +241,14 @@ func (s *imapSession) Poll(w *imapserver.UpdateWriter, allowExpunge bool) error 
 	return s.sel.tracker.Poll(w, allowExpunge)
 }
 
+// Idle sends the mailbox's news as it happens until stop is closed. It
+// does not use SessionTracker.Idle, which sends only what is queued after
+// it starts: a delivery committed between the client's last command and its
+// IDLE would wait for the client's next command, and a client that polls
+// and then idles (the intake) would not hear of it until its next poll.
+// Here the news already queued goes out first, and every committed change
+// (Server.announce) makes the session look again; the channel is taken
+// before looking, so no change can fall between the two.
 func (s *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
 	s.closeMu.Lock()
 	sel := s.sel
@@ -249,5 +257,15 @@ func (s *imapSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) err
 		<-stop
 		return nil
 	}
-	return sel.tracker.Idle(w, stop)
+	for {
+		changed := s.srv.changes()
+		if err := sel.tracker.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-changed:
+		case <-stop:
+			return nil
+		}
+	}
 }

@@ -251,6 +251,7 @@ func (s *Server) update(ctx context.Context, fn func(tx *sql.Tx) (apply func(), 
 	if apply != nil {
 		apply()
 	}
+	s.announce()
 	return nil
 }
 

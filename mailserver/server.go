@@ -96,6 +96,31 @@ type Server struct {
 	mu       sync.RWMutex
 	db       *sql.DB
 	accounts map[string]*account // by user
+
+	// changed is closed (and replaced) after every committed change, to
+	// wake the sessions in IDLE; see imapSession.Idle.
+	changedMu sync.Mutex
+	changed   chan struct{}
+}
+
+// changes returns a channel that is closed at the next committed change.
+func (s *Server) changes() <-chan struct{} {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	if s.changed == nil {
+		s.changed = make(chan struct{})
+	}
+	return s.changed
+}
+
+// announce wakes everyone waiting on changes.
+func (s *Server) announce() {
+	s.changedMu.Lock()
+	defer s.changedMu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 }
 
 // New checks opts and returns a Server. It does no I/O.

@@ -3,7 +3,11 @@ package mailserver
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -152,8 +156,8 @@ func TestIdleWokenBySMTP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("IDLE: %v", err)
 	}
-	time.Sleep(50 * time.Millisecond) // let the server enter IDLE
-
+	// No pause here: a delivery that lands before the server has started
+	// waiting (TestIdleReportsMailDeliveredBeforeIt) is announced as well.
 	start := time.Now()
 	mustSend(t, s, "referee@"+testDomain, "wake up", "hello")
 	select {
@@ -166,6 +170,45 @@ func TestIdleWokenBySMTP(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no EXISTS during IDLE within 5s of the delivery")
+	}
+	if err := idle.Close(); err != nil {
+		t.Fatalf("DONE: %v", err)
+	}
+	if err := idle.Wait(); err != nil {
+		t.Fatalf("IDLE ended with %v", err)
+	}
+}
+
+// TestIdleReportsMailDeliveredBeforeIt: mail delivered after the client's
+// last command and before its IDLE is announced as soon as IDLE starts, as
+// Dovecot does; otherwise a client that polls and then idles would not hear
+// of it until its next poll.
+func TestIdleReportsMailDeliveredBeforeIt(t *testing.T) {
+	s := startServer(t, t.TempDir())
+	exists := make(chan uint32, 10)
+	c := dialIMAP(t, s, "referee", "ref-secret", &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case exists <- *d.NumMessages:
+				default:
+				}
+			}
+		},
+	})
+	selectBox(t, c, "INBOX")
+	mustSend(t, s, "referee@"+testDomain, "between commands", "hello") // committed before IDLE
+	idle, err := c.Idle()
+	if err != nil {
+		t.Fatalf("IDLE: %v", err)
+	}
+	select {
+	case n := <-exists:
+		if n != 1 {
+			t.Errorf("EXISTS %d, want 1", n)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("IDLE did not announce mail delivered just before it")
 	}
 	if err := idle.Close(); err != nil {
 		t.Fatalf("DONE: %v", err)
@@ -489,5 +532,64 @@ func TestSend(t *testing.T) {
 	passed := fetchOne(t, c, 2, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{peek}}).FindBodySection(peek)
 	if !bytes.HasSuffix(passed, []byte("\r\n"+ready)) {
 		t.Errorf("ready message was changed:\n%s", passed)
+	}
+}
+
+// TestDamagedStoreIsRefusedWithAdvice: a mail.db that is not a database, or
+// fails integrity_check, is refused with an error that names the file and
+// says what to do, and the lock is released so the referee can retry.
+func TestDamagedStoreIsRefusedWithAdvice(t *testing.T) {
+	ctx := context.Background()
+	for name, damage := range map[string]func(t *testing.T, dir string){
+		"not a database": func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, dbFileName), bytes.Repeat([]byte("not sqlite "), 1000), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"index out of step": func(t *testing.T, dir string) {
+			s := startServer(t, dir)
+			s.Close()
+			db, err := sql.Open("sqlite", filepath.Join(dir, dbFileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			for _, q := range []string{
+				`CREATE TABLE junk (a INTEGER, b INTEGER)`,
+				`CREATE INDEX junk_a ON junk(a)`,
+				`INSERT INTO junk VALUES (1, 10), (2, 20), (3, 30)`,
+				`PRAGMA writable_schema = ON`,
+				`UPDATE sqlite_schema SET sql = 'CREATE INDEX junk_a ON junk(b)' WHERE name = 'junk_a'`,
+			} {
+				if _, err := db.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			damage(t, dir)
+			s, err := New(&Options{Dir: dir, Domain: testDomain, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = s.Open(ctx)
+			if err == nil {
+				s.Close()
+				t.Fatal("a damaged mail.db was opened")
+			}
+			for _, want := range []string{filepath.Join(dir, dbFileName), "damaged", "backup", ".recover"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error does not mention %q:\n%v", want, err)
+				}
+			}
+			t.Logf("the referee reads: %v", err)
+			l, err := lockDir(dir)
+			if err != nil {
+				t.Fatalf("the directory is still locked after the refusal: %v", err)
+			}
+			l.unlock()
+		})
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // schemaVersion is the version of the tables created by schema; a store with
@@ -81,6 +82,10 @@ func openDB(ctx context.Context, dir string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(8)
+	if err := checkIntegrity(ctx, db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := initDB(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("mail store %s: %w", path, err)
@@ -88,14 +93,46 @@ func openDB(ctx context.Context, dir string) (*sql.DB, error) {
 	return db, nil
 }
 
+// checkIntegrity runs PRAGMA integrity_check. A damaged file, or one that is
+// not a database, is refused with an error that says what to do.
+func checkIntegrity(ctx context.Context, db *sql.DB, path string) error {
+	damaged := func(problems string) error {
+		return fmt.Errorf("mail store %s is damaged (%s). The mail server will not use it: stop pbem, keep a copy "+
+			"of the file (with any -wal and -shm files beside it), then restore the latest backup, or try to "+
+			"salvage it with `sqlite3 %s .recover | sqlite3 repaired.db`", path, problems, filepath.Base(path))
+	}
+	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check(20)")
+	if err != nil {
+		var se *sqlite.Error
+		if errors.As(err, &se) {
+			switch se.Code() & 0xff {
+			case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+				return damaged(se.Error())
+			}
+		}
+		return fmt.Errorf("mail store %s: integrity check: %w", path, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fmt.Errorf("mail store %s: integrity check: %w", path, err)
+		}
+		if line != "ok" {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return damaged(err.Error())
+	}
+	if len(problems) > 0 {
+		return damaged(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
 func initDB(ctx context.Context, db *sql.DB) error {
-	var check string
-	if err := db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil {
-		return fmt.Errorf("integrity check: %w", err)
-	}
-	if check != "ok" {
-		return fmt.Errorf("integrity check failed: %s", check)
-	}
 	if _, err := db.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("creating tables: %w", err)
 	}

@@ -117,8 +117,24 @@ func TestKillDuringSendingThenRestart(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatal("the message was not sent after the restart")
 			}
-			// Give Run a few polls to show it sends nothing more.
-			time.Sleep(150 * time.Millisecond)
+			// Wait until the row is marked sent (the server's reply may be
+			// slow on a loaded machine; cancelling before it would put the
+			// row back to pending). A sent row is never sent again, so the
+			// count below is final.
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				r, err := db.OutboxMessage(ctx, row.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.State == store.OutboxSent {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the row is still %s 20s after the server took it", r.State)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 			cancel()
 			<-done
 
