@@ -144,3 +144,19 @@ func imapCode(err error) imap.ResponseCode {
 	}
 	return ""
 }
+
+// existsWatcher returns a handler that passes every EXISTS count the server
+// announces (without blocking the reader) to the channel.
+func existsWatcher() (chan uint32, *imapclient.UnilateralDataHandler) {
+	exists := make(chan uint32, 10)
+	return exists, &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil {
+				select {
+				case exists <- *d.NumMessages:
+				default:
+				}
+			}
+		},
+	}
+}

@@ -140,17 +140,8 @@ func TestSMTPToIMAP(t *testing.T) {
 // at once.
 func TestIdleWokenBySMTP(t *testing.T) {
 	s := startServer(t, t.TempDir())
-	exists := make(chan uint32, 10)
-	c := dialIMAP(t, s, "referee", "ref-secret", &imapclient.UnilateralDataHandler{
-		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
-			if d.NumMessages != nil {
-				select {
-				case exists <- *d.NumMessages:
-				default:
-				}
-			}
-		},
-	})
+	exists, h := existsWatcher()
+	c := dialIMAP(t, s, "referee", "ref-secret", h)
 	selectBox(t, c, "INBOX")
 	idle, err := c.Idle()
 	if err != nil {
@@ -185,17 +176,8 @@ func TestIdleWokenBySMTP(t *testing.T) {
 // of it until its next poll.
 func TestIdleReportsMailDeliveredBeforeIt(t *testing.T) {
 	s := startServer(t, t.TempDir())
-	exists := make(chan uint32, 10)
-	c := dialIMAP(t, s, "referee", "ref-secret", &imapclient.UnilateralDataHandler{
-		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
-			if d.NumMessages != nil {
-				select {
-				case exists <- *d.NumMessages:
-				default:
-				}
-			}
-		},
-	})
+	exists, h := existsWatcher()
+	c := dialIMAP(t, s, "referee", "ref-secret", h)
 	selectBox(t, c, "INBOX")
 	mustSend(t, s, "referee@"+testDomain, "between commands", "hello") // committed before IDLE
 	idle, err := c.Idle()
