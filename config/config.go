@@ -311,9 +311,6 @@ func Default() *Config {
 	}
 }
 
-// Rulesets are the values game.ruleset accepts.
-var Rulesets = []string{"syw-1752", "syw-v4"}
-
 // LogLevels are the values log_level accepts.
 var LogLevels = []string{"debug", "info", "warn", "error"}
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // Validate checks the whole config and returns every problem found as
@@ -94,8 +96,8 @@ func (v *validator) game() {
 	if strings.TrimSpace(g.Name) == "" {
 		v.add("game.name", "is empty; give the game's name")
 	}
-	if !slices.Contains(Rulesets, g.Ruleset) {
-		v.add("game.ruleset", "%q is not a ruleset pbem knows; use one of %s", g.Ruleset, strings.Join(Rulesets, ", "))
+	if ids := ruleset.IDs(); !slices.Contains(ids, g.Ruleset) {
+		v.add("game.ruleset", "%q is not a ruleset pbem knows; use one of %s", g.Ruleset, strings.Join(ids, ", "))
 	}
 	if strings.TrimSpace(g.Scenario) == "" {
 		v.add("game.scenario", "is empty; give the folder holding map.txt and scenario.yaml")

@@ -15,7 +15,7 @@ import (
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
-func rules1752() *ruleset.Ruleset { return ruleset.SYW1752 }
+func rules1752() *ruleset.Ruleset { return ruleset.SYW1752() }
 
 // encodeResult is the bytes a turn is judged by: state, events and rolls.
 func encodeResult(t testing.TB, res *engine.Result) []byte {
@@ -308,7 +308,7 @@ func TestRoute(t *testing.T) {
 func TestResolveErrors(t *testing.T) {
 	g := newGenGame(1, 20, 20, 2, 3)
 	in := g.input(1)
-	in.Rules = ruleset.SYWV4
+	in.Rules = ruleset.SYWV4()
 	if _, err := engine.Resolve(in); err == nil {
 		t.Fatal("a 1752 state with the V4 ruleset was accepted")
 	}

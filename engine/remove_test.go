@@ -15,13 +15,13 @@ func TestFleetLostTakesItsPassengers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &State{Game: "x", Ruleset: ruleset.SYW1752.ID, Turn: 1, Nations: []NationState{{ID: "eisenmark"}},
+	st := &State{Game: "x", Ruleset: ruleset.SYW1752().ID, Turn: 1, Nations: []NationState{{ID: "eisenmark"}},
 		Forces: []game.Force{
 			{ID: "E1", Nation: "eisenmark", At: game.AtSea("S2"), Ships: game.Ships{Transports: 2}},
 			{ID: "E2", Nation: "eisenmark", At: game.AtSea("S2"), Aboard: "E1", Troops: []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 40}}},
 		}}
 	st.Normalize()
-	tr := newTurn(Input{Map: m, Rules: ruleset.SYW1752, State: st})
+	tr := newTurn(Input{Map: m, Rules: ruleset.SYW1752(), State: st})
 	tr.remove("E1")
 	if tr.force("E2") != nil {
 		t.Fatal("the army aboard outlived its fleet")

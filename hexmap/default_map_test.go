@@ -15,7 +15,7 @@ import (
 // tests keep a hand edit from breaking a promise silently.
 func TestDefaultMapDesign(t *testing.T) {
 	m := loadDefault(t)
-	tax := ruleset.SYW1752.Taxes
+	tax := ruleset.SYW1752().Taxes
 	s := m.Summary(tax.Of)
 
 	if m.Cols < 30 || m.Cols > 40 || m.Rows < 25 || m.Rows > 35 {
@@ -154,7 +154,7 @@ func TestDefaultMapRoadsAndPasses(t *testing.T) {
 			}
 		}
 	}
-	s := m.Summary(ruleset.SYW1752.Taxes.Of)
+	s := m.Summary(ruleset.SYW1752().Taxes.Of)
 	if s.RiverCities < 10 {
 		t.Errorf("%d cities on rivers, want plenty", s.RiverCities)
 	}

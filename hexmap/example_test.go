@@ -28,7 +28,7 @@ sea S1 "Sound" hexes=0101-0103 0201 0203 0301 0303 0401-0403
 		fmt.Println(err)
 		return
 	}
-	tax := ruleset.SYW1752.Taxes
+	tax := ruleset.SYW1752().Taxes
 	for _, p := range m.Validate(hexmap.ValidateOptions{TaxValue: tax.Of}) {
 		fmt.Println(p.In("islet.map"))
 	}

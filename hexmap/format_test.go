@@ -16,7 +16,7 @@ import (
 var defaultMapPath = filepath.Join("..", "scenarios", "default", "map.txt")
 
 func rulesOptions() hexmap.ValidateOptions {
-	t := ruleset.SYW1752.Taxes
+	t := ruleset.SYW1752().Taxes
 	return hexmap.ValidateOptions{TaxValue: t.Of, StartingTaxBase: t.StartingTaxBase}
 }
 
@@ -84,7 +84,7 @@ func TestSmallMapParses(t *testing.T) {
 			}
 		}
 	}
-	if ps := m.Validate(hexmap.ValidateOptions{TaxValue: ruleset.SYW1752.Taxes.Of}); len(ps) != 0 {
+	if ps := m.Validate(hexmap.ValidateOptions{TaxValue: ruleset.SYW1752().Taxes.Of}); len(ps) != 0 {
 		t.Errorf("small map problems: %v", ps)
 	}
 	if m.Name != "Small" || m.Cols != 6 || m.Rows != 5 {
@@ -340,7 +340,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		m.Validate(rulesOptions())
-		m.Summary(ruleset.SYW1752.Taxes.Of)
+		m.Summary(ruleset.SYW1752().Taxes.Of)
 		var first bytes.Buffer
 		if err := hexmap.Format(&first, m); err != nil {
 			t.Fatal(err)

@@ -161,6 +161,14 @@ func Check(sheet string, ctx CheckContext) *Report {
 		r.finish()
 		return r
 	}
+	if ctx.Rules == nil {
+		// No default edition: the checker does not guess the rules.
+		r.refuse(Diagnostic{Line: sh.Header.Line, Severity: Error,
+			Message: "pbem cannot check this sheet: the game names no ruleset",
+			Hint:    "Write to the referee: the game's configuration must name its ruleset (" + strings.Join(ruleset.IDs(), ", ") + ")."})
+		r.finish()
+		return r
+	}
 	r.Diagnostics = append(r.Diagnostics, sh.Diagnostics...)
 	r.Orders = engine.Orders{Nation: r.Nation, Turn: turn}
 	newChecker(ctx, v, r).run(sh.Statements)

@@ -265,3 +265,15 @@ func TestStrayLineHint(t *testing.T) {
 		t.Errorf("line 8 hint %q", hints[8])
 	}
 }
+
+// TestNoRulesetIsRefused: a sheet checked without a ruleset is refused with
+// a message, never checked against a guessed edition.
+func TestNoRulesetIsRefused(t *testing.T) {
+	ctx := fixture(t, 1)
+	ctx.Rules = nil
+	ctx.VerifyPassword = nil
+	r := Check("GAME syw\nNATION eisenmark\nTURN 1\nE1 HOLD\nEND\n", ctx)
+	if !r.Refused || !strings.Contains(r.Text(), "names no ruleset") {
+		t.Errorf("a sheet checked without a ruleset was not refused:\n%s", r.Text())
+	}
+}

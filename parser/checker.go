@@ -76,9 +76,6 @@ func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
 	if c.s == nil {
 		c.s = &engine.State{}
 	}
-	if c.rules == nil {
-		c.rules = ruleset.SYW1752
-	}
 	if c.m == nil {
 		c.m = &hexmap.Map{}
 		c.m.Build()

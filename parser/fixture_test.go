@@ -53,7 +53,7 @@ func hx(s string) game.Hex {
 
 // fixtureState builds the fixture game's state for a turn.
 func fixtureState(m *hexmap.Map, turn int) *engine.State {
-	s := &engine.State{Game: "syw", Ruleset: ruleset.SYW1752.ID, Turn: turn,
+	s := &engine.State{Game: "syw", Ruleset: ruleset.SYW1752().ID, Turn: turn,
 		Calendar: game.Calendar{StartYear: 1752, FirstMonth: 4}}
 	for _, n := range m.Nations {
 		s.Nations = append(s.Nations, engine.NationState{ID: n.ID, NextForce: 10, NextDepot: 2})
@@ -111,6 +111,6 @@ func fixture(t testing.TB, turn int) CheckContext {
 	if c, ok := s.City("Dresna"); ok {
 		c.Siege = game.Besieged
 	}
-	return CheckContext{Map: m, Rules: ruleset.SYW1752, State: s, Game: "syw", Nation: "eisenmark",
+	return CheckContext{Map: m, Rules: ruleset.SYW1752(), State: s, Game: "syw", Nation: "eisenmark",
 		VerifyPassword: func(n game.NationID, pw string) bool { return pw == "tobacco" }}
 }

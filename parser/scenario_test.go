@@ -26,7 +26,7 @@ func defaultGame(t testing.TB, turn int) CheckContext {
 	if defaultErr != nil {
 		t.Fatalf("the default scenario does not load: %v", defaultErr)
 	}
-	s, err := defaultScen.InitialState("syw", ruleset.SYW1752.ID)
+	s, err := defaultScen.InitialState("syw", ruleset.SYW1752().ID)
 	if err != nil {
 		t.Fatalf("the default scenario's state: %v", err)
 	}
@@ -34,10 +34,10 @@ func defaultGame(t testing.TB, turn int) CheckContext {
 	if s.Calendar.Date(turn).IsYearEnd() {
 		for _, n := range defaultScen.Map.Nations {
 			if c, ok := s.City(n.Capitol); ok {
-				c.Treasury += ruleset.SYW1752.Taxes.StartingTaxBase
+				c.Treasury += ruleset.SYW1752().Taxes.StartingTaxBase
 			}
 		}
 	}
-	return CheckContext{Map: defaultScen.Map, Rules: ruleset.SYW1752, State: s, Game: "syw",
+	return CheckContext{Map: defaultScen.Map, Rules: ruleset.SYW1752(), State: s, Game: "syw",
 		VerifyPassword: func(n game.NationID, pw string) bool { return pw == "tobacco" }}
 }

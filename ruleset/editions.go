@@ -2,12 +2,13 @@ package ruleset
 
 import "github.com/syw-pbem/pbem/game"
 
-// SYW1752 is the SYW Big Game Campaign Rules, 1752 Edition.
-var SYW1752 = register(syw1752())
+// SYW1752 returns a fresh value of the SYW Big Game Campaign Rules, 1752
+// Edition.
+func SYW1752() *Ruleset { return syw1752() }
 
-// SYWV4 is the SYW Big Game Campaign Rules, V4: the same campaign with revised
-// battle, retreat, siege and post-battle rules.
-var SYWV4 = register(sywV4())
+// SYWV4 returns a fresh value of the SYW Big Game Campaign Rules, V4: the same
+// campaign with revised battle, retreat, siege and post-battle rules.
+func SYWV4() *Ruleset { return sywV4() }
 
 func syw1752() *Ruleset {
 	costs := syw1752Costs()

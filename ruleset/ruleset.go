@@ -3,7 +3,10 @@
 // check it against the rulebook line by line.
 //
 // An edition of the rules is a value of type Ruleset, not a fork of the code:
-// SYW1752 is the 1752 Edition, SYWV4 the revised V4. The engine reads every
+// SYW1752() is the 1752 Edition, SYWV4() the revised V4. Each call returns a
+// fresh value, so no caller can change an edition for another by accident;
+// the list of editions (IDs, ByID) is the one source config validation,
+// "pbem version" and the daemon read. The engine reads every
 // number it needs from the Ruleset it is given. Where the rulebook is silent or
 // ambiguous the reading chosen is documented on the field and in
 // docs/rules-notes.md, and is a field here so a referee can change it.
@@ -11,7 +14,6 @@ package ruleset
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/syw-pbem/pbem/game"
 )
@@ -52,28 +54,37 @@ type Ruleset struct {
 	DiceRounding bool
 }
 
-var editions = map[string]*Ruleset{}
-
-func register(r *Ruleset) *Ruleset {
-	editions[r.ID] = r
-	return r
+// edition is one entry of the list of editions: its ID and the function
+// that builds a fresh value of it.
+type edition struct {
+	id   string
+	make func() *Ruleset
 }
 
-// ByID returns the edition with the given ID.
+// editions lists every edition, sorted by ID. It is the one list of rulesets
+// pbem knows; nothing may append to it at run time.
+var editions = []edition{
+	{"syw-1752", syw1752},
+	{"syw-v4", sywV4},
+}
+
+// ByID returns a fresh value of the edition with the given ID. An unknown ID
+// is an error: there is no default edition.
 func ByID(id string) (*Ruleset, error) {
-	if r, ok := editions[id]; ok {
-		return r, nil
+	for _, e := range editions {
+		if e.id == id {
+			return e.make(), nil
+		}
 	}
 	return nil, fmt.Errorf("unknown ruleset %q: expected one of %v", id, IDs())
 }
 
 // IDs lists the known editions, sorted.
 func IDs() []string {
-	ids := make([]string, 0, len(editions))
-	for id := range editions {
-		ids = append(ids, id)
+	ids := make([]string, len(editions))
+	for i, e := range editions {
+		ids[i] = e.id
 	}
-	sort.Strings(ids)
 	return ids
 }
 

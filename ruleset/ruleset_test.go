@@ -3,6 +3,7 @@ package ruleset
 import (
 	"bufio"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,7 +199,7 @@ func TestClassOfSlowestPart(t *testing.T) {
 }
 
 func TestScoutingLevels(t *testing.T) {
-	r := SYW1752.ScoutingResults
+	r := SYW1752().ScoutingResults
 	cases := []struct {
 		scout, screen int
 		want          ScoutingLevel
@@ -218,17 +219,50 @@ func TestScoutingLevels(t *testing.T) {
 }
 
 func TestEditionsDiffer(t *testing.T) {
-	if SYW1752.Retreat.ExhaustSamePercent == SYWV4.Retreat.ExhaustSamePercent {
+	if SYW1752().Retreat.ExhaustSamePercent == SYWV4().Retreat.ExhaustSamePercent {
 		t.Error("1752 exhausts the retreat percentage, V4 does not")
 	}
-	if !SYWV4.Retreat.LossOnlyInContactOrBeyondMA || SYW1752.Retreat.LossOnlyInContactOrBeyondMA {
+	if !SYWV4().Retreat.LossOnlyInContactOrBeyondMA || SYW1752().Retreat.LossOnlyInContactOrBeyondMA {
 		t.Error("only V4 limits retreat losses to contact or retreats beyond the movement allowance")
 	}
-	// Editions are separate values: changing one must not change the other.
-	SYWV4.Costs.Infantry[game.GradeC] = BuyField{Buy: 99}
-	defer func() { SYWV4.Costs.Infantry[game.GradeC] = BuyField{Buy: 4, Field: 2} }()
-	if SYW1752.Costs.Infantry[game.GradeC].Buy != 4 {
+}
+
+// TestEditionsCannotChangeByAccident: each call gives a fresh value, so a
+// caller that changes its copy changes nobody else's edition.
+func TestEditionsCannotChangeByAccident(t *testing.T) {
+	for _, id := range IDs() {
+		a, err := ByID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Costs.Infantry[game.GradeC] = BuyField{Buy: 99}
+		a.SupplyAttrition.Grade[game.GradeA] = 99
+		a.ScoutingPoints[game.LightCavalry] = 99
+		a.ScoutingResults.Levels[0].MinSP = 99
+		b, _ := ByID(id)
+		if b.Costs.Infantry[game.GradeC].Buy != 4 || b.SupplyAttrition.Grade[game.GradeA] != 5 ||
+			b.ScoutingPoints[game.LightCavalry] != 3 || b.ScoutingResults.Levels[0].MinSP != 1 {
+			t.Errorf("%s: changing one value of the edition changed the next one", id)
+		}
+	}
+	v4 := SYWV4()
+	v4.Costs.Infantry[game.GradeC] = BuyField{Buy: 99}
+	if SYW1752().Costs.Infantry[game.GradeC].Buy != 4 {
 		t.Error("editions share a table: SYW1752 changed with SYWV4")
+	}
+}
+
+// TestOneListOfEditions: IDs is sorted and each entry builds the edition it
+// names.
+func TestOneListOfEditions(t *testing.T) {
+	ids := IDs()
+	if !sort.StringsAreSorted(ids) || len(ids) < 2 {
+		t.Errorf("IDs() = %v, want the editions sorted", ids)
+	}
+	for _, id := range ids {
+		if r, err := ByID(id); err != nil || r.ID != id {
+			t.Errorf("ByID(%q) = %v, %v: the list and the edition disagree", id, r, err)
+		}
 	}
 }
 

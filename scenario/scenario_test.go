@@ -190,7 +190,7 @@ func TestInitialStateEncodesStably(t *testing.T) {
 // mean, and docs/scenario.md shows the numbers the code computes.
 func TestStrengthsAreComparable(t *testing.T) {
 	s := loadDefault(t)
-	strengths := s.Strengths(ruleset.SYW1752)
+	strengths := s.Strengths(ruleset.SYW1752())
 	sum := 0
 	for _, st := range strengths {
 		sum += st.Total
@@ -200,8 +200,8 @@ func TestStrengthsAreComparable(t *testing.T) {
 		if d := st.Total - mean; d*20 > mean || -d*20 > mean {
 			t.Errorf("%s starts with %d, more than 5%% off the mean %d", st.Nation, st.Total, mean)
 		}
-		if st.FieldCost >= ruleset.SYW1752.Taxes.StartingTaxBase {
-			t.Errorf("%s cannot field its own army: %d crowns against a %d tax base", st.Nation, st.FieldCost, ruleset.SYW1752.Taxes.StartingTaxBase)
+		if st.FieldCost >= ruleset.SYW1752().Taxes.StartingTaxBase {
+			t.Errorf("%s cannot field its own army: %d crowns against a %d tax base", st.Nation, st.FieldCost, ruleset.SYW1752().Taxes.StartingTaxBase)
 		}
 	}
 	table := strengthTable(s, strengths)

@@ -48,7 +48,9 @@ func mapFileAndRules(e *env, args []string, rulesFlag string) (string, *ruleset.
 		file = defaultMapFile
 	}
 	if rulesID == "" {
-		rulesID = ruleset.SYW1752.ID
+		// A stated default for checking a bare map, never a silent one.
+		rulesID = ruleset.SYW1752().ID
+		e.errorf("note: no config and no --ruleset: the map is checked against %s (rulesets: %s)", rulesID, strings.Join(ruleset.IDs(), ", "))
 	}
 	rules, err := ruleset.ByID(rulesID)
 	if err != nil {

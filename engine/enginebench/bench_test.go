@@ -19,7 +19,7 @@ func load(tb testing.TB) (*hexmap.Map, *engine.State) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st, err := sc.InitialState("bench", ruleset.SYW1752.ID)
+	st, err := sc.InitialState("bench", ruleset.SYW1752().ID)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func nearestForeignCity(m *hexmap.Map, st *engine.State, f *game.Force) (game.He
 		return a.h.Compare(b.h)
 	})
 	for _, c := range cs {
-		if _, _, ok := engine.Route(m, ruleset.SYW1752, f, f.At.Hex, c.h); ok {
+		if _, _, ok := engine.Route(m, ruleset.SYW1752(), f, f.At.Hex, c.h); ok {
 			return c.h, true
 		}
 	}
@@ -113,7 +113,7 @@ func play(tb testing.TB, m *hexmap.Map, st *engine.State, n int) *engine.State {
 		if !st.Calendar.Date(st.Turn).IsYearEnd() {
 			orders = plausibleOrders(m, st, r)
 		}
-		res, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752, State: st, Orders: orders, Seed: uint64(st.Turn)})
+		res, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752(), State: st, Orders: orders, Seed: uint64(st.Turn)})
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func play(tb testing.TB, m *hexmap.Map, st *engine.State, n int) *engine.State {
 func benchTurn(b *testing.B, turn int) {
 	m, st := load(b)
 	st = play(b, m, st, turn)
-	in := engine.Input{Map: m, Rules: ruleset.SYW1752, State: st, Orders: plausibleOrders(m, st, rand.New(rand.NewPCG(1, 1))), Seed: 1}
+	in := engine.Input{Map: m, Rules: ruleset.SYW1752(), State: st, Orders: plausibleOrders(m, st, rand.New(rand.NewPCG(1, 1))), Seed: 1}
 	b.ReportAllocs()
 	var events int
 	for b.Loop() {

@@ -34,7 +34,8 @@ type drawer struct {
 // inside its margins when Region is zero) and returns the projection it used.
 // It registers the report fonts on pdf (fonts.Register) and leaves pdf's
 // colours, line style and font changed. Errors are fpdf's sticky error: check
-// pdf.Error() before Output. A map without hexes draws nothing.
+// pdf.Error() before Output. A map without hexes draws nothing; options
+// without Taxes draw nothing and set pdf's error.
 func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	o := opts.withDefaults()
 	if o.Region.IsZero() {
@@ -43,6 +44,10 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		o.Region = Rect{X: l, Y: t, W: w - l - r, H: h - t - b}
 	}
 	p := newProjection(m, o.Region)
+	if o.Taxes == nil {
+		pdf.SetError(errNoTaxes)
+		return p
+	}
 	if m.Cols <= 0 || m.Rows <= 0 || len(m.Terrain) < m.Cols*m.Rows {
 		return p
 	}

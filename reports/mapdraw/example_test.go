@@ -9,6 +9,7 @@ import (
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // island is a two-province island in one sea area.
@@ -50,7 +51,7 @@ func island() *hexmap.Map {
 // Render writes the whole sheet: map, title, compass, scale and legend.
 func ExampleRender() {
 	var buf bytes.Buffer
-	err := mapdraw.Render(&buf, island(), &mapdraw.Options{Subtitle: "Turn 1, April 1752"})
+	err := mapdraw.Render(&buf, island(), &mapdraw.Options{Subtitle: "Turn 1, April 1752", Taxes: &ruleset.SYW1752().Taxes})
 	fmt.Println(err, bytes.HasPrefix(buf.Bytes(), []byte("%PDF")))
 	// Output: <nil> true
 }
@@ -63,6 +64,7 @@ func ExampleDraw() {
 	pdf.AddPage()
 	mapdraw.Draw(pdf, m, &mapdraw.Options{
 		Region: mapdraw.Rect{X: 15, Y: 60, W: 180, H: 150},
+		Taxes:  &ruleset.SYW1752().Taxes,
 		// Erlau taken by Eisenmark and under siege.
 		Cities:  map[string]mapdraw.CityMarks{"Erlau": {Controller: "eisenmark", Siege: game.Besieged}},
 		Markers: []mapdraw.Marker{{At: game.AtHex(game.Hex{Col: 4, Row: 3}), Nation: "eisenmark", Label: "E1", Size: "L"}},

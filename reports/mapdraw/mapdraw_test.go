@@ -13,6 +13,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 var (
@@ -39,8 +40,22 @@ func defaultMap(tb testing.TB) *hexmap.Map {
 	return m
 }
 
+// withTaxes returns o (nil for none) with the 1752 tax scale set when it has
+// none: the drawing requires one.
+func withTaxes(o *Options) *Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.Taxes == nil {
+		c.Taxes = &ruleset.SYW1752().Taxes
+	}
+	return &c
+}
+
 func render(tb testing.TB, m *hexmap.Map, o *Options) []byte {
 	tb.Helper()
+	o = withTaxes(o)
 	var buf bytes.Buffer
 	if err := Render(&buf, m, o); err != nil {
 		tb.Fatalf("Render: %v", err)
@@ -197,7 +212,7 @@ func TestDrawIntoRegion(t *testing.T) {
 	pdf.AddPage()
 	region := Rect{X: 20, Y: 40, W: 120, H: 150}
 	called := false
-	p := Draw(pdf, m, &Options{Region: region, Overlay: func(pdf *fpdf.Fpdf, p *Projection) {
+	p := Draw(pdf, m, &Options{Region: region, Taxes: withTaxes(nil).Taxes, Overlay: func(pdf *fpdf.Fpdf, p *Projection) {
 		called = true
 		x, y := p.Center(game.Hex{Col: 5, Row: 5})
 		pdf.Circle(x, y, p.Radius()/2, "D")
@@ -235,6 +250,9 @@ func TestRenderRefusesEmptyMapAndUnknownPaper(t *testing.T) {
 	var buf bytes.Buffer
 	if err := Render(&buf, &hexmap.Map{Name: "Nothing"}, nil); err == nil || !strings.Contains(err.Error(), "no hexes") {
 		t.Errorf("empty map: got %v, want an error saying the map has no hexes", err)
+	}
+	if err := Render(&buf, continent(10, 8, 1), nil); err == nil || !strings.Contains(err.Error(), "Taxes") {
+		t.Errorf("options without a tax scale: got %v, want an error naming Taxes (no default edition)", err)
 	}
 	if err := Render(&buf, continent(10, 8, 1), &Options{PageSize: "B7"}); err == nil || !strings.Contains(err.Error(), "B7") {
 		t.Errorf("unknown paper: got %v, want an error naming B7", err)
@@ -298,7 +316,7 @@ func BenchmarkRenderDefaultMap(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var buf bytes.Buffer
-		if err := Render(&buf, m, nil); err != nil {
+		if err := Render(&buf, m, withTaxes(nil)); err != nil {
 			b.Fatal(err)
 		}
 		size = buf.Len()

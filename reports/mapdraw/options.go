@@ -1,6 +1,7 @@
 package mapdraw
 
 import (
+	"errors"
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -33,8 +34,9 @@ type Options struct {
 	// is centred in the region.
 	Region Rect
 
-	// Taxes is the tax scale for city and province labels; default
-	// ruleset.SYW1752.Taxes.
+	// Taxes is the tax scale for city and province labels: the game's
+	// ruleset's Taxes. It is required (there is no default edition): Render
+	// and Draw return (Draw: set on the pdf) an error without it.
 	Taxes *ruleset.TaxValues
 	// Cities is the changing state of cities by name (controller, loyalty,
 	// siege). A city missing from it, or every city when Cities is nil, is
@@ -144,9 +146,6 @@ func (o *Options) withDefaults() Options {
 	if out.PageSize == "" {
 		out.PageSize = "A3"
 	}
-	if out.Taxes == nil {
-		out.Taxes = &ruleset.SYW1752.Taxes
-	}
 	if out.HighlightColour == (RGB{}) {
 		out.HighlightColour = RGB{200, 30, 30}
 	}
@@ -154,3 +153,7 @@ func (o *Options) withDefaults() Options {
 }
 
 func (o *Options) shows(l Layer) bool { return o.Hide&l == 0 }
+
+// errNoTaxes is the error for options without a tax scale: the map drawing
+// does not guess an edition of the rules.
+var errNoTaxes = errors.New("map drawing: Options.Taxes is not set; pass the game's ruleset's Taxes (the drawing does not guess an edition)")

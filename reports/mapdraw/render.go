@@ -46,6 +46,9 @@ func Render(w io.Writer, m *hexmap.Map, opts *Options) error {
 	if !ok {
 		return fmt.Errorf("map drawing: unknown page size %q: expected A2, A3, A4, A5, Letter, Legal or Tabloid", o.PageSize)
 	}
+	if o.Taxes == nil {
+		return errNoTaxes
+	}
 	pdf := fpdf.New(sh.orientation, "mm", o.PageSize, "")
 	pdf.SetCreationDate(o.CreationDate)
 	pdf.SetModificationDate(o.CreationDate)
