@@ -39,7 +39,7 @@ const (
 	KindTreaty  = "treaty"  // a treaty proposed on a sheet
 	KindAttest  = "attest"  // an attestation of another nation's treaty
 	KindRequest = "request" // a special-action request; ReceiptHash holds its token
-	KindRuling  = "ruling"  // the referee's APPROVE or DENY; Nation is the requester, ReceiptHash the token
+	KindRuling  = "ruling"  // the referee's APPROVE, DENY, BREACH or LIFT as engine.Ruling JSON (rulings.go); Nation is the requester ("referee" for BREACH, LIFT), ReceiptHash the token
 	KindReferee = "referee" // any other referee command, for the turn runner
 )
 

@@ -216,6 +216,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		}
 		if token == "" {
 			lines = append(lines, fmt.Sprintf("line %d: %s — recorded; the turn runner carries it out", c.SourceLine(), formatted))
+			if r, ok := parser.RulingOf(c); ok {
+				// BREACH, LIFT: stored as the engine's typed ruling.
+				s, err := rulingSubmission(g.ID(), st.Turn, "referee", m.ID, formatted, r, now)
+				if err != nil {
+					return outcome{}, err
+				}
+				rulings = append(rulings, s)
+				continue
+			}
 			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
 			continue
@@ -230,8 +239,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("line %d: %s — recorded for %s's request", c.SourceLine(), formatted, g.nationName(game.NationID(req.Nation))))
-		rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: req.Nation, Kind: KindRuling,
-			MailID: m.ID, RawText: formatted, CanonicalText: formatted, ReceiptHash: token, Valid: true, SubmittedAt: now})
+		// The ruling as the engine will apply it (a DENY: no effects),
+		// bound to the token and the requesting nation.
+		r, _ := parser.RulingOf(c)
+		r.Token, r.Nation = token, game.NationID(req.Nation)
+		rs, err := rulingSubmission(g.ID(), st.Turn, req.Nation, m.ID, formatted, r, now)
+		if err != nil {
+			return outcome{}, err
+		}
+		rulings = append(rulings, rs)
 		// Keyed by this mail as well as the token: a referee who changes a
 		// ruling in a later mail has the player told again.
 		out.msgs = append(out.msgs, g.message(MailRuling, req.Nation, st.Turn, token+"."+sum,

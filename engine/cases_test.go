@@ -28,17 +28,21 @@ import (
 //	TURN 1                         (optional)
 //	PRESTATE
 //	nation eisenmark [next=N]
-//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged]
+//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [treasury=N]
+//	treaty T1 eisenmark,fromande [penalty=OFFENDER:AGGRIEVED]
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
 //	ORDERS
 //	eisenmark {"kind":"move","Force":"E1","Path":["0201"]}
+//	RULINGS                        (the referee's approved rulings, engine.Input.Rulings, one JSON Ruling a line)
+//	{"Token":"R1a2b3c","Nation":"eisenmark","Effects":[{"kind":"treasury","Nation":"eisenmark","Delta":-100}]}
 //	POSTSTATE
 //	force E1 0401: 24 C infantry, general Keith; unsupplied   (contents after ':' and flags after ';' are compared only if given;
 //	                                                         garrison=no: not a garrison)
 //	gone E2
-//	city Mitte controller=eisenmark
+//	city Mitte controller=eisenmark treasury=400
+//	treaty T1 penalty=fromande:eisenmark   (penalty=none: no penalty runs)
 //	intel eisenmark F1 2
 //	EVENTS
 //	ForceMoved {"Force":"E1","MP":6}    (an event of that kind whose JSON contains these fields)
@@ -57,6 +61,7 @@ type testCase struct {
 	turn                         int
 	pre                          []string
 	orders                       []string
+	rulings                      []string
 	post                         []string
 	events                       []string
 	views                        []string
@@ -102,7 +107,7 @@ func readCase(path string) (*testCase, error) {
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
 			continue
-		case "PRESTATE", "ORDERS", "POSTSTATE", "EVENTS", "VIEW":
+		case "PRESTATE", "ORDERS", "RULINGS", "POSTSTATE", "EVENTS", "VIEW":
 			section = word
 			continue
 		}
@@ -113,6 +118,8 @@ func readCase(path string) (*testCase, error) {
 			c.pre = append(c.pre, s)
 		case "ORDERS":
 			c.orders = append(c.orders, s)
+		case "RULINGS":
+			c.rulings = append(c.rulings, s)
 		case "POSTSTATE":
 			c.post = append(c.post, s)
 		case "EVENTS":
@@ -351,6 +358,8 @@ func buildState(c *testCase) (*State, error) {
 					if err := cs.Siege.UnmarshalText([]byte(v)); err != nil {
 						return nil, err
 					}
+				case "treasury":
+					cs.Treasury, _ = strconv.Atoi(v)
 				}
 			}
 			s.Cities = slices.DeleteFunc(s.Cities, func(x game.CityState) bool { return x.Name == cs.Name })
@@ -379,11 +388,24 @@ func buildState(c *testCase) (*State, error) {
 				return nil, err
 			}
 			s.Forces = append(s.Forces, pf.f)
+		case "treaty":
+			tr := game.Treaty{ID: w[0], Published: 1}
+			for _, n := range strings.Split(w[1], ",") {
+				tr.Parties = append(tr.Parties, game.NationID(n))
+			}
+			tr.Attested = tr.Parties
+			for _, kv := range w[2:] {
+				if v, ok := strings.CutPrefix(kv, "penalty="); ok {
+					off, agg, _ := strings.Cut(v, ":")
+					tr.Penalties = append(tr.Penalties, game.TreatyPenalty{Offender: game.NationID(off), Aggrieved: game.NationID(agg), Since: 1})
+				}
+			}
+			s.Treaties = append(s.Treaties, tr)
 		case "intel":
 			lv, _ := strconv.Atoi(w[2])
 			s.Intel = append(s.Intel, Sighting{Nation: game.NationID(w[0]), Force: game.ForceID(w[1]), Level: lv, Turn: c.turn - 1})
 		default:
-			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force or intel", l)
+			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force, treaty or intel", l)
 		}
 	}
 	s.Normalize()
@@ -475,7 +497,15 @@ func runCase(t *testing.T, c *testCase) {
 	if err != nil {
 		t.Fatalf("%s: %v", c.file, err)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed})
+	var rulings []Ruling
+	for _, l := range c.rulings {
+		var r Ruling
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%s: RULINGS line %q: %v", c.file, l, err)
+		}
+		rulings = append(rulings, r)
+	}
+	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Rulings: rulings, Seed: c.seed})
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}
@@ -549,6 +579,22 @@ func runCase(t *testing.T, c *testCase) {
 					}
 				}
 			}
+		case "treaty":
+			w := strings.Fields(rest)
+			i := slices.IndexFunc(res.State.Treaties, func(tr game.Treaty) bool { return tr.ID == w[0] })
+			if i < 0 {
+				fail("POSTSTATE treaty %s: no such treaty", w[0])
+				continue
+			}
+			var got []string
+			for _, p := range res.State.Treaties[i].Penalties {
+				got = append(got, string(p.Offender)+":"+string(p.Aggrieved))
+			}
+			for _, kv := range w[1:] {
+				if v, ok := strings.CutPrefix(kv, "penalty="); ok && (v == "none" && len(got) > 0 || v != "none" && !slices.Contains(got, v)) {
+					fail("POSTSTATE treaty %s: penalties %v, want %s", w[0], got, v)
+				}
+			}
 		case "gone":
 			if f, ok := res.State.Force(game.ForceID(strings.TrimSpace(rest))); ok {
 				fail("POSTSTATE %s should be gone, is %s", rest, formatForce(f))
@@ -571,6 +617,10 @@ func runCase(t *testing.T, c *testCase) {
 					if string(cs.Loyalty) != v {
 						fail("POSTSTATE city %s: loyalty %q, want %q", w[0], cs.Loyalty, v)
 					}
+				case "treasury":
+					if strconv.Itoa(cs.Treasury) != v {
+						fail("POSTSTATE city %s: treasury %d, want %s", w[0], cs.Treasury, v)
+					}
 				}
 			}
 		case "intel":
@@ -591,7 +641,7 @@ func runCase(t *testing.T, c *testCase) {
 				fail("POSTSTATE turn %d, want %d", res.State.Turn, n)
 			}
 		default:
-			t.Fatalf("POSTSTATE line %q: expected force, gone, city, intel or turn", l)
+			t.Fatalf("POSTSTATE line %q: expected force, gone, city, treaty, intel or turn", l)
 		}
 	}
 	for _, l := range c.events {

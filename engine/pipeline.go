@@ -10,6 +10,9 @@ package engine
 //  1. orders        — sanitise: every order is checked for its nation, turn and
 //     kind, and sorted into the step that carries it out; of two orders of
 //     a kind for one force, the first counts (onceKey).
+//     rulings       — the referee's approved rulings (Input.Rulings): treasury
+//     changes, units added or removed, forces placed, loyalty, treaty
+//     breaches and lifted penalties (rulings.go).
 //  2. organisation  — standing orders (stance, retreat, pursue, continue,
 //     slow, fleet stance), then split, merge, assign and detach leaders,
 //     garrison, depot grants, special requests; minimum sizes after splits.
@@ -38,7 +41,7 @@ package engine
 //     State.Intel, Turn+1, normalised state.
 //
 // Year-end turn (yearEndSteps, selected when the calendar says the turn is
-// the year-end): orders, then placeholders for the year-end issue — treaties,
+// the year-end): orders, rulings, then placeholders for the year-end issue — treaties,
 // taxes, loyalty, fielding, purchases, transfers — and end-of-turn.
 type pipelineStep struct {
 	Name string
@@ -47,6 +50,7 @@ type pipelineStep struct {
 
 var monthlySteps = []pipelineStep{
 	{"orders", (*turn).stepOrders},
+	{"rulings", (*turn).stepRulings},
 	{"organisation", (*turn).stepOrganisation},
 	{"supply", (*turn).stepSupply},
 	{"movement", (*turn).stepMovement},
@@ -62,6 +66,7 @@ var monthlySteps = []pipelineStep{
 
 var yearEndSteps = []pipelineStep{
 	{"orders", (*turn).stepOrders},
+	{"rulings", (*turn).stepRulings},
 	{"treaties", (*turn).stepYearEndTreaties},
 	{"taxes", (*turn).stepYearEndTaxes},
 	{"loyalty", (*turn).stepYearEndLoyalty},

@@ -24,6 +24,9 @@ type Input struct {
 	Rules  *ruleset.Ruleset
 	State  *State
 	Orders []Orders
+	// Rulings are the referee's approved rulings of the turn, applied in
+	// order by the "rulings" step (rulings.go).
+	Rulings []Ruling
 	// Seed seeds the turn's dice (Dice). The same seed gives the same turn.
 	Seed uint64
 	// Hostile decides whether two nations are enemies; nil means
@@ -104,6 +107,7 @@ type turn struct {
 	edition string
 	hostile func(a, b game.NationID) bool
 	orders  []Orders
+	rulings []Ruling
 
 	forces []*game.Force // sorted by ID; removed ones are nil until compact
 	byID   map[game.ForceID]*game.Force
@@ -148,6 +152,7 @@ func newTurn(in Input) *turn {
 		edition: editionLabel(in.Rules),
 		hostile: in.Hostile,
 		orders:  in.Orders,
+		rulings: in.Rulings,
 		byID:    map[game.ForceID]*game.Force{},
 		info:    map[game.ForceID]*forceTurn{},
 		seen:    map[intelKey]*Sighting{},

@@ -4,22 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 )
 
 // Contents lists the units an order names: troops, guns, ships and leaders
-// (SPLIT, DISBAND, TRANSFER, and the referee's ADD and REMOVE).
-type Contents struct {
-	Troops  []game.Troops `json:",omitempty"`
-	Guns    []game.Guns   `json:",omitempty"`
-	Ships   game.Ships    `json:",omitzero"`
-	Leaders []string      `json:",omitempty"`
-}
-
-// IsEmpty reports contents that name nothing.
-func (c Contents) IsEmpty() bool {
-	return len(c.Troops) == 0 && len(c.Guns) == 0 && c.Ships.Total() == 0 && len(c.Leaders) == 0
-}
+// (SPLIT, DISBAND, TRANSFER, and the referee's ADD and REMOVE). It is the
+// engine's Units, so a ruling's ADD and REMOVE carry what was read.
+type Contents = engine.Units
 
 type contentsAllow struct{ troops, guns, ships, leaders bool }
 

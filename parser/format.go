@@ -77,7 +77,7 @@ func FormatOrder(o engine.Order, v *Vocabulary) string {
 		if o.NewID != "" {
 			as = " AS " + string(o.NewID)
 		}
-		return fmt.Sprintf("SPLIT %s%s %s", o.Force, as, FormatContents(Contents{o.Troops, o.Guns, o.Ships, o.Leaders}, v))
+		return fmt.Sprintf("SPLIT %s%s %s", o.Force, as, FormatContents(Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships, Leaders: o.Leaders}, v))
 	case engine.Merge:
 		return fmt.Sprintf("MERGE %s INTO %s", o.Force, o.Into)
 	case engine.AssignLeader:

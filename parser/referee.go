@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -24,19 +25,19 @@ type RefereeCommand interface {
 	SourceLine() int
 }
 
-// Effect is what an approved request does to the game.
-type Effect interface {
-	// EffectKind is the effect's keyword: "treasury", "add", "remove",
-	// "move", "loyalty".
-	EffectKind() string
-}
+// The effects of an approved request, and the breaches and lifted penalties,
+// are the engine's rulings (engine/rulings.go): this reader produces
+// engine.Effect values (engine.TreasuryChange, engine.AddUnits,
+// engine.RemoveUnits, engine.PlaceForce, engine.SetLoyalty,
+// engine.DeclareBreach, engine.LiftPenalty) and RulingOf turns a command into
+// the engine.Ruling the daemon stores and the turn carries out.
 
 // Approve grants a player's request (named by the token the player's reply
 // printed) with the effects listed on the lines after it.
 type Approve struct {
 	Line    int
 	Token   string
-	Effects []Effect `json:",omitempty"`
+	Effects []engine.Effect `json:",omitempty"`
 }
 
 // Deny refuses a request, with an optional reason sent to the player.
@@ -50,18 +51,14 @@ type Deny struct {
 // the 200-point yearly penalty runs until Aggrieved agrees to end it
 // (Public Treaties).
 type Breach struct {
-	Line      int
-	Treaty    string
-	Offender  game.NationID
-	Aggrieved game.NationID
+	Line int
+	engine.DeclareBreach
 }
 
 // LiftBreach ends a breach penalty (the aggrieved party agreed).
 type LiftBreach struct {
-	Line      int
-	Treaty    string
-	Offender  game.NationID
-	Aggrieved game.NationID
+	Line int
+	engine.LiftPenalty
 }
 
 // DeadlineExtend moves the current turn's deadline later by By.
@@ -90,37 +87,19 @@ type Rerun struct {
 // the referee the result.
 type Preview struct{ Line int }
 
-// TreasuryEffect adds Delta crowns (negative: takes) to a nation's treasury.
-type TreasuryEffect struct {
-	Nation game.NationID
-	Delta  int
-}
-
-// AddEffect puts units into a force (a new one if Force is not in play) at
-// a hex.
-type AddEffect struct {
-	Force    game.ForceID
-	Contents Contents
-	At       game.Hex
-}
-
-// RemoveEffect takes units out of a force, or the whole force when Contents
-// is empty.
-type RemoveEffect struct {
-	Force    game.ForceID
-	Contents Contents `json:",omitzero"`
-}
-
-// MoveEffect puts a force in a hex.
-type MoveEffect struct {
-	Force game.ForceID
-	To    game.Hex
-}
-
-// LoyaltyEffect makes a city loyal to a nation (Neutral for none).
-type LoyaltyEffect struct {
-	City   string
-	Nation game.NationID
+// RulingOf returns the engine ruling a command carries: an APPROVE's
+// effects bound to its token (the daemon sets Nation, the requester), or a
+// BREACH or LIFT. ok is false for the other commands.
+func RulingOf(c RefereeCommand) (r engine.Ruling, ok bool) {
+	switch x := c.(type) {
+	case Approve:
+		return engine.Ruling{Token: x.Token, Effects: x.Effects}, true
+	case Breach:
+		return engine.Ruling{Effects: []engine.Effect{x.DeclareBreach}}, true
+	case LiftBreach:
+		return engine.Ruling{Effects: []engine.Effect{x.LiftPenalty}}, true
+	}
+	return engine.Ruling{}, false
 }
 
 // Verb returns "approve".
@@ -176,21 +155,6 @@ func (c Rerun) SourceLine() int { return c.Line }
 
 // SourceLine returns the mail line the Preview command was read from.
 func (c Preview) SourceLine() int { return c.Line }
-
-// EffectKind returns "treasury".
-func (TreasuryEffect) EffectKind() string { return "treasury" }
-
-// EffectKind returns "add".
-func (AddEffect) EffectKind() string { return "add" }
-
-// EffectKind returns "remove".
-func (RemoveEffect) EffectKind() string { return "remove" }
-
-// EffectKind returns "move".
-func (MoveEffect) EffectKind() string { return "move" }
-
-// EffectKind returns "loyalty".
-func (LoyaltyEffect) EffectKind() string { return "loyalty" }
 
 // RefereeSheet is a referee's mail as read.
 type RefereeSheet struct {
@@ -409,7 +373,7 @@ func parseDeadline(s string, loc *time.Location) (time.Time, error) {
 }
 
 // parseRefereeLine reads one line: a command, an effect, or the GAME line.
-func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd RefereeCommand, eff Effect, diag *Diagnostic) {
+func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd RefereeCommand, eff engine.Effect, diag *Diagnostic) {
 	p := &parser{v: v, lg: lg, items: lex(lg.text), st: &Statement{Line: lg.first()}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -458,9 +422,9 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 		p.keyword("Write "+kw+" "+t.val+" offender AGAINST aggrieved.", "AGAINST")
 		agg := p.nation()
 		if kw == "BREACH" {
-			cmd = Breach{Line: line, Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}
+			cmd = Breach{Line: line, DeclareBreach: engine.DeclareBreach{Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}}
 		} else {
-			cmd = LiftBreach{Line: line, Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}
+			cmd = LiftBreach{Line: line, LiftPenalty: engine.LiftPenalty{Treaty: strings.ToUpper(t.val), Offender: off, Aggrieved: agg}}
 		}
 	case "DEADLINE":
 		switch p.keyword("Write DEADLINE EXTEND 2d or DEADLINE SET 2025-06-08 18:00.", "EXTEND", "SET") {
@@ -502,30 +466,30 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 		if sign.val == "-" {
 			amt = -amt
 		}
-		eff = TreasuryEffect{Nation: n, Delta: amt}
+		eff = engine.TreasuryChange{Nation: n, Delta: amt}
 	case "ADD":
 		f := p.force("the force to add to or create")
 		c := p.contents(allowAll, "the units to add, such as 24 C infantry", "AT")
 		p.keyword("Write ADD force units AT hex.", "AT")
-		eff = AddEffect{Force: f, Contents: c, At: p.hexOrCity()}
+		eff = engine.AddUnits{Force: f, Units: c, At: p.hexOrCity()}
 	case "REMOVE":
 		f := p.force("the force to remove from")
 		var c Contents
 		if !p.atEnd() {
 			c = p.contents(allowAll, "the units to remove, or nothing for the whole force")
 		}
-		eff = RemoveEffect{Force: f, Contents: c}
+		eff = engine.RemoveUnits{Force: f, Units: c}
 	case "MOVE":
 		f := p.force("the force to move")
 		p.keyword("Write MOVE force TO hex.", "TO")
-		eff = MoveEffect{Force: f, To: p.hexOrCity()}
+		eff = engine.PlaceForce{Force: f, To: p.hexOrCity()}
 	case "LOYALTY":
 		c := p.city()
 		var n game.NationID
 		if _, ok := p.acceptExact("NEUTRAL", "NONE"); !ok {
 			n = p.nation()
 		}
-		eff = LoyaltyEffect{City: c, Nation: n}
+		eff = engine.SetLoyalty{City: c, Nation: n}
 	}
 	p.end(kw)
 	return cmd, eff, nil
@@ -574,20 +538,24 @@ func FormatRefereeCommand(c RefereeCommand, v *Vocabulary) string {
 }
 
 // FormatEffect prints an effect in canonical form.
-func FormatEffect(e Effect, v *Vocabulary) string {
+func FormatEffect(e engine.Effect, v *Vocabulary) string {
 	switch e := e.(type) {
-	case TreasuryEffect:
+	case engine.TreasuryChange:
 		return fmt.Sprintf("TREASURY %s %+d", e.Nation, e.Delta)
-	case AddEffect:
-		return fmt.Sprintf("ADD %s %s AT %s", e.Force, FormatContents(e.Contents, v), e.At)
-	case RemoveEffect:
-		if e.Contents.IsEmpty() {
+	case engine.AddUnits:
+		return fmt.Sprintf("ADD %s %s AT %s", e.Force, FormatContents(e.Units, v), e.At)
+	case engine.RemoveUnits:
+		if e.Units.IsEmpty() {
 			return "REMOVE " + string(e.Force)
 		}
-		return fmt.Sprintf("REMOVE %s %s", e.Force, FormatContents(e.Contents, v))
-	case MoveEffect:
+		return fmt.Sprintf("REMOVE %s %s", e.Force, FormatContents(e.Units, v))
+	case engine.PlaceForce:
 		return fmt.Sprintf("MOVE %s TO %s", e.Force, e.To)
-	case LoyaltyEffect:
+	case engine.DeclareBreach:
+		return fmt.Sprintf("BREACH %s %s AGAINST %s", e.Treaty, e.Offender, e.Aggrieved)
+	case engine.LiftPenalty:
+		return fmt.Sprintf("LIFT %s %s AGAINST %s", e.Treaty, e.Offender, e.Aggrieved)
+	case engine.SetLoyalty:
 		n := string(e.Nation)
 		if n == "" {
 			n = "NEUTRAL"

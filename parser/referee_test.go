@@ -1,10 +1,12 @@
 package parser
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -76,10 +78,10 @@ func TestRefereeSheet(t *testing.T) {
 		t.Fatalf("%+v", rs)
 	}
 	a := rs.Commands[0].(Approve)
-	if a.Line != 4 || len(a.Effects) != 1 || a.Effects[0] != (TreasuryEffect{Nation: "eisenmark", Delta: 200}) {
+	if a.Line != 4 || len(a.Effects) != 1 || a.Effects[0] != (engine.TreasuryChange{Nation: "eisenmark", Delta: 200}) {
 		t.Errorf("first %+v", a)
 	}
-	if c := rs.Commands[2].(Approve); len(c.Effects) != 1 || c.Effects[0] != (MoveEffect{Force: "E2", To: game.Hex{Col: 19, Row: 10}}) {
+	if c := rs.Commands[2].(Approve); len(c.Effects) != 1 || c.Effects[0] != (engine.PlaceForce{Force: "E2", To: game.Hex{Col: 19, Row: 10}}) {
 		t.Errorf("third %+v", c)
 	}
 	if rs := ParseRefereeCommands("Thanks!", nil, nil); len(rs.Diagnostics) != 1 {
@@ -113,4 +115,27 @@ func FuzzReferee(f *testing.F) {
 			t.Fatalf("canonical form does not read back:\n%s\n---\n%s\n%+v", text, strings.Join(lines2, "\n"), again.Diagnostics)
 		}
 	})
+}
+
+// TestRulingOf: APPROVE, BREACH and LIFT carry engine rulings; the other
+// commands carry none.
+func TestRulingOf(t *testing.T) {
+	rs := ParseRefereeCommands("APPROVE R1\n  TREASURY eisenmark -100\n  LOYALTY Dresna NEUTRAL\nBREACH T1 fromande AGAINST eisenmark\nLIFT T2 eisenmark AGAINST fromande\nRESOLVE NOW\n", vocabForFuzz(t), time.UTC)
+	if len(rs.Diagnostics) > 0 || len(rs.Commands) != 4 {
+		t.Fatalf("%+v", rs)
+	}
+	want := []engine.Ruling{
+		{Token: "R1", Effects: []engine.Effect{engine.TreasuryChange{Nation: "eisenmark", Delta: -100}, engine.SetLoyalty{City: "Dresna"}}},
+		{Effects: []engine.Effect{engine.DeclareBreach{Treaty: "T1", Offender: "fromande", Aggrieved: "eisenmark"}}},
+		{Effects: []engine.Effect{engine.LiftPenalty{Treaty: "T2", Offender: "eisenmark", Aggrieved: "fromande"}}},
+	}
+	for i, w := range want {
+		got, ok := RulingOf(rs.Commands[i])
+		if !ok || !reflect.DeepEqual(got, w) {
+			t.Errorf("command %d: RulingOf = %+v, %v; want %+v", i, got, ok, w)
+		}
+	}
+	if _, ok := RulingOf(rs.Commands[3]); ok {
+		t.Error("RESOLVE NOW carries a ruling")
+	}
 }

@@ -1,0 +1,61 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Rulings are stored as the engine's typed rulings: a submission of kind
+// KindRuling whose CanonicalText is the engine.Ruling's JSON (its effects as
+// envelopes, bound to the request token in ReceiptHash and in the JSON) and
+// whose RawText is the command as the referee's acknowledgment printed it.
+// The turn runner reads them back with Game.Rulings into engine.Input.Rulings;
+// nothing re-reads the referee's text.
+
+// rulingSubmission is the stored form of a ruling: nation is the requester
+// ("referee" for a BREACH or LIFT, which answer no request).
+func rulingSubmission(gameID string, turn int, nation string, mailID int64, formatted string, r engine.Ruling, now time.Time) (store.Submission, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return store.Submission{}, fmt.Errorf("storing the ruling %q: %w", formatted, err)
+	}
+	return store.Submission{GameID: gameID, Turn: turn, Nation: nation, Kind: KindRuling, MailID: mailID,
+		RawText: formatted, CanonicalText: string(b), ReceiptHash: r.Token, Valid: true, SubmittedAt: now}, nil
+}
+
+// Rulings returns the rulings in force for a turn, in the order the referee
+// gave them: for each request token the referee's last ruling (a DENY after
+// an APPROVE carries no effects, so nothing is applied), and every BREACH and
+// LIFT. The store's superseded flag is not used: it is kept per nation and
+// kind, and a nation may have several requests ruled on.
+func (g *Game) Rulings(ctx context.Context, turn int) ([]engine.Ruling, error) {
+	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return nil, err
+	}
+	last := map[string]int{} // token → index in subs of its last ruling
+	for i, s := range subs {
+		if s.Kind == KindRuling && s.Valid && s.ReceiptHash != "" {
+			last[s.ReceiptHash] = i
+		}
+	}
+	var out []engine.Ruling
+	for i, s := range subs {
+		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && last[s.ReceiptHash] != i) {
+			continue
+		}
+		var r engine.Ruling
+		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil {
+			return nil, fmt.Errorf("stored ruling %d (%q): %w", s.ID, s.RawText, err)
+		}
+		if len(r.Effects) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
