@@ -260,3 +260,38 @@ func TestDeadlineExtendTakesEffect(t *testing.T) {
 		t.Errorf("the acknowledgment after the extension shows %q, want %q", deadlineLine(ack), want)
 	}
 }
+
+// TestRawMailPurgedAfterResolution: with keep_raw_days 0, the raw text of a
+// handled sheet (with its PASSWORD line) is cleared once its turn is
+// resolved, and mail that came after the resolution keeps its text; with
+// -1 nothing is cleared.
+func TestRawMailPurgedAfterResolution(t *testing.T) {
+	for _, keep := range []int{0, -1} {
+		d, cfg := startGame(t, t.TempDir(), nil)
+		cfg.Mail.KeepRawDays = keep
+		g, ctx := d.Game, context.Background()
+		t0 := time.Now().Add(-time.Hour)
+		old := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("old@x", ""), t0)
+		if err := g.HandleMail(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.DB.SaveTurn(ctx, store.TurnRecord{GameID: "syw", Turn: 1, Status: store.TurnResolved,
+			State: []byte("{}"), ResolvedAt: t0.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+		newer := storeMail(t, g, 2, "eisenmark@pbem.localhost", sheetMail("new@x", ""), t0.Add(2*time.Minute))
+		g.DB.SetMailStatus(ctx, newer.ID, store.MailAcknowledged, ClassOrders, "")
+		n, err := g.purgeRawMail(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		oldRaw, newRaw := string(mailRow(t, g, old.ID).Raw), string(mailRow(t, g, newer.ID).Raw)
+		if keep == 0 && (n != 1 || strings.Contains(oldRaw, "demo-eisenmark") || !strings.Contains(newRaw, "demo-eisenmark")) {
+			t.Errorf("keep 0: cleared %d; the resolved turn's mail holds %q; the next turn's %q", n, oldRaw, newRaw)
+		}
+		if keep == -1 && (n != 0 || !strings.Contains(oldRaw, "demo-eisenmark")) {
+			t.Errorf("keep -1: cleared %d", n)
+		}
+		d.Close()
+	}
+}
