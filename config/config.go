@@ -150,6 +150,13 @@ type Mail struct {
 
 	// SMTP is how pbem sends mail.
 	SMTP SMTP `yaml:"smtp"`
+
+	// KeepRawDays is how many days pbem keeps the raw bytes of received
+	// mail (which hold the order sheet's PASSWORD line) after the turn they
+	// came in for was resolved; then they are cleared from pbem.db, keeping
+	// the mail's hash, sender, time and classification. 0 clears them at
+	// resolution; -1 keeps them for ever. Default 30.
+	KeepRawDays int `yaml:"keep_raw_days"`
 }
 
 // Embedded configures the built-in loopback mail server.
@@ -306,6 +313,7 @@ func Default() *Config {
 				BackoffInitial: 30 * time.Second,
 				BackoffMax:     time.Hour,
 			},
+			KeepRawDays: 30,
 		},
 		dir: ".",
 	}

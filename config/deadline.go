@@ -1,9 +1,9 @@
 package config
 
 import (
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/syw-pbem/pbem/schedule"
 )
 
 // Deadline is the schedule of turn deadlines, in game.timezone.
@@ -19,7 +19,9 @@ import (
 //	deadline: {dates: [2026-03-06, 2026-03-20 12:00]}      # two turns, then by hand
 //	deadline: {dates: [2026-03-06], every_days: 28}        # a fixed start, then four-weekly
 //
-// Deadlines keep their wall-clock time across daylight-saving changes.
+// Deadlines keep their wall-clock time across daylight-saving changes. The
+// dates are read by schedule.Parse, the parser the referee's DEADLINE SET
+// uses too, so the same text means the same instant in both.
 type Deadline struct {
 	// Time is the time of day deadlines fall at, "HH:MM" (24-hour clock).
 	// Default "18:00".
@@ -30,14 +32,17 @@ type Deadline struct {
 	EveryDays int `yaml:"every_days"`
 
 	// Dates are explicit deadlines, "YYYY-MM-DD" (at Time) or
-	// "YYYY-MM-DD HH:MM", in increasing order. Default none.
+	// "YYYY-MM-DD HH:MM", optionally followed by an IANA zone, in
+	// increasing order (read by schedule.Parse). Default none.
 	Dates []string `yaml:"dates"`
 }
 
 // Next returns the first deadline strictly after prev (normally the previous
 // deadline, or the game's start), and false if the schedule has none. It
 // assumes the schedule passed Validate; entries that do not parse are
-// skipped.
+// skipped. Wall-clock times are made by schedule.At: one that falls in the
+// spring daylight-saving gap moves forward by the gap, an ambiguous autumn
+// one is the first of the two.
 func (d Deadline) Next(prev time.Time, loc *time.Location) (time.Time, bool) {
 	hour, minute, err := parseClock(d.Time)
 	if err != nil {
@@ -60,27 +65,18 @@ func (d Deadline) Next(prev time.Time, loc *time.Location) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	b := base.In(loc)
-	return time.Date(b.Year(), b.Month(), b.Day()+d.EveryDays, hour, minute, 0, 0, loc), true
+	return schedule.At(b.Year(), b.Month(), b.Day()+d.EveryDays, hour, minute, 0, loc), true
 }
 
 // parseClock reads "HH:MM".
 func parseClock(s string) (hour, minute int, err error) {
-	t, err := time.Parse("15:04", strings.TrimSpace(s))
-	if err != nil || len(strings.TrimSpace(s)) != 5 {
-		return 0, 0, fmt.Errorf("%q is not a time of day; write HH:MM on the 24-hour clock, such as 18:00", s)
-	}
-	return t.Hour(), t.Minute(), nil
+	c, err := schedule.ParseClock(s)
+	return c.Hour, c.Minute, err
 }
 
-// parseDeadlineDate reads "YYYY-MM-DD" or "YYYY-MM-DD HH:MM" in loc.
+// parseDeadlineDate reads a date in the form schedule.Parse reads (the same
+// as the referee's DEADLINE SET): "YYYY-MM-DD" (at hour:minute) or
+// "YYYY-MM-DD HH:MM", in loc unless a zone is named.
 func parseDeadlineDate(s string, hour, minute int, loc *time.Location) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.ParseInLocation("2006-01-02 15:04", s, loc); err == nil {
-		return t, nil
-	}
-	t, err := time.ParseInLocation("2006-01-02", s, loc)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM, such as 2026-03-06 18:00", s)
-	}
-	return time.Date(t.Year(), t.Month(), t.Day(), hour, minute, 0, 0, loc), nil
+	return schedule.Parse(s, loc, &schedule.Clock{Hour: hour, Minute: minute})
 }

@@ -186,6 +186,10 @@ func (v *validator) mail() {
 		v.add("mail.imap.poll_interval", "%v is out of range; use 1s to 5m (the mailbox is polled even with IDLE, which can silently stop)", i.PollInterval)
 	}
 
+	if m.KeepRawDays < -1 || m.KeepRawDays > 3660 {
+		v.add("mail.keep_raw_days", "%d is out of range; use days from 0 to 3660, or -1 to keep raw mail for ever", m.KeepRawDays)
+	}
+
 	s := m.SMTP
 	if s.RatePerMinute < 1 {
 		v.add("mail.smtp.rate_per_minute", "%d: must be at least 1", s.RatePerMinute)

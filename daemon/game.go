@@ -45,6 +45,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/scenario"
@@ -77,6 +78,14 @@ type Game struct {
 	Zone     *time.Location     // game.timezone, in which deadlines are set and shown
 
 	ownDB bool
+
+	// check is the order-sheet checker, parser.Check unless a test
+	// changes it (to show that stored orders do not depend on it).
+	check func(string, parser.CheckContext) *parser.Report
+
+	// rulesOnce makes rulesVer, the version of the edition's rule tables.
+	rulesOnce sync.Once
+	rulesVer  string
 
 	// beforeCommit, when set (tests only), runs inside the transaction that
 	// records a mail's outcome, just before the mail's status changes; an
@@ -190,7 +199,8 @@ func (g *Game) ID() string { return g.Config.Game.ID }
 // Ensure creates the game in the store from the scenario if it is not there
 // yet: the game row, every nation with its registered addresses and the hash
 // of its initial password, and the starting position as turn 0 — all in one
-// transaction. It reports whether it created the game. (Open has checked
+// transaction, with the first turn's deadline from the schedule. It reports
+// whether it created the game. (Open has checked
 // that an existing game was made with the same ruleset.)
 func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 	_, err = g.DB.Game(ctx, g.ID())
@@ -239,9 +249,11 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 				return err
 			}
 		}
-		_, err := tx.SaveTurn(ctx, store.TurnRecord{GameID: g.ID(), Turn: 0, Status: store.TurnInitial,
-			State: stateJSON, ResolvedAt: now})
-		return err
+		if _, err := tx.SaveTurn(ctx, store.TurnRecord{GameID: g.ID(), Turn: 0, Status: store.TurnInitial,
+			State: stateJSON, ResolvedAt: now}); err != nil {
+			return err
+		}
+		return g.openDeadline(ctx, tx, st.Turn, now)
 	})
 	if err != nil {
 		return false, err
@@ -265,8 +277,8 @@ func (g *Game) Deadline(ctx context.Context) (time.Time, bool) {
 	return d, err == nil && !d.IsZero()
 }
 
-// current returns the state of the latest turn record and the deadline of
-// the turn now open (zero for none), from one read of the store.
+// current returns the state of the latest turn record and the stored
+// deadline of the turn now open (zero for none).
 func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 	if g.DB == nil {
 		st, err := g.Scenario.InitialState(g.ID(), g.Rules.ID)
@@ -279,12 +291,25 @@ func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 		}
 		return nil, time.Time{}, err
 	}
-	deadline, ok := g.Config.Game.Deadline.Next(rec.ResolvedAt, g.Zone)
+	st, err := g.decoded(rec)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn)
+	switch {
+	case err == nil:
+		return st, d.At.In(g.Zone), nil
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, time.Time{}, err
+	}
+	// No stored deadline: a game stored by an older pbem that the daemon
+	// has not opened since (it stores one at start), or a turn the schedule
+	// gives none. Show what the schedule would give.
+	deadline, ok := g.scheduled(time.Time{}, rec.ResolvedAt)
 	if !ok {
 		deadline = time.Time{}
 	}
-	st, err := g.decoded(rec)
-	return st, deadline, err
+	return st, deadline, nil
 }
 
 // decoded returns the state of rec, decoded once per turn record.

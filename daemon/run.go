@@ -49,6 +49,12 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if _, err := g.Ensure(ctx); err != nil {
 		return nil, err
 	}
+	if err := g.ensureDeadline(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := g.purgeRawMail(ctx); err != nil {
+		return nil, err
+	}
 	imapEP, smtpEP := cfg.IMAPEndpoint(), cfg.SMTPEndpoint()
 	if cfg.Mail.Mode == config.ModeEmbedded {
 		if d.Mail, err = startMailServer(ctx, cfg, g.Log.With("part", "mailserver")); err != nil {

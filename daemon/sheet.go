@@ -37,7 +37,11 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	replaces := err == nil && prev.Valid
 	var pwFailed bool
 	var pwErr error
-	report := parser.Check(text, parser.CheckContext{
+	check := g.check
+	if check == nil {
+		check = parser.Check
+	}
+	report := check(text, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(), Nation: nation, Turn: st.Turn,
 		Deadline: deadline, Zone: g.Zone, Replaces: replaces,
 		VerifyPassword: func(n game.NationID, pw string) bool {
@@ -85,27 +89,38 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
 		}
 		now := g.Now().UTC()
+		pws := []string{sheet.Header.Password}
+		if report.PasswordChange != nil {
+			pws = append(pws, report.PasswordChange.New)
+		}
 		out.save = func(ctx context.Context, tx *store.Tx) error {
-			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, report, now)
+			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now)
 		}
 	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))
 	return out, nil
 }
 
-// saveSheet records the accepted orders and each treaty, attestation, request
-// and password change of a sheet.
-func (g *Game) saveSheet(ctx context.Context, tx *store.Tx, m store.Mail, turn int, nation game.NationID, raw string, r *parser.Report, now time.Time) error {
+// saveSheet records the accepted orders (the text, the canonical text, and
+// the orders as engine data) and each treaty, attestation, request and
+// password change of a sheet. Every text stored has the sheet's passwords
+// (pws: the header's and a new one) masked.
+func (g *Game) saveSheet(ctx context.Context, tx *store.Tx, m store.Mail, turn int, nation game.NationID, raw string, pws []string, r *parser.Report, now time.Time) error {
+	mask := func(s string) string { return maskPasswords(s, pws...) }
 	base := store.Submission{GameID: g.ID(), Turn: turn, Nation: string(nation), MailID: m.ID, SubmittedAt: now, Valid: true}
-	subs := []store.Submission{withText(base, KindOrders, raw, r.Canonical(), r.Receipt)}
+	orders, err := g.ordersSubmission(withText(base, KindOrders, mask(raw), mask(r.Canonical()), r.Receipt), r.Orders.List)
+	if err != nil {
+		return err
+	}
+	subs := []store.Submission{orders}
 	for _, t := range r.Treaties {
-		subs = append(subs, withText(base, KindTreaty, t.Text, t.Title, ""))
+		subs = append(subs, withText(base, KindTreaty, mask(t.Text), mask(t.Title), ""))
 	}
 	for _, a := range r.Attestations {
 		subs = append(subs, withText(base, KindAttest, "", a.Treaty, ""))
 	}
 	for _, q := range r.Requests {
-		subs = append(subs, withText(base, KindRequest, q.Text, q.Text, q.Token))
+		subs = append(subs, withText(base, KindRequest, mask(q.Text), mask(q.Text), q.Token))
 	}
 	for _, s := range subs {
 		if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
@@ -205,6 +220,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	out := outcome{status: store.MailAcknowledged, class: ClassReferee}
 	now := g.Now().UTC()
 	sum := store.SHA256Hex(m.Raw)
+	deadline, err := g.turnDeadline(ctx, st.Turn)
+	if err != nil {
+		return outcome{}, err
+	}
+	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
 	for _, c := range rs.Commands {
 		formatted := parser.FormatRefereeCommand(c, v)
 		token, verdict := "", ""
@@ -213,6 +233,23 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			token, verdict = x.Token, "approved"
 		case parser.Deny:
 			token, verdict = x.Token, "denied"
+		case parser.DeadlineSet, parser.DeadlineExtend:
+			// Judged against the mail's arrival, so a retry decides the same.
+			next, err := g.deadlineCommand(c, deadline, m.ReceivedAt)
+			if err != nil {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err))
+				continue
+			}
+			was := "it had none"
+			if !deadline.IsZero() {
+				was = "was " + g.showTime(deadline)
+			}
+			lines = append(lines, fmt.Sprintf("line %d: %s — the deadline of %s is now %s (%s)", c.SourceLine(), formatted,
+				st.Calendar.Label(st.Turn), g.showTime(next), was))
+			deadline, newDeadline = next, next
+			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
+				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
+			continue
 		}
 		if token == "" {
 			lines = append(lines, fmt.Sprintf("line %d: %s — recorded; the turn runner carries it out", c.SourceLine(), formatted))
@@ -267,11 +304,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailRefereeOK, "referee", st.Turn,
 		fmt.Sprintf("[%s] Referee commands received", g.ID()), templates.Must("referee-ack", map[string]any{"Lines": lines})))
+	turn := st.Turn
 	out.save = func(ctx context.Context, tx *store.Tx) error {
 		for _, s := range rulings {
 			if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
 				return err
 			}
+		}
+		if !newDeadline.IsZero() {
+			return tx.SetDeadline(ctx, g.ID(), turn, newDeadline, m.ID)
 		}
 		return nil
 	}

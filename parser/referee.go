@@ -9,6 +9,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/schedule"
 )
 
 // The referee's commands: rulings on requests, treaty breaches, the
@@ -344,34 +345,6 @@ func formatDuration(d time.Duration) string {
 	return b.String()
 }
 
-var timeLayouts = []string{"2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05"}
-
-// parseDeadline reads "2025-06-08 18:00", optionally followed by a zone name
-// ("Europe/Berlin", "UTC"), or an RFC 3339 time.
-func parseDeadline(s string, loc *time.Location) (time.Time, error) {
-	f := strings.Fields(s)
-	if len(f) == 1 {
-		if t, err := time.Parse(time.RFC3339, f[0]); err == nil {
-			return t, nil
-		}
-	}
-	if len(f) == 3 {
-		z, err := time.LoadLocation(f[2])
-		if err != nil {
-			return time.Time{}, fmt.Errorf("unknown time zone %q", f[2])
-		}
-		loc = z
-		f = f[:2]
-	}
-	text := strings.Join(f, " ")
-	for _, l := range timeLayouts {
-		if t, err := time.ParseInLocation(l, text, loc); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("cannot read %q as a date and time", s)
-}
-
 // parseRefereeLine reads one line: a command, an effect, or the GAME line.
 func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd RefereeCommand, eff engine.Effect, diag *Diagnostic) {
 	p := &parser{v: v, lg: lg, items: lex(lg.text), st: &Statement{Line: lg.first()}}
@@ -440,7 +413,7 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 			if i := strings.Index(rest, "#"); i >= 0 {
 				rest = strings.TrimSpace(rest[:i])
 			}
-			t, err := parseDeadline(rest, loc)
+			t, err := schedule.Parse(rest, loc, nil)
 			if err != nil {
 				p.fail(p.peek(), fmt.Sprintf("expected a date and time such as 2025-06-08 18:00, read %q (%v)", rest, err),
 					"Write DEADLINE SET 2025-06-08 18:00, optionally followed by a time zone such as Europe/Berlin.")

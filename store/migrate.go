@@ -135,6 +135,24 @@ CREATE TABLE meta (
 	updated_at TEXT NOT NULL
 ) STRICT;
 `},
+	{5, "orders as engine data, deadlines per turn, raw mail purge", `
+ALTER TABLE submissions ADD COLUMN orders BLOB;                          -- JSON array of engine order envelopes
+ALTER TABLE submissions ADD COLUMN ruleset TEXT NOT NULL DEFAULT '';      -- the edition the sheet was checked under
+ALTER TABLE submissions ADD COLUMN rules_version TEXT NOT NULL DEFAULT ''; -- a hash of that edition's tables
+
+CREATE TABLE deadlines (
+	game_id    TEXT NOT NULL REFERENCES games(id),
+	turn       INTEGER NOT NULL,
+	at         TEXT NOT NULL,   -- the deadline in force
+	scheduled  TEXT,            -- what the schedule gave when the turn opened; NULL if it gave none
+	source     TEXT NOT NULL CHECK (source IN ('schedule','referee')),
+	mail_id    INTEGER,         -- the referee's mail that last changed it
+	updated_at TEXT NOT NULL,
+	PRIMARY KEY (game_id, turn)
+) STRICT;
+
+ALTER TABLE mail ADD COLUMN raw_purged_at TEXT;  -- when the raw bytes were cleared; NULL while kept
+`},
 }
 
 // SchemaVersion is the schema version this code writes: the number of the

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMigrationList(t *testing.T) {
@@ -45,6 +46,12 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A sheet stored before orders were kept as engine data.
+	if _, err := old.writer.Exec(`INSERT INTO submissions (game_id, turn, nation, kind, mail_id, raw_text, canonical_text,
+		receipt_hash, valid, submitted_at) VALUES ('syw', 1, 'eisenmark', 'orders', ?, 'raw', 'canon', 'r1', 1, ?)`,
+		mail.ID, encTime(t0)); err != nil {
+		t.Fatal(err)
+	}
 	if err := old.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +76,26 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 	if ms, _ := db.MessagesInState(ctx, OutboxPending); len(ms) != 1 {
 		t.Errorf("outbox after migration: %d rows", len(ms))
 	}
-	// The new step's table works.
-	if err := db.SetMeta(ctx, "k", "v"); err != nil {
-		t.Errorf("meta after migration: %v", err)
+	// The old sheet survives, with no engine orders recorded.
+	if s, err := db.LatestSubmission(ctx, "syw", 1, "eisenmark", "orders"); err != nil || s.CanonicalText != "canon" ||
+		s.Orders != nil || s.Ruleset != "" {
+		t.Errorf("old submission after migration: %+v, %v", s, err)
+	}
+	// The new step's columns and table work.
+	if _, _, err := db.SaveSubmission(ctx, Submission{GameID: "syw", Turn: 1, Nation: "eisenmark", Kind: "orders",
+		RawText: "r", CanonicalText: "c", Valid: true, SubmittedAt: t0, Orders: []byte(`[{"kind":"stance"}]`),
+		Ruleset: "syw-1752", RulesVersion: "abc"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := db.LatestSubmission(ctx, "syw", 1, "eisenmark", "orders"); err != nil || string(s.Orders) != `[{"kind":"stance"}]` ||
+		s.Ruleset != "syw-1752" || s.RulesVersion != "abc" {
+		t.Errorf("new submission after migration: %+v, %v", s, err)
+	}
+	if _, err := db.OpenDeadline(ctx, "syw", 1, t0); err != nil {
+		t.Errorf("deadlines after migration: %v", err)
+	}
+	if n, err := db.PurgeRawMail(ctx, t0.Add(time.Hour)); err != nil || n != 0 {
+		t.Errorf("purging a mail still stored: %d, %v", n, err)
 	}
 	// Opening again applies nothing twice.
 	db.Close()

@@ -23,6 +23,16 @@ type Submission struct {
 	Valid         bool      // the checker accepted it (it can still carry warnings)
 	SubmittedAt   time.Time // set by the caller
 	Superseded    bool      // a later valid submission of the same kind replaced it
+
+	// Orders are the accepted orders as the engine reads them: a JSON array
+	// of order envelopes (engine.MarshalOrder), nil for kinds without
+	// orders. The turn runner decodes these and never parses RawText again,
+	// so a sheet means at the deadline exactly what its acknowledgment said.
+	Orders []byte
+	// Ruleset and RulesVersion identify the edition and the exact rule
+	// tables the sheet was checked under ("" when not recorded).
+	Ruleset      string
+	RulesVersion string
 }
 
 // SaveSubmission stores s. If s is valid, every earlier submission with the
@@ -64,9 +74,10 @@ func (tx *Tx) SaveSubmission(ctx context.Context, s Submission) (id int64, repla
 		mailID = s.MailID
 	}
 	res, err := tx.tx.ExecContext(ctx, `INSERT INTO submissions (game_id, turn, nation, kind, mail_id, raw_text,
-		canonical_text, receipt_hash, valid, superseded, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+		canonical_text, receipt_hash, valid, superseded, submitted_at, orders, ruleset, rules_version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
 		s.GameID, s.Turn, s.Nation, s.Kind, mailID, s.RawText, s.CanonicalText, s.ReceiptHash, s.Valid,
-		encTime(s.SubmittedAt))
+		encTime(s.SubmittedAt), s.Orders, s.Ruleset, s.RulesVersion)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: SaveSubmission %s turn %d %s %s: %w", s.GameID, s.Turn, s.Nation, s.Kind, err)
 	}
@@ -112,7 +123,7 @@ func (tx *Tx) Submissions(ctx context.Context, gameID string, turn int) ([]Submi
 
 func (tx *Tx) querySubmissions(ctx context.Context, where string, args ...any) ([]Submission, error) {
 	rows, err := tx.tx.QueryContext(ctx, `SELECT id, game_id, turn, nation, kind, mail_id, raw_text, canonical_text,
-		receipt_hash, valid, superseded, submitted_at FROM submissions `+where, args...)
+		receipt_hash, valid, superseded, submitted_at, orders, ruleset, rules_version FROM submissions `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading submissions: %w", err)
 	}
@@ -123,7 +134,7 @@ func (tx *Tx) querySubmissions(ctx context.Context, where string, args ...any) (
 		var mailID sql.NullInt64
 		var at string
 		if err := rows.Scan(&s.ID, &s.GameID, &s.Turn, &s.Nation, &s.Kind, &mailID, &s.RawText, &s.CanonicalText,
-			&s.ReceiptHash, &s.Valid, &s.Superseded, &at); err != nil {
+			&s.ReceiptHash, &s.Valid, &s.Superseded, &at, &s.Orders, &s.Ruleset, &s.RulesVersion); err != nil {
 			return nil, fmt.Errorf("store: reading submissions: %w", err)
 		}
 		s.MailID = mailID.Int64
@@ -133,4 +144,19 @@ func (tx *Tx) querySubmissions(ctx context.Context, where string, args ...any) (
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// SubmissionsInForce returns, for a game, turn and kind, the submission in
+// force of every nation that has one (the latest valid one), ordered by
+// nation.
+func (db *DB) SubmissionsInForce(ctx context.Context, gameID string, turn int, kind string) (ss []Submission, err error) {
+	err = db.view(ctx, func(tx *Tx) error { ss, err = tx.SubmissionsInForce(ctx, gameID, turn, kind); return err })
+	return ss, err
+}
+
+// SubmissionsInForce is DB.SubmissionsInForce inside a transaction.
+func (tx *Tx) SubmissionsInForce(ctx context.Context, gameID string, turn int, kind string) ([]Submission, error) {
+	return tx.querySubmissions(ctx, `WHERE id IN (SELECT MAX(id) FROM submissions
+		WHERE game_id = ? AND turn = ? AND kind = ? AND valid = 1 AND superseded = 0 GROUP BY nation)
+		ORDER BY nation`, gameID, turn, kind)
 }

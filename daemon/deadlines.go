@@ -1,0 +1,128 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/syw-pbem/pbem/parser"
+	"github.com/syw-pbem/pbem/schedule"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Deadlines are stored per turn (store.Deadline). A turn's deadline is set
+// from the config's schedule when the turn opens — when the game is created,
+// when the turn before it is committed, or, for a game stored by an older
+// pbem, at the first start — and changed afterwards only by the referee's
+// DEADLINE SET and DEADLINE EXTEND. Everything that shows or uses the
+// deadline (acknowledgments, the late check, the turn runner) reads the
+// stored one; a config edited in mid-turn changes the next turns, never the
+// one open.
+
+// deadlineLayout is how a deadline is shown to people.
+const deadlineLayout = "Monday 2 January 2006, 15:04 MST"
+
+// scheduled returns the schedule's deadline for the turn after one whose
+// scheduled deadline was prev (zero: the game's start), opening at opened:
+// the first deadline of the schedule after prev that is also after opened
+// (a turn resolved late, after an extension, does not open with a deadline
+// already past). false when the schedule has none.
+func (g *Game) scheduled(prev, opened time.Time) (time.Time, bool) {
+	base := prev
+	if base.IsZero() {
+		base = opened
+	}
+	next, ok := g.Config.Game.Deadline.Next(base, g.Zone)
+	for i := 0; ok && !next.After(opened) && i < 10000; i++ {
+		next, ok = g.Config.Game.Deadline.Next(next, g.Zone)
+	}
+	return next, ok && next.After(opened)
+}
+
+// openDeadline stores the schedule's deadline for turn, which opens at
+// opened, unless it has one already; prevTurn's stored deadline (if any)
+// is where the schedule continues from.
+func (g *Game) openDeadline(ctx context.Context, tx *store.Tx, turn int, opened time.Time) error {
+	var prev time.Time
+	if d, err := tx.TurnDeadline(ctx, g.ID(), turn-1); err == nil {
+		prev = d.Scheduled
+		if prev.IsZero() {
+			prev = d.At
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	at, ok := g.scheduled(prev, opened)
+	if !ok {
+		return nil
+	}
+	_, err := tx.OpenDeadline(ctx, g.ID(), turn, at)
+	return err
+}
+
+// ensureDeadline gives the turn now open its deadline from the schedule if
+// it has none (a game stored by a pbem that did not store deadlines). The
+// daemon calls it at start.
+func (g *Game) ensureDeadline(ctx context.Context) error {
+	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	st, err := g.decoded(rec)
+	if err != nil {
+		return err
+	}
+	if _, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil || !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return g.DB.Update(ctx, func(tx *store.Tx) error { return g.openDeadline(ctx, tx, st.Turn, rec.ResolvedAt) })
+}
+
+// turnDeadline returns the stored deadline of a turn, zero when it has none.
+func (g *Game) turnDeadline(ctx context.Context, turn int) (time.Time, error) {
+	d, err := g.DB.TurnDeadline(ctx, g.ID(), turn)
+	if errors.Is(err, store.ErrNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return d.At.In(g.Zone), nil
+}
+
+// extendDeadline moves a deadline later: whole days keep the wall-clock time
+// across a daylight-saving change (DEADLINE EXTEND 2d from Friday 18:00 is
+// Sunday 18:00 whatever the clocks did), and hours and minutes are added
+// as elapsed time.
+func (g *Game) extendDeadline(cur time.Time, by time.Duration) time.Time {
+	days := int(by / (24 * time.Hour))
+	rest := by - time.Duration(days)*24*time.Hour
+	w := cur.In(g.Zone)
+	return schedule.At(w.Year(), w.Month(), w.Day()+days, w.Hour(), w.Minute(), w.Second(), g.Zone).Add(rest)
+}
+
+// deadlineCommand works out the effect of a DEADLINE command on the turn
+// now open, whose deadline in force is cur (zero: none). It returns the new
+// deadline, or the reason it is refused.
+func (g *Game) deadlineCommand(c parser.RefereeCommand, cur, now time.Time) (time.Time, error) {
+	var next time.Time
+	switch x := c.(type) {
+	case parser.DeadlineExtend:
+		if cur.IsZero() {
+			return time.Time{}, errors.New("this turn has no deadline to extend; set one with DEADLINE SET 2026-03-06 18:00")
+		}
+		next = g.extendDeadline(cur, x.By)
+	case parser.DeadlineSet:
+		next = x.At
+	default:
+		return time.Time{}, fmt.Errorf("not a deadline command: %s", c.Verb())
+	}
+	if !next.After(now) {
+		return time.Time{}, fmt.Errorf("%s is already past; to resolve the turn now write RESOLVE NOW", g.showTime(next))
+	}
+	return next.In(g.Zone), nil
+}
+
+// showTime prints an instant in the game's zone for people.
+func (g *Game) showTime(t time.Time) string { return t.In(g.Zone).Format(deadlineLayout) }
