@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
@@ -86,6 +87,8 @@ func runCheck(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
 	gameDir := fs.String("game", "", "the game's folder (holding config.yaml); default: the --config file")
 	nation := fs.String("nation", "", "the nation the sheet is from (default: its NATION line)")
+	treasury := fs.Int("treasury", -1, "check as if every nation's treasury held this many crowns (for a year-end sheet checked before the taxes are in)")
+	turnFlag := fs.String("turn", "", "check the sheet as orders for turn N, or \"year-end\" for the next year-end turn (default: the turn orders are now taken for)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -120,10 +123,23 @@ func runCheck(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
+	if code := checkNationFlag(e, *nation, st); code != exitOK {
+		return code
+	}
+	turn, code := checkTurnFlag(e, *turnFlag, st)
+	if code != exitOK {
+		return code
+	}
+	if *treasury >= 0 {
+		setTreasuries(st, g.Map, *treasury)
+	}
 	deadline, _ := g.Deadline(ctx)
+	if turn != 0 && turn != st.Turn {
+		deadline = time.Time{} // that turn's deadline is not set yet
+	}
 	report, err := parser.CheckReader(in, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: game.NationID(*nation),
-		Deadline: deadline, Zone: g.Zone,
+		Deadline: deadline, Zone: g.Zone, Turn: turn,
 	})
 	if err != nil {
 		e.errorf("check: %v", err)
