@@ -189,21 +189,30 @@ func runRun(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	defer d.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			d.Close()
+		}
+	}()
 	st, err := d.Game.State(ctx)
 	if err != nil {
 		return failed(e, err)
 	}
 	fmt.Fprintf(e.stdout, "pbem: game %s (%s), orders taken for %s\n", cfg.Game.ID, d.Game.Rules.Name, st.Calendar.Label(st.Turn))
 	if d.Mail != nil {
-		fmt.Fprintf(e.stdout, "pbem: embedded mail server: IMAP %s, SMTP %s (loopback, no encryption; user = the address, passwords in %s)\n",
-			d.Mail.IMAPAddr(), d.Mail.SMTPAddr(), e.configPath)
-		fmt.Fprintf(e.stdout, "pbem: players send orders to %s; try: %s send --from eisenmark@%s docs/examples/monthly.txt\n",
-			cfg.Mail.Address, selfName(), cfg.Mail.Embedded.Domain)
+		fmt.Fprint(e.stdout, bannerMail(e, cfg, d.Mail.IMAPAddr(), d.Mail.SMTPAddr()))
 	}
 	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
-	if err := d.Run(ctx); err != nil {
-		return failed(e, err)
+	runErr := d.Run(ctx)
+	// Close before saying so: nothing is logged after "stopped".
+	closed = true
+	closeErr := d.Close()
+	if runErr != nil {
+		return failed(e, runErr)
+	}
+	if closeErr != nil {
+		return failed(e, closeErr)
 	}
 	fmt.Fprintln(e.stdout, "pbem: stopped")
 	return exitOK
