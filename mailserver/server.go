@@ -524,10 +524,21 @@ func (s *Server) appendLimit() uint32 { return uint32(s.opts.MaxMessageBytes) }
 type printfLogger struct{ l *slog.Logger }
 
 func (p printfLogger) Printf(format string, v ...any) {
-	p.l.Warn(strings.TrimSpace(fmt.Sprintf(format, v...)))
+	p.warn(strings.TrimSpace(fmt.Sprintf(format, v...)))
 }
 
-func (p printfLogger) Println(v ...any) { p.l.Warn(strings.TrimSpace(fmt.Sprintln(v...))) }
+func (p printfLogger) Println(v ...any) { p.warn(strings.TrimSpace(fmt.Sprintln(v...))) }
+
+// warn logs a library's complaint as a warning, except a read on a
+// connection the server itself closed (at shutdown, or a session it
+// ended), which is expected and logged at debug level only.
+func (p printfLogger) warn(msg string) {
+	if strings.Contains(msg, net.ErrClosed.Error()) {
+		p.l.Debug(msg)
+		return
+	}
+	p.l.Warn(msg)
+}
 
 // imapCaps are the capabilities advertised beyond those imapserver adds by
 // itself (IDLE, UNSELECT, ENABLE, SASL-IR, LITERAL-, APPENDLIMIT=…).

@@ -49,6 +49,8 @@ type checker struct {
 	// general or admiral away.
 	leaderLeft map[game.ForceID]int
 	nextForce  int
+	// fr is what lets one mistake give one error (failedsplit.go).
+	fr friction
 
 	funds, spent int
 	fundsCity    string
@@ -117,6 +119,7 @@ func (c *checker) treasury() (int, string) {
 // prepass records, before any check, what later checks need to know about
 // the whole sheet: which new IDs are named, which cities are besieged.
 func (c *checker) prepass(sts []Statement) {
+	c.predictSplitIDs(sts)
 	for _, st := range sts {
 		switch o := st.Order.(type) {
 		case engine.Split:
@@ -129,6 +132,8 @@ func (c *checker) prepass(sts []Statement) {
 			}
 		case engine.Besiege:
 			c.besieging[fold(o.City)] = true
+		case engine.Move:
+			c.noteMarch(o, st.Line)
 		}
 	}
 }
@@ -384,10 +389,10 @@ func (c *checker) atCity(f *game.Force, mc *hexmap.City, what string) {
 	}
 	if end != start {
 		c.reject(mc.Name, fmt.Sprintf("%s ends its move at %s, not in %s (%s): a force %s the city in its own hex", f.ID, c.label(end), mc.Name, mc.Hex, what),
-			fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex))
+			c.marchHint(f.ID, mc, end, fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex)))
 	}
 	c.reject(mc.Name, fmt.Sprintf("%s is at %s, not in %s (%s): a force %s the city in its own hex", f.ID, c.label(start), mc.Name, mc.Hex, what),
-		fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex))
+		c.marchHint(f.ID, mc, end, fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex)))
 }
 
 // newID checks the ID a SPLIT or DETACH names for the new force, or

@@ -223,6 +223,12 @@ func (c *checker) illegalStep(f *game.Force, class ruleset.MoveClass, from, to g
 // ---- organisation ----
 
 func (c *checker) checkSplit(o engine.Split) engine.Split {
+	defer func() {
+		if r := recover(); r != nil {
+			c.splitFailed(o)
+			panic(r)
+		}
+	}()
 	f := c.own(o.Force)
 	ct := Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships, Leaders: o.Leaders}
 	before := f.Clone()

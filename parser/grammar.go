@@ -265,13 +265,18 @@ func parseSail(p *parser) {
 				s = game.SeaID(it.val)
 			}
 			path = append(path, game.AtSea(s))
+		case (it.typ == itemWord || it.typ == itemString) && p.seaNameAhead():
+			path = append(path, game.AtSea(p.seaName()))
 		case (it.typ == itemWord || it.typ == itemString) && p.v != nil && len(p.v.cities) > 0:
 			if _, ok := p.v.City(it.val); !ok && it.typ == itemWord && len(p.v.seas) > 0 && len(p.v.cityByKey) > 0 {
 				if _, isCity := p.cityAhead(); !isCity {
 					seas := p.v.seaNames()
-					p.fail(it, fmt.Sprintf("no sea area or port %s%s", it.quoted(),
-						didYouMean(suggest(it.val, append(append([]string{}, seas...), p.v.cities...)))),
-						"Name sea areas by their ID on the map ("+strings.Join(seas, ", ")+"), ports by the city's name, anchorages by hex.")
+					hint := p.seaNameSuggestion()
+					if hint == "" {
+						hint = didYouMean(suggest(it.val, append(append([]string{}, seas...), p.v.cities...)))
+					}
+					p.fail(it, fmt.Sprintf("no sea area or port %s%s", it.quoted(), hint),
+						"Name sea areas by their ID or name on the map ("+strings.Join(seas, ", ")+"), ports by the city's name, anchorages by hex.")
 				}
 			}
 			path = append(path, game.AtHex(p.hexOrCity()))

@@ -23,6 +23,9 @@ type Vocabulary struct {
 	cityWords int // the most words in a city name
 	seas      []game.SeaID
 	seaByKey  map[string]game.SeaID
+	seaNamed  map[string]game.SeaID // by nameKey of the name the map prints
+	seaWords  int                   // the most words in a sea area's name
+	seaTitle  map[game.SeaID]string // the name the map prints
 	nations   []game.Nation
 	leaders   []game.Leader // every leader in the game, sorted by ID
 	leaderKey map[string]game.Leader
@@ -49,6 +52,7 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 		for _, s := range m.Seas {
 			v.seas = append(v.seas, s.ID)
 			v.seaByKey[fold(string(s.ID))] = s.ID
+			v.addSeaName(s.Name, s.ID)
 		}
 		v.nations = slices.Clone(m.Nations)
 	}
@@ -88,12 +92,16 @@ func (v *Vocabulary) CityAt(h game.Hex) (string, bool) {
 	return n, ok
 }
 
-// Sea returns a sea area by ID, ignoring case.
+// Sea returns a sea area by ID or by the name the map prints ("Sea of
+// Calpe"), ignoring case and accents.
 func (v *Vocabulary) Sea(id string) (game.SeaID, bool) {
 	if v == nil {
 		return "", false
 	}
-	s, ok := v.seaByKey[fold(id)]
+	if s, ok := v.seaByKey[fold(id)]; ok {
+		return s, true
+	}
+	s, ok := v.seaNamed[nameKey(id)]
 	return s, ok
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -47,6 +48,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	var sendLine atomic.Value // the "pbem send" line the banner suggests
 	start := func() (*exec.Cmd, *syncLog) {
 		cmd := exec.Command(bin, "--config", cfgPath, "run")
 		log := &syncLog{}
@@ -60,6 +62,9 @@ func TestDemoEndToEnd(t *testing.T) {
 			sc := bufio.NewScanner(stdout)
 			for sc.Scan() {
 				log.WriteString(sc.Text() + "\n")
+				if _, hint, ok := strings.Cut(sc.Text(), "; try: "); ok {
+					sendLine.Store(hint)
+				}
 				if strings.Contains(sc.Text(), "running") {
 					ready <- true
 				}
@@ -108,12 +113,28 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 		return msgs
 	}
-	post("eisenmark@pbem.localhost", filepath.Join(repo, "docs/examples/monthly.txt"))
+	// The first sheet is posted with the command line the banner suggests,
+	// run from the repository as the README says.
+	hint, _ := sendLine.Load().(string)
+	words := strings.Fields(hint)
+	if len(words) < 2 || words[0] != "pbem" || !strings.Contains(hint, "--config "+cfgPath) || !strings.Contains(hint, "--from eisenmark@pbem.localhost") {
+		stop(cmd, log)
+		t.Fatalf("the banner's send line is %q, want pbem send --config %s --from eisenmark@pbem.localhost …", hint, cfgPath)
+	}
+	send := exec.Command(bin, words[1:]...)
+	send.Dir = repo
+	if out, err := send.CombinedOutput(); err != nil {
+		stop(cmd, log)
+		t.Fatalf("%s: %v\n%s", hint, err, out)
+	}
 	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
 	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
 	stop(cmd, log)
 	if len(msgs) != 1 {
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
+	}
+	if _, after, _ := strings.Cut(log.String(), "pbem: stopped"); strings.Contains(after, "level=") {
+		t.Errorf("pbem logged after it said it stopped:\n%s", after)
 	}
 	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
@@ -86,6 +87,8 @@ func runCheck(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
 	gameDir := fs.String("game", "", "the game's folder (holding config.yaml); default: the --config file")
 	nation := fs.String("nation", "", "the nation the sheet is from (default: its NATION line)")
+	treasury := fs.Int("treasury", -1, "check as if every nation's treasury held this many crowns (for a year-end sheet checked before the taxes are in)")
+	turnFlag := fs.String("turn", "", "check the sheet as orders for turn N, or \"year-end\" for the next year-end turn (default: the turn orders are now taken for)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -120,10 +123,23 @@ func runCheck(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
+	if code := checkNationFlag(e, *nation, st); code != exitOK {
+		return code
+	}
+	turn, code := checkTurnFlag(e, *turnFlag, st)
+	if code != exitOK {
+		return code
+	}
+	if *treasury >= 0 {
+		setTreasuries(st, g.Map, *treasury)
+	}
 	deadline, _ := g.Deadline(ctx)
+	if turn != 0 && turn != st.Turn {
+		deadline = time.Time{} // that turn's deadline is not set yet
+	}
 	report, err := parser.CheckReader(in, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: game.NationID(*nation),
-		Deadline: deadline, Zone: g.Zone,
+		Deadline: deadline, Zone: g.Zone, Turn: turn,
 	})
 	if err != nil {
 		e.errorf("check: %v", err)
@@ -173,21 +189,30 @@ func runRun(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	defer d.Close()
+	closed := false
+	defer func() {
+		if !closed {
+			d.Close()
+		}
+	}()
 	st, err := d.Game.State(ctx)
 	if err != nil {
 		return failed(e, err)
 	}
 	fmt.Fprintf(e.stdout, "pbem: game %s (%s), orders taken for %s\n", cfg.Game.ID, d.Game.Rules.Name, st.Calendar.Label(st.Turn))
 	if d.Mail != nil {
-		fmt.Fprintf(e.stdout, "pbem: embedded mail server: IMAP %s, SMTP %s (loopback, no encryption; user = the address, passwords in %s)\n",
-			d.Mail.IMAPAddr(), d.Mail.SMTPAddr(), e.configPath)
-		fmt.Fprintf(e.stdout, "pbem: players send orders to %s; try: %s send --from eisenmark@%s docs/examples/monthly.txt\n",
-			cfg.Mail.Address, selfName(), cfg.Mail.Embedded.Domain)
+		fmt.Fprint(e.stdout, bannerMail(e, cfg, d.Mail.IMAPAddr(), d.Mail.SMTPAddr()))
 	}
 	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
-	if err := d.Run(ctx); err != nil {
-		return failed(e, err)
+	runErr := d.Run(ctx)
+	// Close before saying so: nothing is logged after "stopped".
+	closed = true
+	closeErr := d.Close()
+	if runErr != nil {
+		return failed(e, runErr)
+	}
+	if closeErr != nil {
+		return failed(e, closeErr)
 	}
 	fmt.Fprintln(e.stdout, "pbem: stopped")
 	return exitOK

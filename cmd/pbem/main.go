@@ -67,6 +67,9 @@ type env struct {
 	stdout, stderr io.Writer
 	stdin          io.Reader
 	configPath     string
+	// configGiven is true when --config was named on the command line: a
+	// missing file is then an error, not a reason to use the defaults.
+	configGiven bool
 }
 
 func (e *env) errorf(format string, args ...any) {
@@ -95,13 +98,15 @@ func commands() []*command {
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
 				"starting forces, every nation with its registered addresses and a hash of its password. The\n" +
 				"store lives in data_dir. Running it again for a game that exists changes nothing."},
-		{name: "check", args: "[--game DIR] [--nation NAME] FILE|-", run: runCheck,
+		{name: "check", args: "[--game DIR] [--nation NAME] [--turn N|year-end] [--treasury CROWNS] FILE|-", run: runCheck,
 			summary: "checks an order sheet against the game's current state and prints the reply a player would get; exit 1 if it has errors",
 			description: "Checks an order sheet against the game's current state and prints exactly the reply a player\n" +
 				"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n" +
 				"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n" +
 				"The game is the one configured in DIR/config.yaml (default: --config); before \"pbem new\" the\n" +
-				"scenario's starting position is used."},
+				"scenario's starting position is used. --turn checks it as orders for a later turn (year-end: the\n" +
+				"next year-end), --treasury as if the treasury held that many crowns: a year-end sheet can be\n" +
+				"checked in any month."},
 		{name: "send", args: "--from ADDR [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
 			summary: "posts a sheet or message to the mail server by SMTP, as a mail client would",
 			description: "Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n" +
@@ -159,6 +164,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		e.errorf("%v (the flag before the command is --config FILE; try \"pbem help\")", err)
 		return exitUsage
 	}
+	e.noteConfigFlag(fs)
 	if fs.NArg() == 0 {
 		usage(stderr, commands())
 		return exitUsage
@@ -215,12 +221,13 @@ with errors); 2 usage errors; 3 configuration errors; 4 failures while running.
 }
 
 func runHelp(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	if code, ok := parseFlags(e, c, fs, args); !ok {
+		return code
+	}
+	args = fs.Args()
 	if len(args) == 0 {
 		usage(e.stdout, commands())
-		return exitOK
-	}
-	if isHelp(args[0]) {
-		commandUsage(e.stdout, c, nil)
 		return exitOK
 	}
 	return dispatch(e, commands(), append(slices.Clone(args), "--help"))
@@ -248,9 +255,10 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 // after a bad flag (the error and the usage on standard error).
 func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) (code int, ok bool) {
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
+	err := parseInterleaved(fs, args)
 	switch {
 	case err == nil:
+		e.noteConfigFlag(fs)
 		return exitOK, true
 	case errors.Is(err, flag.ErrHelp):
 		commandUsage(e.stdout, c, fs)

@@ -39,9 +39,13 @@ func mapFileAndRules(e *env, args []string, rulesFlag string) (string, *ruleset.
 			if rulesID == "" {
 				rulesID = cfg.Game.Ruleset
 			}
-		case !errors.Is(err, os.ErrNotExist):
-			// Say so: the map checked is then not the one the config names.
-			e.errorf("note: the config file %s has problems, so its scenario and ruleset are not used (\"pbem new\" lists them)", e.configPath)
+		case errors.Is(err, os.ErrNotExist) && !e.configGiven:
+			// No config.yaml here and none named: the default map.
+		default:
+			// The map or ruleset the config names cannot be known: checking
+			// another one would quietly answer a different question.
+			_, code := loadConfig(e)
+			return "", nil, code
 		}
 	}
 	if file == "" {
@@ -161,9 +165,20 @@ func runMapRender(e *env, c *command, args []string) int {
 		e.errorf("map render: --out FILE.pdf is required (where to write the PDF)")
 		return exitUsage
 	}
+	if !mapdraw.KnownPageSize(*paper) {
+		e.errorf("map render: unknown paper size %q for --paper: expected one of %s", *paper, strings.Join(mapdraw.PageSizes(), ", "))
+		return exitUsage
+	}
 	file, m, rules, code := loadMap(e, fs.Args(), *rulesFlag)
 	if code != exitOK {
 		return code
+	}
+	if problems := m.Validate(hexmap.ValidateOptions{TaxValue: rules.Taxes.Of, StartingTaxBase: rules.Taxes.StartingTaxBase}); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(e.stderr, p.In(file))
+		}
+		fmt.Fprintf(e.stderr, "%s: %d problem(s); not drawn: fix them (\"pbem map validate %s\" lists them) and draw it again\n", file, len(problems), file)
+		return exitProblems
 	}
 	f, err := os.Create(*out)
 	if err != nil {
