@@ -520,3 +520,31 @@ func excerpt(text string, n int) string {
 	}
 	return text[lo:hi]
 }
+
+// BenchmarkResolveGrowth: the generated 40-nation game at 4k, 16k and 64k
+// land forces, the map growing with the forces (the same density of forces,
+// battles and sieges per hex at every size), to show how a turn's time grows
+// with the number of forces.
+func BenchmarkResolveGrowth(b *testing.B) {
+	for _, sz := range []struct {
+		name      string
+		side, per int
+	}{{"4k", 200, 100}, {"16k", 400, 400}, {"64k", 800, 1600}} {
+		b.Run(sz.name, func(b *testing.B) {
+			g := newGenGame(1, sz.side, sz.side, 40, sz.per)
+			b.ReportAllocs()
+			in := g.input(1)
+			cpu0 := processCPU()
+			for b.Loop() {
+				if _, err := engine.Resolve(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// The CPU time the process spent per turn (the engine's and
+			// the garbage collector's): on a machine shared with other work
+			// it moves less than the wall-clock ns/op.
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(len(g.state.Forces)), "forces")
+		})
+	}
+}

@@ -128,8 +128,8 @@ func (t *turn) checkMinimumAt(p game.Place, n game.NationID) {
 		return
 	}
 	var stack []*game.Force
-	for _, f := range t.live() {
-		if f.Nation == n && f.At == p && !f.IsFleet() {
+	for _, f := range t.forcesAt(p) {
+		if f.Nation == n && !f.IsFleet() {
 			stack = append(stack, f)
 		}
 	}

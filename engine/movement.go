@@ -191,14 +191,12 @@ func (mv *movement) place(u *unit, p game.Place) {
 		u.from = u.at.Hex
 	}
 	u.at = p
-	u.f.At = p
 	if u.fleet {
-		for _, f := range mv.t.live() {
-			if f.Aboard == u.id {
-				f.At = p
-			}
+		for _, f := range mv.t.aboard(u.f) {
+			mv.t.setAt(f, p)
 		}
 	}
+	mv.t.setAt(u.f, p)
 }
 
 // orderMoves turns Move orders into routes.
@@ -528,7 +526,7 @@ func (mv *movement) finish() {
 				continue
 			}
 		} else {
-			u.f.At = u.at
+			t.setAt(u.f, u.at)
 		}
 		if u.at != u.start {
 			t.fi(u.id).moved = true

@@ -90,6 +90,7 @@ func Resolve(in Input) (*Result, error) {
 		t.dice.SetStep(st.Name)
 		st.run(t)
 		t.compact()
+		t.rebuildPlaces()
 	}
 	return &Result{State: t.s, Events: t.events, Rolls: t.dice.Rolls()}, nil
 }
@@ -121,6 +122,11 @@ type turn struct {
 	scratch  *router
 	canMove  map[game.NationID][]game.SeaID
 	nextSort bool
+	// added is set when a force was added since the last compact: the list
+	// is then sorted again (removals alone keep it in order).
+	added bool
+	// byPlace indexes the live forces by place (placeindex.go).
+	byPlace map[game.Place][]*game.Force
 }
 
 // forceTurn is what the engine remembers about a force during the turn.
@@ -210,14 +216,18 @@ func (t *turn) addForce(f *game.Force) {
 	t.forces = append(t.forces, f)
 	t.byID[f.ID] = f
 	t.info[f.ID] = &forceTurn{start: f.At}
+	t.indexAdd(f)
 	t.nextSort = true
+	t.added = true
 }
 
 // remove takes a force out of the game.
 func (t *turn) remove(id game.ForceID) {
-	if _, ok := t.byID[id]; !ok {
+	gone, ok := t.byID[id]
+	if !ok {
 		return
 	}
+	t.indexDrop(gone)
 	delete(t.byID, id)
 	if fi := t.info[id]; fi != nil {
 		fi.removed = true
@@ -226,13 +236,11 @@ func (t *turn) remove(id game.ForceID) {
 		t.mv.drop(id)
 	}
 	// Forces aboard a fleet that is gone go down with it.
-	for _, f := range t.forces {
-		if f != nil && f.Aboard == id {
-			if _, ok := t.byID[f.ID]; ok {
-				t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
-					t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
-				t.remove(f.ID)
-			}
+	for _, f := range t.aboard(gone) {
+		if _, ok := t.byID[f.ID]; ok {
+			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+				t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
+			t.remove(f.ID)
 		}
 	}
 	t.nextSort = true
@@ -249,9 +257,12 @@ func (t *turn) compact() {
 			out = append(out, f)
 		}
 	}
-	slices.SortFunc(out, func(a, b *game.Force) int { return game.CompareForceIDs(a.ID, b.ID) })
+	if t.added {
+		slices.SortFunc(out, func(a, b *game.Force) int { return game.CompareForceIDs(a.ID, b.ID) })
+	}
 	t.forces = out
 	t.nextSort = false
+	t.added = false
 }
 
 // fi returns the turn record of a force.

@@ -125,10 +125,8 @@ func (mv *movement) orderSails() {
 // cargo returns the cargo points aboard a fleet and its capacity.
 func (t *turn) cargo(fleet *game.Force) (used, capacity int) {
 	c := t.r.Cargo
-	for _, f := range t.live() {
-		if f.Aboard == fleet.ID {
-			used += c.PointsOf(f)
-		}
+	for _, f := range t.aboard(fleet) {
+		used += c.PointsOf(f)
 	}
 	for _, d := range t.s.Depots {
 		if d.Aboard == fleet.ID {
@@ -196,7 +194,7 @@ func (mv *movement) embark(no nationOrder, u *unit, fl *game.Force) {
 	u.moving = false
 	f.Aboard = fl.ID
 	f.Garrison = false
-	f.At = fl.At
+	t.setAt(f, fl.At)
 	t.emit(&Embarked{Force: f.ID, Fleet: fl.ID, Cargo: used + need, Capacity: capa}, rule, f.At, to(f.Nation), f.Nation)
 }
 
@@ -345,7 +343,7 @@ func (mv *movement) fleetStopped(u *unit) {
 			}
 		}
 		f.Aboard = ""
-		f.At = game.AtHex(target)
+		t.setAt(f, game.AtHex(target))
 		lu := mv.addUnit(f)
 		lu.from = game.Hex{}
 		lu.lastTick = mv.tick
