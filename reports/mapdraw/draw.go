@@ -2,6 +2,7 @@ package mapdraw
 
 import (
 	"math"
+	"slices"
 
 	"codeberg.org/go-pdf/fpdf"
 
@@ -43,8 +44,14 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		o.Region = Rect{X: l, Y: t, W: w - l - r, H: h - t - b}
 	}
 	p := newProjection(m, o.Region)
+	if !o.Window.IsZero() {
+		p = windowProjection(m, o.Region, o.Window)
+	}
 	if m.Cols <= 0 || m.Rows <= 0 || len(m.Terrain) < m.Cols*m.Rows {
 		return p
+	}
+	if p.win != nil {
+		pdf.ClipRect(p.win.X, p.win.Y, p.win.W, p.win.H, false)
 	}
 	fonts.Register(pdf, usedFaces...)
 	d := &drawer{pdf: pdf, m: m, o: &o, p: p, r: p.r, k: p.r / 5}
@@ -52,6 +59,9 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	pdf.SetLineJoinStyle("round")
 
 	d.terrain()
+	if o.Tint != nil {
+		d.tint()
+	}
 	if o.shows(LayerTerrainSymbols) {
 		d.terrainSymbols()
 	}
@@ -111,13 +121,36 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	if o.shows(LayerMarkers) {
 		d.markers()
 	}
-	if o.shows(LayerFrame) {
-		d.frame()
-	}
 	if o.Overlay != nil {
 		o.Overlay(pdf, p)
 	}
+	if p.win != nil {
+		pdf.ClipEnd()
+	}
+	if o.shows(LayerFrame) {
+		d.frame()
+	}
 	return p
+}
+
+// tint washes the hexes Options.Tint colours, one colour at a time.
+func (d *drawer) tint() {
+	d.pdf.SetAlpha(0.28, "Multiply")
+	var done []RGB
+	d.hexes(func(h game.Hex, t game.Terrain) {
+		c, ok := d.o.Tint(h)
+		if !ok || !t.IsLand() || slices.Contains(done, c) {
+			return
+		}
+		done = append(done, c)
+		fill(d.pdf, c)
+		d.hexes(func(h2 game.Hex, t2 game.Terrain) {
+			if c2, ok := d.o.Tint(h2); ok && c2 == c && t2.IsLand() {
+				d.pdf.Polygon(d.p.Corners(h2), "F")
+			}
+		})
+	})
+	d.pdf.SetAlpha(1, "Normal")
 }
 
 // width sets a line width scaled to the hex size, never thinner than min.
