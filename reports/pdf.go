@@ -29,6 +29,9 @@ type Options struct {
 	Taxes *ruleset.TaxValues
 	// NoZoom leaves out the zoomed map page.
 	NoZoom bool
+	// Uncompressed writes the page streams uncompressed (for inspection and
+	// the benchmarks' count of drawing operations).
+	Uncompressed bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -76,6 +79,9 @@ func newDoc(m *hexmap.Map, opts *Options, title, footer string) (*doc, error) {
 	pdf.SetCreationDate(o.CreationDate)
 	pdf.SetModificationDate(o.CreationDate)
 	pdf.SetCatalogSort(true)
+	if o.Uncompressed {
+		pdf.SetCompression(false)
+	}
 	pdf.SetTitle(title, true)
 	pdf.SetCreator("pbem", true)
 	pdf.SetMargins(margin, margin, margin)

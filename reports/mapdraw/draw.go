@@ -133,23 +133,35 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	return p
 }
 
-// tint washes the hexes Options.Tint colours, one colour at a time.
+// tint washes the hexes Options.Tint colours, one colour at a time, each
+// hex's colour asked once.
 func (d *drawer) tint() {
-	d.pdf.SetAlpha(0.28, "Multiply")
-	var done []RGB
+	type tinted struct {
+		h game.Hex
+		c RGB
+	}
+	var hs []tinted
+	var colours []RGB
 	d.hexes(func(h game.Hex, t game.Terrain) {
-		c, ok := d.o.Tint(h)
-		if !ok || !t.IsLand() || slices.Contains(done, c) {
+		if !t.IsLand() {
 			return
 		}
-		done = append(done, c)
-		fill(d.pdf, c)
-		d.hexes(func(h2 game.Hex, t2 game.Terrain) {
-			if c2, ok := d.o.Tint(h2); ok && c2 == c && t2.IsLand() {
-				d.pdf.Polygon(d.p.Corners(h2), "F")
+		if c, ok := d.o.Tint(h); ok {
+			hs = append(hs, tinted{h, c})
+			if !slices.Contains(colours, c) {
+				colours = append(colours, c)
 			}
-		})
+		}
 	})
+	d.pdf.SetAlpha(0.28, "Multiply")
+	for _, c := range colours {
+		fill(d.pdf, c)
+		for _, x := range hs {
+			if x.c == c {
+				d.pdf.Polygon(d.p.Corners(x.h), "F")
+			}
+		}
+	}
 	d.pdf.SetAlpha(1, "Normal")
 }
 
@@ -158,10 +170,16 @@ func (d *drawer) width(mm, min float64) {
 	d.pdf.SetLineWidth(math.Max(mm*d.k, min))
 }
 
-// hexes calls f for every hex of the map in canonical order (column, row).
+// hexes calls f for every hex of the map in canonical order (column, row);
+// in a windowed drawing only for the window's hexes and a ring round them.
 func (d *drawer) hexes(f func(h game.Hex, t game.Terrain)) {
-	for c := 1; c <= d.m.Cols; c++ {
-		for r := 1; r <= d.m.Rows; r++ {
+	c0, c1, r0, r1 := 1, d.m.Cols, 1, d.m.Rows
+	if w := d.o.Window; !w.IsZero() {
+		c0, c1 = max(c0, w.Min.Col-1), min(c1, w.Max.Col+1)
+		r0, r1 = max(r0, w.Min.Row-1), min(r1, w.Max.Row+1)
+	}
+	for c := c0; c <= c1; c++ {
+		for r := r0; r <= r1; r++ {
 			h := game.Hex{Col: c, Row: r}
 			f(h, d.m.TerrainAt(h))
 		}
