@@ -2,6 +2,7 @@ package mapdraw
 
 import (
 	"math"
+	"slices"
 
 	"codeberg.org/go-pdf/fpdf"
 
@@ -48,8 +49,14 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		pdf.SetError(errNoTaxes)
 		return p
 	}
+	if !o.Window.IsZero() {
+		p = windowProjection(m, o.Region, o.Window)
+	}
 	if m.Cols <= 0 || m.Rows <= 0 || len(m.Terrain) < m.Cols*m.Rows {
 		return p
+	}
+	if p.win != nil {
+		pdf.ClipRect(p.win.X, p.win.Y, p.win.W, p.win.H, false)
 	}
 	fonts.Register(pdf, usedFaces...)
 	d := &drawer{pdf: pdf, m: m, o: &o, p: p, r: p.r, k: p.r / 5}
@@ -57,6 +64,9 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	pdf.SetLineJoinStyle("round")
 
 	d.terrain()
+	if o.Tint != nil {
+		d.tint()
+	}
 	if o.shows(LayerTerrainSymbols) {
 		d.terrainSymbols()
 	}
@@ -116,13 +126,48 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	if o.shows(LayerMarkers) {
 		d.markers()
 	}
-	if o.shows(LayerFrame) {
-		d.frame()
-	}
 	if o.Overlay != nil {
 		o.Overlay(pdf, p)
 	}
+	if p.win != nil {
+		pdf.ClipEnd()
+	}
+	if o.shows(LayerFrame) {
+		d.frame()
+	}
 	return p
+}
+
+// tint washes the hexes Options.Tint colours, one colour at a time, each
+// hex's colour asked once.
+func (d *drawer) tint() {
+	type tinted struct {
+		h game.Hex
+		c RGB
+	}
+	var hs []tinted
+	var colours []RGB
+	d.hexes(func(h game.Hex, t game.Terrain) {
+		if !t.IsLand() {
+			return
+		}
+		if c, ok := d.o.Tint(h); ok {
+			hs = append(hs, tinted{h, c})
+			if !slices.Contains(colours, c) {
+				colours = append(colours, c)
+			}
+		}
+	})
+	d.pdf.SetAlpha(0.28, "Multiply")
+	for _, c := range colours {
+		fill(d.pdf, c)
+		for _, x := range hs {
+			if x.c == c {
+				d.pdf.Polygon(d.p.Corners(x.h), "F")
+			}
+		}
+	}
+	d.pdf.SetAlpha(1, "Normal")
 }
 
 // width sets a line width scaled to the hex size, never thinner than min.
@@ -130,10 +175,16 @@ func (d *drawer) width(mm, min float64) {
 	d.pdf.SetLineWidth(math.Max(mm*d.k, min))
 }
 
-// hexes calls f for every hex of the map in canonical order (column, row).
+// hexes calls f for every hex of the map in canonical order (column, row);
+// in a windowed drawing only for the window's hexes and a ring round them.
 func (d *drawer) hexes(f func(h game.Hex, t game.Terrain)) {
-	for c := 1; c <= d.m.Cols; c++ {
-		for r := 1; r <= d.m.Rows; r++ {
+	c0, c1, r0, r1 := 1, d.m.Cols, 1, d.m.Rows
+	if w := d.o.Window; !w.IsZero() {
+		c0, c1 = max(c0, w.Min.Col-1), min(c1, w.Max.Col+1)
+		r0, r1 = max(r0, w.Min.Row-1), min(r1, w.Max.Row+1)
+	}
+	for c := c0; c <= c1; c++ {
+		for r := r0; r <= r1; r++ {
 			h := game.Hex{Col: c, Row: r}
 			f(h, d.m.TerrainAt(h))
 		}

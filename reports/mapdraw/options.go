@@ -61,6 +61,14 @@ type Options struct {
 	// class, fleets at sea. Several in one hex or sea area are laid out side
 	// by side in the order given.
 	Markers []Marker
+	// Window, when set, draws only that part of the map, enlarged to fill
+	// Region (a zoomed page round a nation's forces); everything outside
+	// the region is clipped. The zero value draws the whole map.
+	Window HexWindow
+	// Tint, when set, washes the hexes it reports a colour for with that
+	// colour, translucent over the terrain (provinces tinted by the nation
+	// controlling them).
+	Tint func(game.Hex) (RGB, bool)
 	// Overlay is called last, after every layer, with the projection from
 	// hexes to the page, to draw anything else (movement arrows, battle
 	// symbols). It must not change the page.
@@ -132,7 +140,19 @@ type Marker struct {
 	Size string
 	// Fleet draws a rounded (naval) counter.
 	Fleet bool
+	// Faded draws the counter washed out with a dashed outline: old
+	// intelligence (where a force was last seen).
+	Faded bool
 }
+
+// HexWindow is a rectangle of hexes, corners included: columns Min.Col to
+// Max.Col, rows Min.Row to Max.Row.
+type HexWindow struct {
+	Min, Max game.Hex
+}
+
+// IsZero reports the zero window (the whole map).
+func (w HexWindow) IsZero() bool { return w == HexWindow{} }
 
 // defaults fills the zero fields.
 func (o *Options) withDefaults() Options {

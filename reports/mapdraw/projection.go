@@ -96,6 +96,7 @@ type Projection struct {
 	x0, y0 float64 // page position of the hex-unit origin
 	r      float64 // millimetres per hex unit: a hex's circumradius
 	seaAt  map[game.SeaID]pt
+	win    *Rect // the clip region of a windowed drawing
 }
 
 func newProjection(m *hexmap.Map, region Rect) *Projection {
@@ -107,6 +108,22 @@ func newProjection(m *hexmap.Map, region Rect) *Projection {
 		x0:    region.X + (region.W-w*r)/2,
 		y0:    region.Y + (region.H-h*r)/2,
 		seaAt: map[game.SeaID]pt{},
+	}
+}
+
+// windowProjection fits the hexes of win (their full outlines) to region.
+func windowProjection(m *hexmap.Map, region Rect, win HexWindow) *Projection {
+	lo := pt{1.5*float64(win.Min.Col-1) + 1 - 1, sqrt3*float64(win.Min.Row-1) + sqrt3/2 - sqrt3/2}
+	hi := pt{1.5*float64(win.Max.Col-1) + 1 + 1, sqrt3*float64(win.Max.Row-1) + sqrt3/2 + sqrt3}
+	w, h := hi.X-lo.X, hi.Y-lo.Y
+	r := math.Min(region.W/w, region.H/h)
+	return &Projection{
+		m:     m,
+		r:     r,
+		x0:    region.X + (region.W-w*r)/2 - lo.X*r,
+		y0:    region.Y + (region.H-h*r)/2 - lo.Y*r,
+		seaAt: map[game.SeaID]pt{},
+		win:   &Rect{X: region.X, Y: region.Y, W: region.W, H: region.H},
 	}
 }
 
@@ -140,8 +157,12 @@ func (p *Projection) SeaLabel(id game.SeaID) (x, y float64, ok bool) {
 	return x, y, true
 }
 
-// Bounds returns the page area the map's hexes cover.
+// Bounds returns the page area the map's hexes cover (for a windowed
+// drawing, the region the window fills).
 func (p *Projection) Bounds() Rect {
+	if p.win != nil {
+		return *p.win
+	}
 	w, h := mapSize(p.m)
 	return Rect{X: p.x0, Y: p.y0, W: w * p.r, H: h * p.r}
 }

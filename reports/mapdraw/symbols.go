@@ -182,10 +182,19 @@ func (d *drawer) drawMarker(mk Marker, c pt, w, h float64) {
 	fill(pdf, col)
 	stroke(pdf, colBorder)
 	d.width(0.14, 0.08)
+	if mk.Faded {
+		pdf.SetAlpha(0.45, "Normal")
+		pdf.SetDashPattern([]float64{0.6, 0.4}, 0)
+	}
 	if mk.Fleet {
 		pdf.RoundedRect(c.X-w/2, c.Y-h/2, w, h, h/2, "1234", "FD")
 	} else {
 		pdf.Rect(c.X-w/2, c.Y-h/2, w, h, "FD")
+	}
+	if mk.Faded {
+		pdf.SetAlpha(1, "Normal")
+		pdf.SetDashPattern(nil, 0)
+		col = colPaper
 	}
 	text := mk.Label
 	if mk.Size != "" {

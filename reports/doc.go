@@ -1,0 +1,34 @@
+// Package reports builds what players and the referee read after each turn:
+// each nation's report (a PDF, a plain-text mail body and a JSON view), the
+// starting report of the opening position, and the referee's master report.
+//
+// # Fog of war
+//
+// A nation's report is a Model, and Build is the only way to make one: it
+// takes engine.View of the state and engine.EventsFor of the turn's events
+// for that nation, and nothing else of the game (besides the map, the
+// ruleset, the calendar, the deadline and the referee's rulings that are
+// public or name the nation). A foreign force's ID is kept only when one of
+// the nation's events named it (a contact, a scouting report, an overrun), or
+// the nation scouted it; its contents only as far as the scouting level
+// reached. Last-seen intelligence is carried from the nation's previous
+// report, never from the state. The PDF, the text and the JSON are all
+// rendered from the Model alone, so they cannot show more than it holds.
+//
+// # Rendering
+//
+// Render draws the PDF with fpdf and the embedded DejaVu fonts: a cover,
+// the masked map on a landscape page (reports/mapdraw with provinces tinted
+// by controller, counters, battle marks and a legend), a page zoomed round
+// the nation's forces (at most 17 × 13 hexes, so hex numbers read on A4),
+// the forces and fleets tables, scouting and foreign forces, narratives,
+// treasury, treaties and rulings, and the order template. Text and JSON
+// render the same model for the mail body and the attachment.
+//
+// # Determinism
+//
+// Every list in a Model is in the engine's canonical order or event order;
+// maps are only looked up or used as sets. PDFs are stamped with a fixed
+// creation date (Options.CreationDate, default mapdraw.DefaultCreationDate)
+// and a sorted catalog, so the same model gives the same bytes.
+package reports

@@ -1,0 +1,200 @@
+package reports_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/reports"
+	"github.com/syw-pbem/pbem/ruleset"
+	"github.com/syw-pbem/pbem/scenario"
+)
+
+// TestFogOfWarReports plays the default scenario for eight turns (six
+// months with marches on the nearest foreign city, attacks and pursuits,
+// the year-end and one more month) with every force marked: each troop and
+// gun count made unique and recognisable (count·10⁵ + 777xx), each leader
+// named "Secret-<force>-<n>". For every nation and every turn, including the
+// starting report, the PDF's text, the mail body and the JSON are searched
+// for every foreign force's ID, counts and leaders: each may appear only if
+// one of the events the nation saw (engine.EventsFor, this turn or before)
+// carried it, or engine.View showed it as scouted.
+func TestFogOfWarReports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays eight turns and renders every report")
+	}
+	sc, err := scenario.Load("../scenarios/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sc.InitialState("syw", ruleset.SYW1752().ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uniq := 0
+	for i := range st.Forces {
+		f := &st.Forces[i]
+		for j := range f.Troops {
+			uniq++
+			f.Troops[j].Count = f.Troops[j].Count*100000 + 77700 + uniq
+		}
+		for j := range f.Guns {
+			uniq++
+			f.Guns[j].Count = f.Guns[j].Count*100000 + 77700 + uniq
+		}
+		for j := range f.Leaders {
+			f.Leaders[j].Name = fmt.Sprintf("Secret-%s-%d", f.ID, j)
+		}
+	}
+	type turn struct {
+		before, after *engine.State
+		events        []engine.Event
+	}
+	var turns []turn
+	turns = append(turns, turn{before: st, after: st})
+	r := rand.New(rand.NewPCG(11, 11))
+	for cur := st; cur.Turn < 9; {
+		var orders []engine.Orders
+		if !cur.Calendar.Date(cur.Turn).IsYearEnd() {
+			orders = plausibleOrders(sc.Map, cur, r)
+		}
+		res, err := engine.Resolve(engine.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: cur, Orders: orders, Seed: uint64(cur.Turn)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		turns = append(turns, turn{before: cur, after: res.State, events: res.Events})
+		cur = res.State
+	}
+	kinds := map[string]int{}
+	checked := 0
+	for _, ns := range st.Nations {
+		n := ns.ID
+		granted := map[string]bool{}
+		var prev *reports.Model
+		for ti, tn := range turns {
+			seen := engine.EventsFor(tn.events, n)
+			for _, e := range seen {
+				kinds[e.Kind()]++
+				raw, _ := engine.MarshalEvent(e)
+				var v any
+				_ = json.Unmarshal(raw, &v)
+				grant(v, granted)
+			}
+			// What scouting revealed (engine.View's foreign forces above
+			// the size level, each granted by a Scouted event) is the
+			// nation's too: the engine's own fog test covers View.
+			for _, ff := range engine.View(sc.Map, ruleset.SYW1752(), tn.after, n).Foreign {
+				if ff.Level > ruleset.LevelSize {
+					raw, _ := json.Marshal(ff)
+					var v any
+					_ = json.Unmarshal(raw, &v)
+					grant(v, granted)
+				}
+			}
+			in := reports.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: tn.after, Nation: n, Previous: prev}
+			if ti > 0 {
+				in.Events = tn.events
+			}
+			md, err := reports.Build(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev = md
+			js, _ := reports.JSON(md)
+			var pdf bytes.Buffer
+			if err := reports.Render(&pdf, md, sc.Map, &reports.Options{NoZoom: ti%2 == 1}); err != nil {
+				t.Fatal(err)
+			}
+			texts := map[string]string{"JSON": string(js), "mail body": reports.Text(md), "PDF": pdfText(t, pdf.Bytes())}
+			for _, what := range []string{"JSON", "mail body", "PDF"} {
+				text := texts[what]
+				for _, s := range []*engine.State{tn.before, tn.after} {
+					for _, f := range s.Forces {
+						if f.Nation == n {
+							continue
+						}
+						checked++
+						if hasToken(text, string(f.ID)) && !granted[string(f.ID)] {
+							t.Fatalf("%s, %s: the %s names foreign force %s, which no event named to it:\n%s",
+								n, md.TurnLabel, what, f.ID, around(text, string(f.ID)))
+						}
+						for _, l := range f.Leaders {
+							for _, name := range []string{l.Name, l.ID} {
+								if hasToken(text, name) && !granted[name] {
+									t.Fatalf("%s, %s: the %s names %s's leader %q, which no event told it:\n%s",
+										n, md.TurnLabel, what, f.ID, name, around(text, name))
+								}
+							}
+						}
+						var counts []int
+						for _, tr := range f.Troops {
+							counts = append(counts, tr.Count)
+						}
+						for _, g := range f.Guns {
+							counts = append(counts, g.Count)
+						}
+						for _, c := range counts {
+							s := strconv.Itoa(c)
+							if c >= 100000 && hasToken(text, s) && !granted[s] {
+								t.Fatalf("%s, %s: the %s shows a count of %s (%d), which no event told it:\n%s",
+									n, md.TurnLabel, what, f.ID, c, around(text, s))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, k := range []string{"Contact", "Scouted", "CityCaptured"} {
+		if kinds[k] == 0 {
+			t.Errorf("the scripted game had no %s event: the test would prove little (kinds seen: %v)", k, kinds)
+		}
+	}
+	t.Logf("%d foreign forces checked across reports; event kinds the nations saw: %v", checked, kinds)
+}
+
+// grant adds every string and every number of a decoded JSON value.
+func grant(v any, out map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		out[x] = true
+	case float64:
+		out[strconv.FormatFloat(x, 'f', -1, 64)] = true
+	case []any:
+		for _, y := range x {
+			grant(y, out)
+		}
+	case map[string]any:
+		for _, y := range x {
+			grant(y, out)
+		}
+	}
+}
+
+var tokenRE = map[string]*regexp.Regexp{}
+
+// hasToken reports s standing alone in text (not inside a longer word or
+// number).
+func hasToken(text, s string) bool {
+	if s == "" || !strings.Contains(text, s) {
+		return false
+	}
+	re, ok := tokenRE[s]
+	if !ok {
+		re = regexp.MustCompile(`(^|[^\pL\pN])` + regexp.QuoteMeta(s) + `($|[^\pL\pN])`)
+		tokenRE[s] = re
+	}
+	return re.MatchString(text)
+}
+
+func around(text, s string) string {
+	i := strings.Index(text, s)
+	lo, hi := max(0, i-200), min(len(text), i+200)
+	return text[lo:hi]
+}

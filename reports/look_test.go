@@ -1,0 +1,33 @@
+package reports_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/syw-pbem/pbem/reports"
+)
+
+// TestWriteSamples writes sample PDFs to $REPORTS_SAMPLES for looking at.
+func TestWriteSamples(t *testing.T) {
+	dir := os.Getenv("REPORTS_SAMPLES")
+	if dir == "" {
+		t.Skip("set REPORTS_SAMPLES=DIR to write sample PDFs")
+	}
+	g := scriptedGame(t)
+	for _, n := range g.start.Nations {
+		ms := reportsOf(t, g, n.ID)
+		for _, size := range []string{"A4", "A3"} {
+			for i, md := range []*reports.Model{ms[0], ms[len(ms)-1]} {
+				f, err := os.Create(filepath.Join(dir, string(n.ID)+"-"+size+"-"+[]string{"start", "last"}[i]+".pdf"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := reports.Render(f, md, g.m, &reports.Options{PageSize: size}); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+			}
+		}
+	}
+}

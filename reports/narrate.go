@@ -1,0 +1,321 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+)
+
+// Narrate turns the battle and siege events a nation saw (already fogged by
+// engine.EventsFor) into narratives, one per place, in event order. It is a
+// variable so that the battle narratives of package reports/narrative can
+// replace these plain sentences when it is merged: a replacement must read
+// only the events it is given.
+var Narrate = PlainNarratives
+
+// Ledger turns the money events a nation saw (the year-end taxes by city and
+// why, fielding, purchases, penalties) into ledger lines. The engine emits
+// no money events yet (the year-end steps are being written); this is the
+// hook for them, and returns nothing until they exist.
+var Ledger = func(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine { return nil }
+
+// battleKinds are the kinds PlainNarratives tells; any other kind whose name
+// speaks of a battle, a siege or an assault is told in one generic sentence.
+func isBattleEvent(e engine.Event) bool {
+	switch e.(type) {
+	case *engine.Contact, *engine.Overrun, *engine.CavalrySlowed, *engine.SlowingRefused,
+		*engine.Filtered, *engine.RetreatedBeforeBattle, *engine.Pursued, *engine.SeaContact,
+		*engine.LandingRefused, *engine.EngagementPending, *engine.SeaEngagementPending,
+		*engine.GarrisonKilled:
+		return true
+	}
+	k := e.Kind()
+	return strings.Contains(k, "Battle") || strings.Contains(k, "Siege") || strings.Contains(k, "Assault") ||
+		strings.Contains(k, "Bombard")
+}
+
+// PlainNarratives tells each battle-like event in a plain sentence, grouped
+// by place. For the referee (nation engine.Referee) it also tells the
+// engagements the combat step must fight, with every force.
+func PlainNarratives(m *hexmap.Map, nation game.NationID, events []engine.Event) []Narrative {
+	var out []Narrative
+	idx := map[string]int{}
+	for _, e := range events {
+		if !isBattleEvent(e) {
+			continue
+		}
+		s := plainSentence(m, nation, e)
+		if s == "" {
+			continue
+		}
+		h := e.Head()
+		where := Where(m, h.Place)
+		key := where
+		i, ok := idx[key]
+		if !ok {
+			i = len(out)
+			idx[key] = i
+			out = append(out, Narrative{Title: titleFor(e, where), Where: where})
+		}
+		out[i].Text = append(out[i].Text, s)
+	}
+	return out
+}
+
+func titleFor(e engine.Event, where string) string {
+	switch e.(type) {
+	case *engine.SeaContact, *engine.SeaEngagementPending:
+		return "At sea, " + where
+	case *engine.GarrisonKilled:
+		return "Rising at " + where
+	}
+	if strings.Contains(e.Kind(), "Siege") || strings.Contains(e.Kind(), "Assault") {
+		return "Siege at " + where
+	}
+	return "Action at " + where
+}
+
+func ids(fs []game.ForceID) string {
+	s := make([]string, len(fs))
+	for i, f := range fs {
+		s[i] = string(f)
+	}
+	return strings.Join(s, ", ")
+}
+
+func lossText(ls []engine.Loss) string {
+	var parts []string
+	for _, l := range ls {
+		if l.Lost == 0 && l.Exhausted == 0 {
+			continue
+		}
+		what := ""
+		if l.Gun != 0 {
+			what = l.Gun.String()
+		} else {
+			what = fmt.Sprintf("%s %s", l.Grade, l.Arm)
+		}
+		s := fmt.Sprintf("%d of %d %s", l.Lost, l.Before, what)
+		if l.Force != "" {
+			s = string(l.Force) + ": " + s
+		}
+		if l.Exhausted > 0 {
+			s += fmt.Sprintf(" (%d exhausted)", l.Exhausted)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
+	tick := func(t int) string {
+		switch {
+		case t <= 0:
+			return "at the start of the month"
+		case t >= engine.TicksPerTurn:
+			return "at the end of the month"
+		}
+		return fmt.Sprintf("%d/6 through the month", t*6/engine.TicksPerTurn)
+	}
+	switch x := e.(type) {
+	case *engine.Contact:
+		switch x.Outcome {
+		case "battle":
+			return fmt.Sprintf("Forces %s met %s and battle was joined.", ids(x.Forces), tick(x.Tick))
+		case "standoff":
+			return fmt.Sprintf("Forces %s met %s; both stood on the defensive and no battle was fought.", ids(x.Forces), tick(x.Tick))
+		default:
+			return fmt.Sprintf("Forces %s met %s (%s).", ids(x.Forces), tick(x.Tick), x.Outcome)
+		}
+	case *engine.Overrun:
+		s := fmt.Sprintf("%s's %s overran %s's %s at %d:1 (die %d, %d figures killed by the defenders before the end).",
+			nationName(m, x.ByNation), ids(x.By), nationName(m, x.OverrunNation), ids(x.Overrun), x.Odds, x.Die, x.Damage)
+		if l := lossText(x.Losses); l != "" {
+			s += " Losses: " + l + "."
+		}
+		return s
+	case *engine.CavalrySlowed:
+		s := fmt.Sprintf("Cavalry of %s caught %s and forced it to give battle.", x.By, x.Force)
+		if x.Cavalry > 0 {
+			s += fmt.Sprintf(" %d cavalry figures rode ahead.", x.Cavalry)
+		}
+		return s
+	case *engine.SlowingRefused:
+		s := fmt.Sprintf("%s, caught by the cavalry of %s, marched on and lost %d figures.", x.Force, x.By, x.Killed)
+		if l := lossText(x.Losses); l != "" {
+			s += " Losses: " + l + "."
+		}
+		return s
+	case *engine.Filtered:
+		return fmt.Sprintf("Grenzers of %s slipped past %s.", x.Force, ids(x.Past))
+	case *engine.RetreatedBeforeBattle:
+		s := fmt.Sprintf("%s retreated from %s to %s rather than face %s.", x.Force, x.From, x.To, ids(x.Enemy))
+		if l := lossText(x.Losses); l != "" {
+			s += " Losses: " + l + "."
+		}
+		if x.Exhausted > 0 {
+			s += fmt.Sprintf(" %d figures exhausted.", x.Exhausted)
+		}
+		return s
+	case *engine.Pursued:
+		return fmt.Sprintf("%s pursued %s toward %s.", x.Force, x.Target, x.Toward)
+	case *engine.SeaContact:
+		if x.Battle {
+			return fmt.Sprintf("Fleets %s met and a sea battle follows.", ids(x.Fleets))
+		}
+		return fmt.Sprintf("Fleets %s sighted each other; no battle.", ids(x.Fleets))
+	case *engine.LandingRefused:
+		return fmt.Sprintf("%s could not land from %s at %s: the odds were %d:1, short of what a landing needs.", x.Force, x.Fleet, x.Hex, x.Odds)
+	case *engine.GarrisonKilled:
+		s := fmt.Sprintf("The garrison of %s (%s) fell below the minimum and was killed by the townsfolk.", x.City, ids(x.Forces))
+		if x.Killed > 0 {
+			s += fmt.Sprintf(" %d figures were lost.", x.Killed)
+		}
+		return s
+	case *engine.EngagementPending:
+		var sides []string
+		for _, sd := range x.Sides {
+			var fs []string
+			for _, f := range sd.Forces {
+				fs = append(fs, forceLine(f.Force))
+			}
+			sides = append(sides, fmt.Sprintf("%s (%s, PV %d, %d fighting figures, SP %d): %s",
+				nationName(m, sd.Nation), sd.Stance, sd.PV, sd.FightingFigures, sd.ScoutingPoints, strings.Join(fs, "; ")))
+		}
+		return fmt.Sprintf("Battle to fight in %s terrain, %s: %s.", x.Terrain, tick(x.Tick), strings.Join(sides, " — against — "))
+	case *engine.SeaEngagementPending:
+		var sides []string
+		for _, sd := range x.Sides {
+			sides = append(sides, fmt.Sprintf("%s: %d warships, %d transports", nationName(m, sd.Nation), sd.Warships, sd.Transports))
+		}
+		return "Sea battle to fight: " + strings.Join(sides, " — against — ") + "."
+	}
+	return fmt.Sprintf("%s.", splitCamel(e.Kind()))
+}
+
+// forceLine prints a force's contents on one line: "E1: 48 C infantry, 12
+// B light-cavalry, 4 field-gun; Keith".
+func forceLine(f game.Force) string {
+	var parts []string
+	for _, t := range f.Troops {
+		parts = append(parts, troopText(t))
+	}
+	for _, g := range f.Guns {
+		parts = append(parts, fmt.Sprintf("%d %s", g.Count, g.Kind))
+	}
+	if f.Ships.Total() > 0 {
+		parts = append(parts, shipsText(f.Ships))
+	}
+	for _, l := range f.Leaders {
+		parts = append(parts, leaderText(l))
+	}
+	return string(f.ID) + ": " + strings.Join(parts, ", ")
+}
+
+// splitCamel turns "BattleFought" into "Battle fought".
+func splitCamel(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte(' ')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// movements tells the month's news of the nation's own forces.
+func (b *builder) movements() []string {
+	var out []string
+	for _, e := range b.seen {
+		if isBattleEvent(e) {
+			continue
+		}
+		if s := movementLine(b.m, e); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func movementLine(m *hexmap.Map, e engine.Event) string {
+	switch x := e.(type) {
+	case *engine.ForceMoved:
+		if len(x.Path) == 0 {
+			return ""
+		}
+		hs := []string{x.From.String()}
+		for _, h := range x.Path {
+			hs = append(hs, h.String())
+		}
+		s := fmt.Sprintf("%s marched %s (%d of %d MP).", x.Force, strings.Join(hs, " → "), x.MP, x.MA)
+		if x.Stopped != "" {
+			s += " Stopped: " + x.Stopped + "."
+		}
+		return s
+	case *engine.SeaMoved:
+		if len(x.Path) == 0 {
+			return ""
+		}
+		ps := []string{x.From.String()}
+		for _, p := range x.Path {
+			ps = append(ps, p.String())
+		}
+		s := fmt.Sprintf("%s sailed %s (%d of %d MP).", x.Fleet, strings.Join(ps, " → "), x.MP, x.MA)
+		if x.Stopped != "" {
+			s += " Stopped: " + x.Stopped + "."
+		}
+		return s
+	case *engine.MoveStopped:
+		return fmt.Sprintf("%s stopped before %s: %s.", x.Force, x.Next, x.Reason)
+	case *engine.OrderIgnored:
+		s := fmt.Sprintf("Order not carried out: %s — %s.", x.Order, x.Reason)
+		if x.Line > 0 {
+			s = fmt.Sprintf("Line %d: %s", x.Line, s)
+		}
+		return s
+	case *engine.SupplyTraced:
+		if x.Supplied {
+			return ""
+		}
+		return fmt.Sprintf("%s is unsupplied: %s.", x.Force, x.Reason)
+	case *engine.Attrition:
+		cause := x.Cause
+		if cause == "supply" {
+			cause = "lack of supply"
+		}
+		return fmt.Sprintf("%s lost to %s: %s.", x.Force, cause, lossText(x.Losses))
+	case *engine.ForceDisbanded:
+		return fmt.Sprintf("%s was lost (%s): %d figures, %d guns, %d leaders.", x.Force, x.Reason, x.Figures, x.Guns, x.Leaders)
+	case *engine.Embarked:
+		return fmt.Sprintf("%s embarked on %s (%d of %d cargo points).", x.Force, x.Fleet, x.Cargo, x.Capacity)
+	case *engine.Debarked:
+		return fmt.Sprintf("%s went ashore from %s at %s.", x.Force, x.Fleet, x.Hex)
+	case *engine.ForceSplit:
+		return fmt.Sprintf("%s was formed from %s.", x.New, x.Force)
+	case *engine.ForcesMerged:
+		return fmt.Sprintf("%s joined %s.", x.Force, x.Into)
+	case *engine.LeaderAssigned:
+		return fmt.Sprintf("%s went from %s to %s.", x.Leader, x.From, x.To)
+	case *engine.GarrisonSet:
+		return fmt.Sprintf("%s garrisons %s.", x.Force, x.City)
+	case *engine.DepotGranted:
+		if x.Withdrawn {
+			return fmt.Sprintf("Depot %s no longer supplies %s.", x.Depot, nationName(m, x.Nation))
+		}
+		return fmt.Sprintf("Depot %s supplies %s.", x.Depot, nationName(m, x.Nation))
+	case *engine.SpecialRequested:
+		return fmt.Sprintf("Special action sent to the referee: %s", x.Text)
+	case *engine.ExhaustionRecovered:
+		return fmt.Sprintf("%s: %d exhausted figures recovered.", x.Force, x.Figures)
+	case *engine.RetreatBlocked:
+		return fmt.Sprintf("%s could not retreat: %s.", x.Force, x.Reason)
+	case *engine.StandingOrdersSet, *engine.TurnEnded, *engine.CityCaptured, *engine.CityReverted, *engine.Scouted:
+		return ""
+	}
+	return splitCamel(e.Kind()) + "."
+}

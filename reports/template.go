@@ -1,0 +1,111 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PasswordPlaceholder stands where the nation's password goes on the order
+// template: a report is mailed and may be printed or forwarded, so it never
+// carries the password itself.
+const PasswordPlaceholder = "your-password"
+
+// Template writes the order sheet for the model's turn: the header (game,
+// nation, password line, turn), each force's place and contents as comments,
+// and for a monthly turn each force's current stance restated (STANCE for
+// land forces, FLEET for fleets), which changes nothing if sent as it is.
+// The checker accepts the sheet unchanged once the password is filled in.
+func Template(md *Model) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Orders of %s for %s.\n", md.NationName, md.TurnLabel)
+	if md.Deadline != "" {
+		fmt.Fprintf(&b, "# Due by %s.\n", md.Deadline)
+	}
+	b.WriteString("# Replace your-password, write your orders under each force,\n# and mail the sheet back.\n\n")
+	fmt.Fprintf(&b, "GAME %s\nNATION %s\nPASSWORD %s\nTURN %d\n", md.Game, md.Nation, PasswordPlaceholder, md.Turn)
+	if md.YearEnd {
+		// Unfielded forces are disbanded at the year-end: the template
+		// keeps them all unless the player changes it.
+		b.WriteString("\n# The year-end: BUY, FIELD, DISBAND, TRANSFER (see docs/orders.md).\n")
+		b.WriteString("# FIELD ALL keeps every force and depot; replace it to disband some.\nFIELD ALL\n")
+	}
+	for _, f := range md.Forces {
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "# %s at %s, %s, %d MP\n", f.ID, f.Where, f.Stance, f.MP)
+		commentLines(&b, contentsText(f))
+		if f.Aboard != "" {
+			fmt.Fprintf(&b, "#   aboard %s\n", f.Aboard)
+		}
+		if !md.YearEnd {
+			fmt.Fprintf(&b, "STANCE %s %s\n", f.ID, strings.ToUpper(f.Stance))
+		}
+	}
+	for _, f := range md.Fleets {
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "# %s at %s, %s, %d MP\n", f.ID, f.Where, f.Stance, f.MP)
+		commentLines(&b, contentsText(f))
+		if !md.YearEnd {
+			stance := "SEEK"
+			if f.Stance == "avoid battle" {
+				stance = "AVOID"
+			}
+			fmt.Fprintf(&b, "FLEET %s %s\n", f.ID, stance)
+		}
+	}
+	for _, d := range md.Depots {
+		if d.Nation == md.Nation {
+			fmt.Fprintf(&b, "\n# Depot %s at %s\n", d.ID, d.Where)
+		}
+	}
+	b.WriteString("\nEND\n")
+	return b.String()
+}
+
+// contentsText prints a force's contents on one line.
+func contentsText(f OwnForce) string {
+	var parts []string
+	for _, t := range f.Troops {
+		parts = append(parts, troopText(t))
+	}
+	for _, g := range f.Guns {
+		s := fmt.Sprintf("%d %s", g.Count, g.Kind)
+		if g.Owner != "" {
+			s += " (" + string(g.Owner) + "'s)"
+		}
+		parts = append(parts, s)
+	}
+	if f.Ships != nil {
+		parts = append(parts, shipsText(*f.Ships))
+	}
+	for _, l := range f.Leaders {
+		parts = append(parts, leaderText(l))
+	}
+	if len(parts) == 0 {
+		return "empty"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TemplateWidth is the longest line of the template, so that it prints
+// without wrapping (a wrapped comment would no longer be a comment).
+const TemplateWidth = 76
+
+// commentLines writes s as comment lines "#   …" no longer than
+// TemplateWidth, breaking after commas.
+func commentLines(b *strings.Builder, s string) {
+	const lead = "#   "
+	cur := ""
+	for _, part := range strings.Split(s, ", ") {
+		if cur != "" && len(lead)+len(cur)+2+len(part) > TemplateWidth {
+			b.WriteString(lead + cur + ",\n")
+			cur = ""
+		}
+		if cur != "" {
+			cur += ", "
+		}
+		cur += part
+	}
+	if cur != "" {
+		b.WriteString(lead + cur + "\n")
+	}
+}
