@@ -22,11 +22,14 @@ import (
 // error; warnings do not stop it.
 
 type checker struct {
-	ctx     CheckContext
-	v       *Vocabulary
-	m       *hexmap.Map
-	rules   *ruleset.Ruleset
-	s       *engine.State
+	ctx   CheckContext
+	v     *Vocabulary
+	m     *hexmap.Map
+	rules *ruleset.Ruleset
+	// view is all the checker knows of the game: the nation's View (fog of
+	// war), never the whole state.
+	view    *engine.NationView
+	cal     game.Calendar
 	r       *Report
 	nation  game.NationID
 	letter  string
@@ -67,14 +70,17 @@ type checker struct {
 	annotation string
 }
 
-func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
-	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, s: ctx.State, r: r, nation: r.Nation,
+func newChecker(ctx CheckContext, view *engine.NationView, v *Vocabulary, r *Report) *checker {
+	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, view: view, r: r, nation: r.Nation,
 		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{},
 		created: map[game.ForceID]int{}, planned: map[game.ForceID]game.Place{}, besieging: map[string]bool{},
 		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{},
 		once: map[string]int{}, fielded: map[game.ForceID]bool{}, fieldedDepot: map[string]bool{}}
-	if c.s == nil {
-		c.s = &engine.State{}
+	if c.view == nil {
+		c.view = &engine.NationView{Nation: c.nation}
+	}
+	if ctx.State != nil {
+		c.cal = ctx.State.Calendar // public: the game's calendar
 	}
 	if c.m == nil {
 		c.m = &hexmap.Map{}
@@ -83,15 +89,13 @@ func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
 	if n, ok := c.m.Nation(c.nation); ok {
 		c.letter = n.Letter
 	}
-	for i := range c.s.Forces {
-		if f := &c.s.Forces[i]; f.Nation == c.nation {
-			cl := f.Clone()
-			c.forces[f.ID] = &cl
-		}
+	for i := range c.view.Own {
+		cl := c.view.Own[i].Clone()
+		c.forces[cl.ID] = &cl
 	}
 	c.nextForce = 1
-	if ns, ok := c.s.Nation(c.nation); ok && ns.NextForce > 0 {
-		c.nextForce = ns.NextForce
+	if c.view.NextForce > 0 {
+		c.nextForce = c.view.NextForce
 	}
 	c.funds, c.fundsCity = c.treasury()
 	return c
@@ -105,13 +109,40 @@ func (c *checker) treasury() (int, string) {
 	if n, ok := c.m.Nation(c.nation); ok {
 		city = n.Capitol
 	}
-	if ns, ok := c.s.Nation(c.nation); ok && ns.TemporaryCapitol != "" {
-		city = ns.TemporaryCapitol
+	if c.view.TemporaryCapitol != "" {
+		city = c.view.TemporaryCapitol
 	}
-	if cs, ok := c.s.City(city); ok {
-		return cs.Treasury, city
+	return c.cityState(city).Treasury, city
+}
+
+// cityState returns a city's public state as the nation's View gives it
+// (with the treasury only of its own cities); a city the View does not list
+// is neutral and free.
+func (c *checker) cityState(name string) *game.CityState {
+	for _, cv := range c.view.Cities {
+		if cv.Name == name {
+			return &game.CityState{Name: cv.Name, Controller: cv.Controller, Loyalty: cv.Loyalty, Siege: cv.Siege,
+				Breaches: cv.Breaches, Treasury: cv.Treasury}
+		}
 	}
-	return 0, city
+	return &game.CityState{Name: name}
+}
+
+// inGame reports a nation of the game.
+func (c *checker) inGame(n game.NationID) bool {
+	return slices.ContainsFunc(c.view.Nations, func(s engine.NationSummary) bool { return s.ID == n })
+}
+
+// ownDepots are the nation's depots (the View also lists those granted to
+// it, which are not its own to give orders for).
+func (c *checker) ownDepots() []*game.Depot {
+	var out []*game.Depot
+	for i := range c.view.Depots {
+		if d := &c.view.Depots[i]; d.Nation == c.nation {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // prepass records, before any check, what later checks need to know about
@@ -253,7 +284,7 @@ func (c *checker) phase(o engine.Order) {
 		return
 	}
 	kw := strings.Fields(FormatOrder(o, c.v))[0]
-	cal := c.s.Calendar
+	cal := c.cal
 	if yearEndOnly[k] && !c.yearEnd {
 		d := cal.Date(c.r.Turn)
 		ye := cal.Turn(game.Date{Year: d.Year})
@@ -292,8 +323,10 @@ func (c *checker) own(id game.ForceID) *game.Force {
 		c.reject(string(id), fmt.Sprintf("%s is merged into another force by the order on line %d", id, l),
 			"Give the order to the force it joins.")
 	}
-	if f, ok := c.s.Force(id); ok && f.Nation != c.nation {
-		c.reject(string(id), fmt.Sprintf("%s is not yours: it is %s's", id, c.v.nationName(f.Nation)),
+	if c.letter != "" && !strings.HasPrefix(strings.ToUpper(string(id)), c.letter) {
+		// Whether such a force exists is not said: the answer is the same
+		// for a foreign force and a made-up ID (fog of war).
+		c.reject(string(id), fmt.Sprintf("%s is not one of your forces: yours are named %s and a number", id, c.letter),
 			"You can give orders only to your own forces.")
 	}
 	if l, ok := c.created[id]; ok {
@@ -368,11 +401,7 @@ func (c *checker) city(name string) (*hexmap.City, *game.CityState) {
 		c.reject(name, fmt.Sprintf("no city %q on the map%s", name, didYouMean(suggest(name, c.v.cityNames()))),
 			"Name the city as it is printed on the map.")
 	}
-	cs, ok := c.s.City(mc.Name)
-	if !ok {
-		cs = &game.CityState{Name: mc.Name}
-	}
-	return mc, cs
+	return mc, c.cityState(mc.Name)
 }
 
 // atCity rejects unless the force is in (or marches this turn into) the
@@ -397,8 +426,7 @@ func (c *checker) newID(want game.ForceID) game.ForceID {
 		if _, ok := c.forces[id]; ok {
 			return true
 		}
-		_, ok := c.s.Force(id)
-		return ok
+		return slices.ContainsFunc(c.view.Own, func(f game.Force) bool { return f.ID == id })
 	}
 	if want != "" {
 		num, err := strconv.Atoi(strings.TrimPrefix(string(want), c.letter))
@@ -432,9 +460,7 @@ func (c *checker) leaderOf(id string) (*game.Force, game.Leader) {
 			}
 		}
 	}
-	if l, ok := c.v.Leader(id); ok {
-		c.reject(id, fmt.Sprintf("%s is not one of your generals or admirals", l.ID), "You can give orders only to your own leaders.")
-	}
+	// A foreign leader gets the same answer as a made-up name (fog of war).
 	var mine []string
 	for _, fid := range sortedKeys(c.forces) {
 		for _, l := range c.forces[fid].Leaders {
@@ -446,20 +472,15 @@ func (c *checker) leaderOf(id string) (*game.Force, game.Leader) {
 	return nil, game.Leader{}
 }
 
-// depot finds one of the nation's depots by ID (any case).
+// depot finds one of the nation's depots by ID (any case). A foreign depot
+// gets the same answer as a made-up ID (fog of war).
 func (c *checker) depot(id string) *game.Depot {
 	var mine []string
-	for i := range c.s.Depots {
-		d := &c.s.Depots[i]
+	for _, d := range c.ownDepots() {
 		if fold(d.ID) == fold(id) {
-			if d.Nation != c.nation {
-				c.reject(id, fmt.Sprintf("depot %s is not yours", d.ID), "You can give orders only for your own depots.")
-			}
 			return d
 		}
-		if d.Nation == c.nation {
-			mine = append(mine, d.ID)
-		}
+		mine = append(mine, d.ID)
 	}
 	hint := "You have no depots."
 	if len(mine) > 0 {
@@ -472,7 +493,7 @@ func (c *checker) depot(id string) *game.Depot {
 // otherNation checks a nation named as the receiver of a grant, a transfer
 // or crowns.
 func (c *checker) otherNation(n game.NationID, allowSelf bool) {
-	if _, ok := c.s.Nation(n); !ok {
+	if !c.inGame(n) {
 		c.reject(string(n), fmt.Sprintf("%s takes no part in this game", n), "Name a nation of the game: "+orList(c.v.NationIDs())+".")
 	}
 	if n == c.nation && !allowSelf {
@@ -507,15 +528,15 @@ func (c *checker) finish() {
 	if c.yearEnd {
 		var unfielded []string
 		if !c.fieldAll {
-			for _, id := range c.s.ForcesOf(c.nation) {
-				if !c.fielded[id] {
-					if _, gone := c.gone[id]; !gone {
-						unfielded = append(unfielded, string(id))
+			for _, f := range c.view.Own {
+				if !c.fielded[f.ID] {
+					if _, gone := c.gone[f.ID]; !gone {
+						unfielded = append(unfielded, string(f.ID))
 					}
 				}
 			}
-			for _, d := range c.s.Depots {
-				if d.Nation == c.nation && !c.fieldedDepot[d.ID] {
+			for _, d := range c.ownDepots() {
+				if !c.fieldedDepot[d.ID] {
 					unfielded = append(unfielded, d.ID)
 				}
 			}

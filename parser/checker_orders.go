@@ -296,8 +296,7 @@ func (c *checker) checkMinimum(f *game.Force) {
 	limit := c.rules.MinimumForce.OutsideCityDeserts
 	where := "outside a city"
 	if inCity {
-		cs, _ := c.s.City(mc.Name)
-		if cs != nil && cs.Loyalty != c.nation {
+		if cs := c.cityState(mc.Name); cs.Loyalty != c.nation {
 			limit, where = c.rules.MinimumForce.ForeignCityMilitia, "in a foreign city"
 		} else {
 			limit, where = c.rules.MinimumForce.FriendlyTownDeserts, "in a friendly town without a general"

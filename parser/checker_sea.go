@@ -91,7 +91,7 @@ func (c *checker) cargoAboard(fleet game.ForceID) int {
 			n += c.rules.Cargo.PointsOf(f)
 		}
 	}
-	for _, d := range c.s.Depots {
+	for _, d := range c.ownDepots() {
 		if d.Aboard == fleet {
 			n += c.rules.Cargo.Depot
 		}
@@ -288,8 +288,9 @@ func (c *checker) checkDebark(o engine.Debark) {
 		c.reject(o.Hex.String(), fmt.Sprintf("%s will lie at %s, so %s lands there, not at %s", fl.ID, c.m.HexLabel(at.Hex), o.Force, o.Hex),
 			fmt.Sprintf("Write DEBARK %s, or sail %s to %s first.", o.Force, fl.ID, o.Hex))
 	}
-	for _, e := range c.s.Forces {
-		if e.Nation != c.nation && e.At.Hex == o.Hex && !e.At.IsSea() && e.Figures() > 0 {
+	for _, e := range c.view.Foreign {
+		// What the nation sees: a foreign force's place and size class.
+		if e.Aboard == "" && e.At.Hex == o.Hex && !e.At.IsSea() && e.Size != "" {
 			c.warn(o.Hex.String(), fmt.Sprintf("%s's force %s holds %s: a landing there needs 3:1 over its infantry, cavalry and gunners, each warship in the hex counting as %d infantry (Coastal Landings)",
 				c.v.nationName(e.Nation), e.ID, o.Hex, c.rules.SeaMovement.WarshipAsInfantry), "Land in strength, or elsewhere.")
 			break

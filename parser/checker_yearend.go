@@ -92,7 +92,7 @@ func (c *checker) depotFieldable(d *game.Depot) string {
 		return fmt.Sprintf("depot %s is carried on a transport", d.ID)
 	}
 	if mc, ok := c.m.CityAt(d.At.Hex); ok {
-		if cs, ok := c.s.City(mc.Name); ok && cs.Siege != game.NotBesieged {
+		if cs := c.cityState(mc.Name); cs.Siege != game.NotBesieged {
 			return fmt.Sprintf("depot %s is in %s, which is %s", d.ID, mc.Name, cs.Siege)
 		}
 	}
@@ -107,16 +107,15 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 		}
 		c.fieldAll = true
 		cost := 0
-		for _, id := range c.s.ForcesOf(c.nation) {
-			if !c.fielded[id] {
-				if f, ok := c.forces[id]; ok {
+		for _, of := range c.view.Own {
+			if !c.fielded[of.ID] {
+				if f, ok := c.forces[of.ID]; ok {
 					cost += c.fieldCost(f)
 				}
 			}
 		}
-		for i := range c.s.Depots {
-			d := &c.s.Depots[i]
-			if d.Nation != c.nation || c.fieldedDepot[d.ID] {
+		for _, d := range c.ownDepots() {
+			if c.fieldedDepot[d.ID] {
 				continue
 			}
 			if why := c.depotFieldable(d); why != "" {
@@ -206,7 +205,7 @@ func (c *checker) checkTemporaryCapitol(o engine.TemporaryCapitol) {
 	mc, cs := c.city(o.City)
 	n, _ := c.m.Nation(c.nation)
 	if n != nil {
-		if capCS, ok := c.s.City(n.Capitol); ok && capCS.Controller == c.nation {
+		if capCS := c.cityState(n.Capitol); capCS.Controller == c.nation {
 			c.reject(mc.Name, fmt.Sprintf("you hold your capitol %s: a temporary capitol is named only while it is lost", n.Capitol), "Leave the order out.")
 		}
 	}
@@ -232,8 +231,8 @@ func (c *checker) checkTreaty(t *Treaty) {
 
 func (c *checker) checkAttest(a *Attest) {
 	var ids []string
-	for i := range c.s.Treaties {
-		t := &c.s.Treaties[i]
+	for i := range c.view.Treaties {
+		t := &c.view.Treaties[i]
 		ids = append(ids, t.ID)
 		if fold(t.ID) != fold(a.Treaty) {
 			continue
