@@ -69,10 +69,10 @@ func (t *turn) hostilePort(p game.Place, n game.NationID) bool {
 func (mv *movement) orderSails() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "")
-	for _, no := range t.buckets.sails {
+	for _, no := range t.ordersFor("movement", "sail") {
 		o := no.o.(Sail)
 		f := t.ownForce(no.nation, o, o.Fleet, rule)
-		if f == nil {
+		if f == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		u := mv.units[f.ID]
@@ -143,14 +143,14 @@ func (t *turn) cargo(fleet *game.Force) (used, capacity int) {
 func (mv *movement) embarkAtStart() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "Transports")
-	for _, no := range t.buckets.embk {
+	for _, no := range t.ordersFor("movement", "embark") {
 		o := no.o.(Embark)
 		f := t.ownForce(no.nation, o, o.Force, rule)
 		if f == nil {
 			continue
 		}
 		fl := t.ownForce(no.nation, o, o.Fleet, rule)
-		if fl == nil {
+		if fl == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		switch {
@@ -253,10 +253,10 @@ func (mv *movement) unfinishedSeaOrders() {
 func (mv *movement) debarkIdleFleets() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "Coastal Landings")
-	for _, no := range t.buckets.debk {
+	for _, no := range t.ordersFor("movement", "debark") {
 		o := no.o.(Debark)
 		f := t.ownForce(no.nation, o, o.Force, rule)
-		if f == nil {
+		if f == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		if f.Aboard == "" || t.force(f.Aboard) == nil {
