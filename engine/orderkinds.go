@@ -241,8 +241,9 @@ func (t *turn) legal(n game.NationID, o Order, rule string) bool {
 
 // ---- shared checks used by several kinds ----
 
-// needLand refuses a fleet where a land force is needed.
-func needLand(f *game.Force) *Refusal {
+// NeedLand refuses a fleet where a land force is needed (nil: it is not a
+// fleet, or f is nil). The order checker and the legality checks share it.
+func NeedLand(f *game.Force) *Refusal {
 	if f != nil && f.IsFleet() {
 		return &Refusal{Code: "fleet-not-land", Read: string(f.ID),
 			Reason:  fmt.Sprintf("%s is a fleet: this order is for land forces", f.ID),
@@ -252,8 +253,9 @@ func needLand(f *game.Force) *Refusal {
 	return nil
 }
 
-// needFleet refuses a land force where a fleet is needed.
-func needFleet(f *game.Force) *Refusal {
+// NeedFleet refuses a land force where a fleet is needed (nil: it is a
+// fleet, or f is nil).
+func NeedFleet(f *game.Force) *Refusal {
 	if f != nil && !f.IsFleet() {
 		return &Refusal{Code: "not-fleet", Read: string(f.ID),
 			Reason:  fmt.Sprintf("%s is not a fleet", f.ID),

@@ -97,12 +97,12 @@ var landOrderKinds = []OrderKind{
 // orders ("Each side must declare attack or defend", Land Battles; fleets
 // have FLEET SEEK/AVOID), sieges and fieldworks.
 func legalLand(force func(Order) game.ForceID) func(*Situation, Order) *Refusal {
-	return func(s *Situation, o Order) *Refusal { return needLand(s.Own(force(o))) }
+	return func(s *Situation, o Order) *Refusal { return NeedLand(s.Own(force(o))) }
 }
 
 // legalFleet is the legality of orders for fleets only.
 func legalFleet(fleet func(Order) game.ForceID) func(*Situation, Order) *Refusal {
-	return func(s *Situation, o Order) *Refusal { return needFleet(s.Own(fleet(o))) }
+	return func(s *Situation, o Order) *Refusal { return NeedFleet(s.Own(fleet(o))) }
 }
 
 // legalMove is the Land Movement rules a march must meet before it starts:
@@ -114,7 +114,7 @@ func legalMove(s *Situation, o Order) *Refusal {
 	if f == nil {
 		return nil
 	}
-	if r := needLand(f); r != nil {
+	if r := NeedLand(f); r != nil {
 		r.Reason = fmt.Sprintf("%s is a fleet: fleets sail", f.ID)
 		return r
 	}

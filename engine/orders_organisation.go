@@ -131,6 +131,12 @@ func legalMerge(s *Situation, o Order) *Refusal {
 			Message: fmt.Sprintf("%s and %s are a fleet and a land force, which do not merge", f.ID, into.ID),
 			Hint:    "Put a land force aboard a fleet with EMBARK."}
 	}
+	if f.At != into.At || f.Aboard != into.Aboard {
+		return &Refusal{Code: "not-same-place", Read: string(x.Into), Reason: fmt.Sprintf("%s and %s are not in the same place", f.ID, into.ID),
+			Message: fmt.Sprintf("%s is at %s and %s at %s: forces merge only in the same place, at the start of the turn",
+				f.ID, placeLabel(s.Map, f.At), into.ID, placeLabel(s.Map, into.At)),
+			Hint: "Bring them together first; merge them next turn."}
+	}
 	return nil
 }
 
@@ -176,7 +182,7 @@ func legalDetach(s *Situation, o Order) *Refusal {
 func legalGarrison(s *Situation, o Order) *Refusal {
 	x := o.(Garrison)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	c, ok := s.Map.City(x.City)

@@ -82,10 +82,10 @@ var seaOrderKinds = []OrderKind{
 func legalEmbark(s *Situation, o Order) *Refusal {
 	x := o.(Embark)
 	f, fl := s.Own(x.Force), s.Own(x.Fleet)
-	if r := needLand(f); r != nil {
+	if r := NeedLand(f); r != nil {
 		return r
 	}
-	if r := needFleet(fl); r != nil {
+	if r := NeedFleet(fl); r != nil {
 		return r
 	}
 	if f != nil && f.Aboard != "" {
@@ -106,7 +106,7 @@ func legalEmbark(s *Situation, o Order) *Refusal {
 func legalDebark(s *Situation, o Order) *Refusal {
 	x := o.(Debark)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	if f.Aboard == "" {
@@ -151,7 +151,7 @@ func CoastalLandingHolds(rules *ruleset.Ruleset, landingFigures, warships, defen
 func legalRepair(s *Situation, o Order) *Refusal {
 	x := o.(Repair)
 	f := s.Own(x.Fleet)
-	if r := needFleet(f); r != nil || f == nil {
+	if r := NeedFleet(f); r != nil || f == nil {
 		return r
 	}
 	if c, ok := s.Map.CityAt(f.At.Hex); f.At.IsSea() || !ok || !c.Port {

@@ -79,7 +79,7 @@ var siegeOrderKinds = []OrderKind{
 func legalFieldworks(s *Situation, o Order) *Refusal {
 	x := o.(Fieldworks)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	inf := f.CountArms(game.Arm.IsInfantry)
@@ -99,7 +99,7 @@ func legalFieldworks(s *Situation, o Order) *Refusal {
 func legalBesiege(s *Situation, o Order) *Refusal {
 	x := o.(Besiege)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	if c, ok := s.Map.City(x.City); ok && s.City(c.Name).Controller == s.Nation {
@@ -114,7 +114,7 @@ func legalBesiege(s *Situation, o Order) *Refusal {
 func legalAssault(s *Situation, o Order) *Refusal {
 	x := o.(Assault)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	c, ok := s.Map.City(x.City)
@@ -151,7 +151,7 @@ func legalAssault(s *Situation, o Order) *Refusal {
 func legalBombard(s *Situation, o Order) *Refusal {
 	x := o.(Bombard)
 	f := s.Own(x.Force)
-	if r := needLand(f); r != nil || f == nil {
+	if r := NeedLand(f); r != nil || f == nil {
 		return r
 	}
 	for _, g := range f.Guns {

@@ -313,7 +313,7 @@ func (mv *movement) fleetStopped(u *unit) {
 		}
 		c, isCity := t.m.CityAt(target)
 		port := isCity && c.Port
-		if !port && !t.m.IsGoodHolding(target) {
+		if !Anchorage(t.m, target) {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is neither a port nor a good-holding hex", target))
 			continue
 		}
@@ -336,10 +336,9 @@ func (mv *movement) fleetStopped(u *unit) {
 					warships += x.f.Ships.AllWarships()
 				}
 			}
-			sm := t.r.SeaMovement
-			landing := f.Figures() + warships*sm.WarshipAsInfantry
-			if landing < sm.CoastalLandingOdds*defenders {
-				t.emit(&LandingRefused{Nation: f.Nation, Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: sm.CoastalLandingOdds},
+			landing, holds := CoastalLandingHolds(t.r, f.Figures(), warships, defenders)
+			if !holds {
+				t.emit(&LandingRefused{Nation: f.Nation, Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: t.r.SeaMovement.CoastalLandingOdds},
 					rule, game.AtHex(target), to(append(defNations, f.Nation)...), append(defNations, f.Nation)...)
 				continue
 			}

@@ -166,19 +166,13 @@ func (c *checker) prepass(sts []Statement) {
 
 // stage is the pass of the checker a statement belongs to.
 func stage(st *Statement) int {
-	switch st.Order.(type) {
-	case engine.SetStance, engine.Retreat, engine.Pursue, engine.OnContact, engine.SlowEnemy, engine.Split,
-		engine.Merge, engine.AssignLeader, engine.DetachLeader, engine.Garrison, engine.FleetStance,
-		engine.GrantSupply, engine.Special:
-		return 0
-	case engine.Move, engine.Sail:
-		return 1
-	case engine.Embark:
-		return 2
-	case engine.Debark:
-		return 3
+	if st.Order == nil {
+		return passRest
 	}
-	return 4
+	if k, ok := checkedKind(st.Order.Kind()); ok {
+		return k.pass
+	}
+	return passRest
 }
 
 // run checks every statement, in the engine's order, and accepts the good
@@ -187,7 +181,7 @@ func (c *checker) run(sts []Statement) {
 	c.prepass(sts)
 	ok := make([]bool, len(sts))
 	annots := make([]string, len(sts))
-	for pass := 0; pass <= 4; pass++ {
+	for pass := passOrganise; pass <= passRest; pass++ {
 		for i := range sts {
 			if stage(&sts[i]) == pass {
 				ok[i] = c.check(&sts[i])
@@ -272,26 +266,22 @@ func (c *checker) check(st *Statement) (ok bool) {
 	return true
 }
 
-var yearEndOnly = map[string]bool{"buy": true, "field": true, "disband": true, "transfer": true,
-	"treasury": true, "temporary-capitol": true}
-
-var bothPhases = map[string]bool{"supply": true, "special": true}
-
-// phase refuses an order of the wrong kind of turn.
+// phase refuses an order of the wrong kind of turn (engine.OrderKind.Turn).
 func (c *checker) phase(o engine.Order) {
-	k := o.Kind()
-	if bothPhases[k] {
+	kind, _ := engine.KindOf(o.Kind())
+	if kind.Turn == engine.AnyTurn {
 		return
 	}
+	yearEndOnly := kind.Turn == engine.YearEndTurn
 	kw := strings.Fields(FormatOrder(o, c.v))[0]
 	cal := c.cal
-	if yearEndOnly[k] && !c.yearEnd {
+	if yearEndOnly && !c.yearEnd {
 		d := cal.Date(c.r.Turn)
 		ye := cal.Turn(game.Date{Year: d.Year})
 		c.reject(kw, fmt.Sprintf("%s is a year-end order, and this is a monthly turn (%s)", kw, c.r.TurnLabel),
 			fmt.Sprintf("Send it on your sheet for the year-end, turn %d.", ye))
 	}
-	if !yearEndOnly[k] && c.yearEnd {
+	if !yearEndOnly && c.yearEnd {
 		c.reject(kw, fmt.Sprintf("%s is an order for the monthly turns, and this is the year-end (%s): at the year-end you BUY, FIELD, DISBAND and TRANSFER", kw, c.r.TurnLabel),
 			fmt.Sprintf("Send it on your sheet for turn %d.", c.r.Turn+1))
 	}
@@ -353,21 +343,63 @@ func (c *checker) ownIDs() []string {
 // land returns the nation's land force id.
 func (c *checker) land(id game.ForceID) *game.Force {
 	f := c.own(id)
-	if f.IsFleet() {
-		c.reject(string(id), fmt.Sprintf("%s is a fleet, and this is an order for land forces", id),
-			"Give fleets FLEET, SAIL and REPAIR orders.")
-	}
+	c.refuse(engine.NeedLand(f))
 	return f
 }
 
 // fleet returns the nation's fleet id.
 func (c *checker) fleet(id game.ForceID) *game.Force {
 	f := c.own(id)
-	if !f.IsFleet() {
-		c.reject(string(id), fmt.Sprintf("%s is not a fleet: it has no ships", id),
-			"Give land forces MOVE, STANCE and EMBARK orders.")
-	}
+	c.refuse(engine.NeedFleet(f))
 	return f
+}
+
+// refuse rejects the statement with a refusal of the engine's legality
+// checks (nil: nothing to refuse).
+func (c *checker) refuse(r *engine.Refusal) {
+	if r != nil {
+		c.reject(r.Read, r.Text(), r.Hint)
+	}
+}
+
+// legal runs the order's legality check — the same function the engine
+// calls when it carries the order out (engine.OrderKind.Legal) — against the
+// nation's View and the forces as the sheet's earlier orders leave them.
+func (c *checker) legal(o engine.Order) {
+	k, ok := engine.KindOf(o.Kind())
+	if !ok {
+		return
+	}
+	r := k.Legal(c.situation(), o)
+	if r == nil {
+		return
+	}
+	switch x := o.(type) {
+	case engine.Move:
+		// Say which order took the general away.
+		if l, ok := c.leaderLeft[x.Force]; ok && r.Code == "no-general" {
+			r.Message = fmt.Sprintf("%s has no general once the order on line %d takes its general away: \"A land force must have a general with it in order to move\" (Land Movement)", x.Force, l)
+		}
+	case engine.Disband:
+		// The checker lists what the force holds.
+		if f := c.forces[x.Force]; f != nil && r.Code == "not-held" {
+			cl := f.Clone()
+			c.takeContents(&cl, Contents{Troops: x.Troops, Guns: x.Guns, Ships: x.Ships}, "disband")
+		}
+	}
+	c.refuse(r)
+}
+
+// situation is the legality checks' view of the game: the nation's View,
+// with its forces as the sheet's earlier orders leave them.
+func (c *checker) situation() *engine.Situation {
+	return engine.SituationFromView(c.m, c.rules, c.view, func() []*game.Force {
+		out := make([]*game.Force, 0, len(c.forces))
+		for _, id := range sortedKeys(c.forces) {
+			out = append(out, c.forces[id])
+		}
+		return out
+	})
 }
 
 // where returns the place a force is at now and where it ends its move.
