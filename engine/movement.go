@@ -203,10 +203,10 @@ func (mv *movement) place(u *unit, p game.Place) {
 func (mv *movement) orderMoves() {
 	t := mv.t
 	rule := t.cite("Land Movement", "")
-	for _, no := range t.buckets.moves {
+	for _, no := range t.ordersFor("movement", "move") {
 		o := no.o.(Move)
 		f := t.ownForce(no.nation, o, o.Force, rule)
-		if f == nil {
+		if f == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		u := mv.units[f.ID]

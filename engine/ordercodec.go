@@ -5,58 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 )
 
-// orderKinds decodes an order envelope of each kind. It is only looked up.
-var orderKinds = map[string]func([]byte) (Order, error){
-	"move":              decodeOrder[Move],
-	"stance":            decodeOrder[SetStance],
-	"retreat":           decodeOrder[Retreat],
-	"pursue":            decodeOrder[Pursue],
-	"on-contact":        decodeOrder[OnContact],
-	"slow":              decodeOrder[SlowEnemy],
-	"split":             decodeOrder[Split],
-	"merge":             decodeOrder[Merge],
-	"assign":            decodeOrder[AssignLeader],
-	"detach":            decodeOrder[DetachLeader],
-	"garrison":          decodeOrder[Garrison],
-	"fieldworks":        decodeOrder[Fieldworks],
-	"besiege":           decodeOrder[Besiege],
-	"assault":           decodeOrder[Assault],
-	"bombard":           decodeOrder[Bombard],
-	"embark":            decodeOrder[Embark],
-	"sail":              decodeOrder[Sail],
-	"debark":            decodeOrder[Debark],
-	"fleet-stance":      decodeOrder[FleetStance],
-	"repair":            decodeOrder[Repair],
-	"supply":            decodeOrder[GrantSupply],
-	"special":           decodeOrder[Special],
-	"buy":               decodeOrder[Buy],
-	"field":             decodeOrder[Field],
-	"disband":           decodeOrder[Disband],
-	"transfer":          decodeOrder[Transfer],
-	"treasury":          decodeOrder[MoveTreasury],
-	"temporary-capitol": decodeOrder[TemporaryCapitol],
-}
-
-func decodeOrder[T Order](b []byte) (Order, error) {
-	var v T
+// decodeOrderOf decodes an envelope into a value of the kind's Zero type.
+func decodeOrderOf(k OrderKind, b []byte) (Order, error) {
+	v := reflect.New(reflect.TypeOf(k.Zero))
 	d := json.NewDecoder(bytes.NewReader(b))
-	if err := d.Decode(&v); err != nil {
+	if err := d.Decode(v.Interface()); err != nil {
 		return nil, err
 	}
-	return v, nil
-}
-
-// OrderKinds lists the order keywords, sorted.
-func OrderKinds() []string {
-	out := make([]string, 0, len(orderKinds))
-	for k := range orderKinds {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
+	return v.Elem().Interface().(Order), nil
 }
 
 // MarshalOrder encodes an order as a JSON envelope {"kind":"move", …fields}.
@@ -78,11 +36,11 @@ func UnmarshalOrder(data []byte) (Order, error) {
 	if err := json.Unmarshal(data, &k); err != nil {
 		return nil, fmt.Errorf("order envelope: %w", err)
 	}
-	dec, ok := orderKinds[k.Kind]
+	kind, ok := KindOf(k.Kind)
 	if !ok {
 		return nil, fmt.Errorf("order kind %q: expected one of %v", k.Kind, OrderKinds())
 	}
-	o, err := dec(data)
+	o, err := decodeOrderOf(kind, data)
 	if err != nil {
 		return nil, fmt.Errorf("order %s: %w", k.Kind, err)
 	}

@@ -17,8 +17,11 @@ import (
 func (t *turn) stepOrganisation() {
 	changed := map[game.ForceID]bool{}
 	org := t.cite("Land Movement", "")
-	for _, no := range t.buckets.org {
+	for _, no := range t.ordersFor("organisation") {
 		n := no.nation
+		if !t.legal(n, no.o, org) {
+			continue
+		}
 		switch o := no.o.(type) {
 		case SetStance:
 			if f := t.ownForce(n, o, o.Force, t.cite("Land Battles", "Attack and Defend")); f != nil {

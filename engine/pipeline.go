@@ -91,13 +91,14 @@ func Steps(yearEnd bool) []string {
 }
 
 // stepSieges is where the combat issue resolves sieges: besieging and
-// masking (Besiege orders in t.buckets.later), siege losses, breaches and
+// masking (Besiege orders: t.ordersFor("sieges", "besiege")), siege losses, breaches and
 // surrender, counter-battery fire and assaults, in the rules' "Sieges"
 // section. Until then cities keep their siege status as the state gives it.
 func (t *turn) stepSieges() {}
 
 // The year-end steps are filled by the year-end issue; the orders for them
-// are in t.buckets.later.
+// are filed by step: t.ordersFor("purchases") and so on (OrderKind.Step).
+// Until a step reads its orders, each is reported "not carried out yet".
 
 // stepYearEndTreaties publishes public treaties received during the buy.
 func (t *turn) stepYearEndTreaties() {}

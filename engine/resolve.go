@@ -89,6 +89,7 @@ func Resolve(in Input) (*Result, error) {
 		t.step = st.Name
 		t.dice.SetStep(st.Name)
 		st.run(t)
+		t.unread(st.Name)
 		t.compact()
 		t.rebuildPlaces()
 	}
@@ -114,7 +115,8 @@ type turn struct {
 	byID   map[game.ForceID]*game.Force
 	info   map[game.ForceID]*forceTurn
 
-	buckets  orderBuckets
+	filed    filedOrders
+	read     map[string][]string // step → kinds read with ordersFor ("": all)
 	mv       *movement
 	engs     []*engagement
 	seaEngs  []*seaEngagement

@@ -3,38 +3,83 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/game"
 )
 
-// orderBuckets are the sanitised orders, each in the step that carries it
-// out, in nation order then sheet order.
-type orderBuckets struct {
-	org   []nationOrder // organisation and standing orders
-	moves []nationOrder // Move
-	sails []nationOrder // Sail
-	embk  []nationOrder // Embark
-	debk  []nationOrder // Debark
-	// later are orders for steps other issues fill: Besiege, Assault,
-	// Bombard, Fieldworks, Repair, and the year-end orders.
-	later []nationOrder
-}
+// filedOrders are the sanitised orders, filed by the pipeline step that
+// carries them out (OrderKind.Step), each step's in nation order then sheet
+// order. Every accepted order is filed for a named step: none is dropped in
+// silence.
+type filedOrders map[string][]nationOrder
 
 type nationOrder struct {
 	nation game.NationID
 	o      Order
 }
 
-var yearEndKinds = map[string]bool{
-	"buy": true, "field": true, "disband": true, "transfer": true, "treasury": true,
-	"temporary-capitol": true, "supply": true, "special": true,
+// ordersFor returns the orders filed for a step, only those of the given
+// kinds when any are named ("movement", "move"), in nation then sheet order.
+// A step reads its orders with it — t.ordersFor("sieges") — and so takes
+// charge of them: the orders of a step that it did not read are reported
+// when the step ends (unread).
+func (t *turn) ordersFor(step string, kinds ...string) []nationOrder {
+	if t.read == nil {
+		t.read = map[string][]string{}
+	}
+	if len(kinds) == 0 {
+		t.read[step] = append(t.read[step], "")
+		return t.filed[step]
+	}
+	t.read[step] = append(t.read[step], kinds...)
+	var out []nationOrder
+	for _, no := range t.filed[step] {
+		if slices.Contains(kinds, no.o.Kind()) {
+			out = append(out, no)
+		}
+	}
+	return out
 }
 
-var monthlyKinds = map[string]bool{
-	"move": true, "stance": true, "retreat": true, "pursue": true, "on-contact": true, "slow": true,
-	"split": true, "merge": true, "assign": true, "detach": true, "garrison": true, "fieldworks": true,
-	"besiege": true, "assault": true, "bombard": true, "embark": true, "sail": true, "debark": true,
-	"fleet-stance": true, "repair": true, "supply": true, "special": true,
+// unread reports, when a step ends, each order filed for it that the step
+// did not read (a step pbem does not resolve yet, such as sieges or the
+// game-year's): the order is checked (its kind's Legal), and reported with
+// an OrderIgnored event the player reads — "BESIEGE is not carried out yet"
+// — never dropped in silence.
+func (t *turn) unread(step string) {
+	read := t.read[step]
+	if slices.Contains(read, "") {
+		return
+	}
+	rule := t.cite(stepRule(step), "")
+	for _, no := range t.filed[step] {
+		if slices.Contains(read, no.o.Kind()) || !t.legal(no.nation, no.o, rule) {
+			continue
+		}
+		f, _ := KindSubject(no.o)
+		t.ignore(no.nation, no.o, f, rule, fmt.Sprintf("%s is not carried out yet: pbem does not resolve the %s step yet; the referee rules on it",
+			strings.ToUpper(strings.ReplaceAll(no.o.Kind(), "-", " ")), step))
+	}
+}
+
+// stepRule is the rulebook section of a step's orders, for citations.
+func stepRule(step string) string {
+	switch step {
+	case "sieges":
+		return "Sieges"
+	case "sea-battles":
+		return "Sea Battles"
+	case "battles":
+		return "Land Battles"
+	case "treaties":
+		return "Public Treaties"
+	case "transfers":
+		return "Transferring Forces"
+	case "organisation", "movement":
+		return "Land Movement"
+	}
+	return "Collecting Taxes, Buying and Fielding Troops"
 }
 
 // stepOrders sanitises the orders: each nation's sheet must be for a nation
@@ -66,42 +111,32 @@ func (t *turn) stepOrders() {
 				t.ignore(sh.Nation, o, "", rule, fmt.Sprintf("the orders are for turn %d, this is turn %d", sh.Turn, t.number))
 				continue
 			}
-			if t.yearEnd && !yearEndKinds[o.Kind()] {
+			kind, known := KindOf(o.Kind())
+			step := kind.StepFor(t.yearEnd)
+			switch {
+			case !known:
+				t.ignore(sh.Nation, o, "", rule, fmt.Sprintf("%q is not an order pbem knows", o.Kind()))
+				continue
+			case step == "" && t.yearEnd:
 				t.ignore(sh.Nation, o, "", rule, fmt.Sprintf("%s orders are for monthly turns; this is the year-end", o.Kind()))
 				continue
-			}
-			if !t.yearEnd && !monthlyKinds[o.Kind()] {
+			case step == "":
 				t.ignore(sh.Nation, o, "", rule, fmt.Sprintf("%s orders are for the year-end; this is a monthly turn", o.Kind()))
 				continue
 			}
-			if key, ok := onceKey(o); ok {
+			if key, ok := onceKey(kind, o); ok {
 				k := onceSeen{sh.Nation, key}
 				if first, dup := once[k]; dup {
-					t.ignore(sh.Nation, o, orderForce(o), rule, fmt.Sprintf("a second %s order for %s: the first, on line %d, counts", o.Kind(), key[len(o.Kind())+1:], first))
+					f, _ := kind.Subject(o)
+					t.ignore(sh.Nation, o, f, rule, fmt.Sprintf("a second %s order for %s: the first, on line %d, counts", o.Kind(), key[len(o.Kind())+1:], first))
 					continue
 				}
 				once[k] = o.SourceLine()
 			}
-			no := nationOrder{nation: sh.Nation, o: o}
-			if t.yearEnd {
-				t.buckets.later = append(t.buckets.later, no)
-				continue
+			if t.filed == nil {
+				t.filed = filedOrders{}
 			}
-			switch o.(type) {
-			case Move:
-				t.buckets.moves = append(t.buckets.moves, no)
-			case Sail:
-				t.buckets.sails = append(t.buckets.sails, no)
-			case Embark:
-				t.buckets.embk = append(t.buckets.embk, no)
-			case Debark:
-				t.buckets.debk = append(t.buckets.debk, no)
-			case SetStance, Retreat, Pursue, OnContact, SlowEnemy, Split, Merge, AssignLeader, DetachLeader,
-				Garrison, FleetStance, GrantSupply, Special:
-				t.buckets.org = append(t.buckets.org, no)
-			default:
-				t.buckets.later = append(t.buckets.later, no)
-			}
+			t.filed[step] = append(t.filed[step], nationOrder{nation: sh.Nation, o: o})
 		}
 	}
 }
@@ -117,75 +152,12 @@ type onceSeen struct {
 // assign, special …). These are the kinds the order checker accepts once a
 // force (parser: onceFor), and as there the first order counts: a second
 // order of the kind for the same force is ignored with a reason.
-func onceKey(o Order) (string, bool) {
-	var what string
-	switch x := o.(type) {
-	case SetStance:
-		what = string(x.Force)
-	case Retreat:
-		what = string(x.Force)
-	case Pursue:
-		what = string(x.Force)
-	case OnContact:
-		what = string(x.Force)
-	case SlowEnemy:
-		what = string(x.Force)
-	case FleetStance:
-		what = string(x.Fleet)
-	case Move:
-		what = string(x.Force)
-	case Fieldworks:
-		what = string(x.Force)
-	case Embark:
-		what = string(x.Force)
-	case Sail:
-		what = string(x.Fleet)
-	case Debark:
-		what = string(x.Force)
-	case Repair:
-		what = string(x.Fleet)
-	case Assault:
-		what = x.City
-	default:
+func onceKey(k OrderKind, o Order) (string, bool) {
+	if !k.Once || k.Subject == nil {
 		return "", false
 	}
-	if what == "" {
-		return "", false
-	}
-	return o.Kind() + " " + what, true
-}
-
-// orderForce returns the force or fleet an order is for, if it names one.
-func orderForce(o Order) game.ForceID {
-	switch x := o.(type) {
-	case SetStance:
-		return x.Force
-	case Retreat:
-		return x.Force
-	case Pursue:
-		return x.Force
-	case OnContact:
-		return x.Force
-	case SlowEnemy:
-		return x.Force
-	case FleetStance:
-		return x.Fleet
-	case Move:
-		return x.Force
-	case Fieldworks:
-		return x.Force
-	case Embark:
-		return x.Force
-	case Sail:
-		return x.Fleet
-	case Debark:
-		return x.Force
-	case Repair:
-		return x.Fleet
-	case Assault:
-		return x.Force
-	}
-	return ""
+	_, key := k.Subject(o)
+	return key, key != ""
 }
 
 // ignore records an order that is not carried out.

@@ -69,10 +69,10 @@ func (t *turn) hostilePort(p game.Place, n game.NationID) bool {
 func (mv *movement) orderSails() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "")
-	for _, no := range t.buckets.sails {
+	for _, no := range t.ordersFor("movement", "sail") {
 		o := no.o.(Sail)
 		f := t.ownForce(no.nation, o, o.Fleet, rule)
-		if f == nil {
+		if f == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		u := mv.units[f.ID]
@@ -141,14 +141,14 @@ func (t *turn) cargo(fleet *game.Force) (used, capacity int) {
 func (mv *movement) embarkAtStart() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "Transports")
-	for _, no := range t.buckets.embk {
+	for _, no := range t.ordersFor("movement", "embark") {
 		o := no.o.(Embark)
 		f := t.ownForce(no.nation, o, o.Force, rule)
 		if f == nil {
 			continue
 		}
 		fl := t.ownForce(no.nation, o, o.Fleet, rule)
-		if fl == nil {
+		if fl == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		switch {
@@ -251,10 +251,10 @@ func (mv *movement) unfinishedSeaOrders() {
 func (mv *movement) debarkIdleFleets() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "Coastal Landings")
-	for _, no := range t.buckets.debk {
+	for _, no := range t.ordersFor("movement", "debark") {
 		o := no.o.(Debark)
 		f := t.ownForce(no.nation, o, o.Force, rule)
-		if f == nil {
+		if f == nil || !t.legal(no.nation, o, rule) {
 			continue
 		}
 		if f.Aboard == "" || t.force(f.Aboard) == nil {
@@ -311,7 +311,7 @@ func (mv *movement) fleetStopped(u *unit) {
 		}
 		c, isCity := t.m.CityAt(target)
 		port := isCity && c.Port
-		if !port && !t.m.IsGoodHolding(target) {
+		if !Anchorage(t.m, target) {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is neither a port nor a good-holding hex", target))
 			continue
 		}
@@ -334,10 +334,9 @@ func (mv *movement) fleetStopped(u *unit) {
 					warships += x.f.Ships.AllWarships()
 				}
 			}
-			sm := t.r.SeaMovement
-			landing := f.Figures() + warships*sm.WarshipAsInfantry
-			if landing < sm.CoastalLandingOdds*defenders {
-				t.emit(&LandingRefused{Nation: f.Nation, Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: sm.CoastalLandingOdds},
+			landing, holds := CoastalLandingHolds(t.r, f.Figures(), warships, defenders)
+			if !holds {
+				t.emit(&LandingRefused{Nation: f.Nation, Force: f.ID, Fleet: u.id, Hex: target, Landing: landing, Defenders: defenders, Odds: t.r.SeaMovement.CoastalLandingOdds},
 					rule, game.AtHex(target), to(append(defNations, f.Nation)...), append(defNations, f.Nation)...)
 				continue
 			}

@@ -30,6 +30,11 @@ type NationView struct {
 	Treaties []game.Treaty `json:",omitempty"`
 	// Nations are the nations in the game and whether they are eliminated.
 	Nations []NationSummary `json:",omitempty"`
+	// NextForce and TemporaryCapitol are the nation's own: the number of its
+	// next new force ID, and the city acting as its treasury while its
+	// capitol is lost ("" when none).
+	NextForce        int    `json:",omitempty"`
+	TemporaryCapitol string `json:",omitempty"`
 }
 
 // NationSummary is a nation's public standing.
@@ -140,6 +145,9 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 	}
 	for _, n := range state.Nations {
 		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated})
+		if n.ID == nation {
+			v.NextForce, v.TemporaryCapitol = n.NextForce, n.TemporaryCapitol
+		}
 	}
 	return v
 }

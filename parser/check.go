@@ -129,8 +129,14 @@ func CheckReader(rd io.Reader, ctx CheckContext) (*Report, error) {
 // placed where the rules allow and affordable; that every order is of the
 // turn's kind. Every problem is reported with its line; statements with
 // errors are left out, the others are accepted.
+//
+// The checker learns nothing a player could not see: it reads the nation's
+// engine.View (its own forces in full, foreign forces as general
+// intelligence and scouting show them, public cities and treaties), and its
+// vocabulary holds only the leaders that View names.
 func Check(sheet string, ctx CheckContext) *Report {
-	v := NewVocabulary(ctx.Map, ctx.State)
+	view := checkView(sheet, ctx)
+	v := NewVocabularyFromView(ctx.Map, view)
 	r := &Report{Game: ctx.Game, Deadline: ctx.Deadline, Zone: ctx.Zone, Replaces: ctx.Replaces,
 		Annotations: map[int]string{}, vocab: v}
 	turn := ctx.Turn
@@ -171,10 +177,32 @@ func Check(sheet string, ctx CheckContext) *Report {
 	}
 	r.Diagnostics = append(r.Diagnostics, sh.Diagnostics...)
 	r.Orders = engine.Orders{Nation: r.Nation, Turn: turn}
-	newChecker(ctx, v, r).run(sh.Statements)
+	if view == nil || view.Nation != r.Nation {
+		view = checkView("", CheckContext{Map: ctx.Map, Rules: ctx.Rules, State: ctx.State, Nation: r.Nation})
+	}
+	newChecker(ctx, view, v, r).run(sh.Statements)
 	sortDiagnostics(r.Diagnostics)
 	r.finish()
 	return r
+}
+
+// checkView returns the View of the nation a sheet is from (the context's,
+// or the one its NATION line names), or nil when there is no game state or
+// nation to take it from.
+func checkView(sheet string, ctx CheckContext) *engine.NationView {
+	nation := ctx.Nation
+	if nation == "" && sheet != "" {
+		nation = Parse(sheet, NewVocabulary(ctx.Map, nil)).Header.NationID
+	}
+	if nation == "" || ctx.State == nil || ctx.Rules == nil {
+		return nil
+	}
+	m := ctx.Map
+	if m == nil {
+		m = &hexmap.Map{}
+		m.Build()
+	}
+	return engine.View(m, ctx.Rules, ctx.State, nation)
 }
 
 func (r *Report) refuse(d Diagnostic) {

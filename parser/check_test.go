@@ -24,7 +24,7 @@ func TestCheck(t *testing.T) {
 	}{
 		// forces
 		{3, "MOVE E12 TO 1910", "error: no force E12; did you mean E1 or E2?"},
-		{3, "MOVE F1 TO 1110", "error: F1 is not yours: it is Fromande's"},
+		{3, "MOVE F1 TO 1110", "error: F1 is not one of your forces: yours are named E and a number"},
 		{3, "STANCE E4 ATTACK", "error: E4 is a fleet, and this is an order for land forces"},
 		{3, "MOVE E2 TO 1910\nMOVE E2 TO 1812", "error: E2 already has a MOVE order on line 5"},
 		{3, "MOVE E7 TO 1812\nSPLIT E1 AS E7 12 C infantry, general Keith", "ok"},
@@ -57,7 +57,7 @@ func TestCheck(t *testing.T) {
 		{3, "MERGE E3 INTO E4", "error: E3 and E4 are a fleet and a land force"},
 		{3, "MERGE E2 INTO E1", "error: E2 is at 1710 (Neuruppen) and E1 at 1910 (Konigsfeld)"},
 		{3, "ASSIGN Keith TO E5", "error: Keith is with E1 at 1910 (Konigsfeld), and E5 is at 1812 (Kottwitz)"},
-		{3, "ASSIGN Daun TO E1", "error: Daun is not one of your generals or admirals"},
+		{3, "ASSIGN Daun TO E1", "error: no general or admiral \"Daun\""},
 		{3, "ASSIGN Kieth TO E1", "error: no general or admiral \"Kieth\"; did you mean Keith?"},
 		{3, "DETACH Keith", "ok"},
 		{3, "GARRISON E3 Stettau", "ok"},

@@ -22,11 +22,14 @@ import (
 // error; warnings do not stop it.
 
 type checker struct {
-	ctx     CheckContext
-	v       *Vocabulary
-	m       *hexmap.Map
-	rules   *ruleset.Ruleset
-	s       *engine.State
+	ctx   CheckContext
+	v     *Vocabulary
+	m     *hexmap.Map
+	rules *ruleset.Ruleset
+	// view is all the checker knows of the game: the nation's View (fog of
+	// war), never the whole state.
+	view    *engine.NationView
+	cal     game.Calendar
 	r       *Report
 	nation  game.NationID
 	letter  string
@@ -69,14 +72,17 @@ type checker struct {
 	annotation string
 }
 
-func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
-	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, s: ctx.State, r: r, nation: r.Nation,
+func newChecker(ctx CheckContext, view *engine.NationView, v *Vocabulary, r *Report) *checker {
+	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, view: view, r: r, nation: r.Nation,
 		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{},
 		created: map[game.ForceID]int{}, planned: map[game.ForceID]game.Place{}, besieging: map[string]bool{},
 		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{},
 		once: map[string]int{}, fielded: map[game.ForceID]bool{}, fieldedDepot: map[string]bool{}}
-	if c.s == nil {
-		c.s = &engine.State{}
+	if c.view == nil {
+		c.view = &engine.NationView{Nation: c.nation}
+	}
+	if ctx.State != nil {
+		c.cal = ctx.State.Calendar // public: the game's calendar
 	}
 	if c.m == nil {
 		c.m = &hexmap.Map{}
@@ -85,15 +91,13 @@ func newChecker(ctx CheckContext, v *Vocabulary, r *Report) *checker {
 	if n, ok := c.m.Nation(c.nation); ok {
 		c.letter = n.Letter
 	}
-	for i := range c.s.Forces {
-		if f := &c.s.Forces[i]; f.Nation == c.nation {
-			cl := f.Clone()
-			c.forces[f.ID] = &cl
-		}
+	for i := range c.view.Own {
+		cl := c.view.Own[i].Clone()
+		c.forces[cl.ID] = &cl
 	}
 	c.nextForce = 1
-	if ns, ok := c.s.Nation(c.nation); ok && ns.NextForce > 0 {
-		c.nextForce = ns.NextForce
+	if c.view.NextForce > 0 {
+		c.nextForce = c.view.NextForce
 	}
 	c.funds, c.fundsCity = c.treasury()
 	return c
@@ -107,13 +111,40 @@ func (c *checker) treasury() (int, string) {
 	if n, ok := c.m.Nation(c.nation); ok {
 		city = n.Capitol
 	}
-	if ns, ok := c.s.Nation(c.nation); ok && ns.TemporaryCapitol != "" {
-		city = ns.TemporaryCapitol
+	if c.view.TemporaryCapitol != "" {
+		city = c.view.TemporaryCapitol
 	}
-	if cs, ok := c.s.City(city); ok {
-		return cs.Treasury, city
+	return c.cityState(city).Treasury, city
+}
+
+// cityState returns a city's public state as the nation's View gives it
+// (with the treasury only of its own cities); a city the View does not list
+// is neutral and free.
+func (c *checker) cityState(name string) *game.CityState {
+	for _, cv := range c.view.Cities {
+		if cv.Name == name {
+			return &game.CityState{Name: cv.Name, Controller: cv.Controller, Loyalty: cv.Loyalty, Siege: cv.Siege,
+				Breaches: cv.Breaches, Treasury: cv.Treasury}
+		}
 	}
-	return 0, city
+	return &game.CityState{Name: name}
+}
+
+// inGame reports a nation of the game.
+func (c *checker) inGame(n game.NationID) bool {
+	return slices.ContainsFunc(c.view.Nations, func(s engine.NationSummary) bool { return s.ID == n })
+}
+
+// ownDepots are the nation's depots (the View also lists those granted to
+// it, which are not its own to give orders for).
+func (c *checker) ownDepots() []*game.Depot {
+	var out []*game.Depot
+	for i := range c.view.Depots {
+		if d := &c.view.Depots[i]; d.Nation == c.nation {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // prepass records, before any check, what later checks need to know about
@@ -140,19 +171,13 @@ func (c *checker) prepass(sts []Statement) {
 
 // stage is the pass of the checker a statement belongs to.
 func stage(st *Statement) int {
-	switch st.Order.(type) {
-	case engine.SetStance, engine.Retreat, engine.Pursue, engine.OnContact, engine.SlowEnemy, engine.Split,
-		engine.Merge, engine.AssignLeader, engine.DetachLeader, engine.Garrison, engine.FleetStance,
-		engine.GrantSupply, engine.Special:
-		return 0
-	case engine.Move, engine.Sail:
-		return 1
-	case engine.Embark:
-		return 2
-	case engine.Debark:
-		return 3
+	if st.Order == nil {
+		return passRest
 	}
-	return 4
+	if k, ok := checkedKind(st.Order.Kind()); ok {
+		return k.pass
+	}
+	return passRest
 }
 
 // run checks every statement, in the engine's order, and accepts the good
@@ -161,7 +186,7 @@ func (c *checker) run(sts []Statement) {
 	c.prepass(sts)
 	ok := make([]bool, len(sts))
 	annots := make([]string, len(sts))
-	for pass := 0; pass <= 4; pass++ {
+	for pass := passOrganise; pass <= passRest; pass++ {
 		for i := range sts {
 			if stage(&sts[i]) == pass {
 				ok[i] = c.check(&sts[i])
@@ -246,26 +271,22 @@ func (c *checker) check(st *Statement) (ok bool) {
 	return true
 }
 
-var yearEndOnly = map[string]bool{"buy": true, "field": true, "disband": true, "transfer": true,
-	"treasury": true, "temporary-capitol": true}
-
-var bothPhases = map[string]bool{"supply": true, "special": true}
-
-// phase refuses an order of the wrong kind of turn.
+// phase refuses an order of the wrong kind of turn (engine.OrderKind.Turn).
 func (c *checker) phase(o engine.Order) {
-	k := o.Kind()
-	if bothPhases[k] {
+	kind, _ := engine.KindOf(o.Kind())
+	if kind.Turn == engine.AnyTurn {
 		return
 	}
+	yearEndOnly := kind.Turn == engine.YearEndTurn
 	kw := strings.Fields(FormatOrder(o, c.v))[0]
-	cal := c.s.Calendar
-	if yearEndOnly[k] && !c.yearEnd {
+	cal := c.cal
+	if yearEndOnly && !c.yearEnd {
 		d := cal.Date(c.r.Turn)
 		ye := cal.Turn(game.Date{Year: d.Year})
 		c.reject(kw, fmt.Sprintf("%s is a year-end order, and this is a monthly turn (%s)", kw, c.r.TurnLabel),
 			fmt.Sprintf("Send it on your sheet for the year-end, turn %d.", ye))
 	}
-	if !yearEndOnly[k] && c.yearEnd {
+	if !yearEndOnly && c.yearEnd {
 		c.reject(kw, fmt.Sprintf("%s is an order for the monthly turns, and this is the year-end (%s): at the year-end you BUY, FIELD, DISBAND and TRANSFER", kw, c.r.TurnLabel),
 			fmt.Sprintf("Send it on your sheet for turn %d.", c.r.Turn+1))
 	}
@@ -297,8 +318,10 @@ func (c *checker) own(id game.ForceID) *game.Force {
 		c.reject(string(id), fmt.Sprintf("%s is merged into another force by the order on line %d", id, l),
 			"Give the order to the force it joins.")
 	}
-	if f, ok := c.s.Force(id); ok && f.Nation != c.nation {
-		c.reject(string(id), fmt.Sprintf("%s is not yours: it is %s's", id, c.v.nationName(f.Nation)),
+	if c.letter != "" && !strings.HasPrefix(strings.ToUpper(string(id)), c.letter) {
+		// Whether such a force exists is not said: the answer is the same
+		// for a foreign force and a made-up ID (fog of war).
+		c.reject(string(id), fmt.Sprintf("%s is not one of your forces: yours are named %s and a number", id, c.letter),
 			"You can give orders only to your own forces.")
 	}
 	if l, ok := c.created[id]; ok {
@@ -325,21 +348,63 @@ func (c *checker) ownIDs() []string {
 // land returns the nation's land force id.
 func (c *checker) land(id game.ForceID) *game.Force {
 	f := c.own(id)
-	if f.IsFleet() {
-		c.reject(string(id), fmt.Sprintf("%s is a fleet, and this is an order for land forces", id),
-			"Give fleets FLEET, SAIL and REPAIR orders.")
-	}
+	c.refuse(engine.NeedLand(f))
 	return f
 }
 
 // fleet returns the nation's fleet id.
 func (c *checker) fleet(id game.ForceID) *game.Force {
 	f := c.own(id)
-	if !f.IsFleet() {
-		c.reject(string(id), fmt.Sprintf("%s is not a fleet: it has no ships", id),
-			"Give land forces MOVE, STANCE and EMBARK orders.")
-	}
+	c.refuse(engine.NeedFleet(f))
 	return f
+}
+
+// refuse rejects the statement with a refusal of the engine's legality
+// checks (nil: nothing to refuse).
+func (c *checker) refuse(r *engine.Refusal) {
+	if r != nil {
+		c.reject(r.Read, r.Text(), r.Hint)
+	}
+}
+
+// legal runs the order's legality check — the same function the engine
+// calls when it carries the order out (engine.OrderKind.Legal) — against the
+// nation's View and the forces as the sheet's earlier orders leave them.
+func (c *checker) legal(o engine.Order) {
+	k, ok := engine.KindOf(o.Kind())
+	if !ok {
+		return
+	}
+	r := k.Legal(c.situation(), o)
+	if r == nil {
+		return
+	}
+	switch x := o.(type) {
+	case engine.Move:
+		// Say which order took the general away.
+		if l, ok := c.leaderLeft[x.Force]; ok && r.Code == "no-general" {
+			r.Message = fmt.Sprintf("%s has no general once the order on line %d takes its general away: \"A land force must have a general with it in order to move\" (Land Movement)", x.Force, l)
+		}
+	case engine.Disband:
+		// The checker lists what the force holds.
+		if f := c.forces[x.Force]; f != nil && r.Code == "not-held" {
+			cl := f.Clone()
+			c.takeContents(&cl, Contents{Troops: x.Troops, Guns: x.Guns, Ships: x.Ships}, "disband")
+		}
+	}
+	c.refuse(r)
+}
+
+// situation is the legality checks' view of the game: the nation's View,
+// with its forces as the sheet's earlier orders leave them.
+func (c *checker) situation() *engine.Situation {
+	return engine.SituationFromView(c.m, c.rules, c.view, func() []*game.Force {
+		out := make([]*game.Force, 0, len(c.forces))
+		for _, id := range sortedKeys(c.forces) {
+			out = append(out, c.forces[id])
+		}
+		return out
+	})
 }
 
 // where returns the place a force is at now and where it ends its move.
@@ -373,11 +438,7 @@ func (c *checker) city(name string) (*hexmap.City, *game.CityState) {
 		c.reject(name, fmt.Sprintf("no city %q on the map%s", name, didYouMean(suggest(name, c.v.cityNames()))),
 			"Name the city as it is printed on the map.")
 	}
-	cs, ok := c.s.City(mc.Name)
-	if !ok {
-		cs = &game.CityState{Name: mc.Name}
-	}
-	return mc, cs
+	return mc, c.cityState(mc.Name)
 }
 
 // atCity rejects unless the force is in (or marches this turn into) the
@@ -402,8 +463,7 @@ func (c *checker) newID(want game.ForceID) game.ForceID {
 		if _, ok := c.forces[id]; ok {
 			return true
 		}
-		_, ok := c.s.Force(id)
-		return ok
+		return slices.ContainsFunc(c.view.Own, func(f game.Force) bool { return f.ID == id })
 	}
 	if want != "" {
 		num, err := strconv.Atoi(strings.TrimPrefix(string(want), c.letter))
@@ -437,9 +497,7 @@ func (c *checker) leaderOf(id string) (*game.Force, game.Leader) {
 			}
 		}
 	}
-	if l, ok := c.v.Leader(id); ok {
-		c.reject(id, fmt.Sprintf("%s is not one of your generals or admirals", l.ID), "You can give orders only to your own leaders.")
-	}
+	// A foreign leader gets the same answer as a made-up name (fog of war).
 	var mine []string
 	for _, fid := range sortedKeys(c.forces) {
 		for _, l := range c.forces[fid].Leaders {
@@ -451,20 +509,15 @@ func (c *checker) leaderOf(id string) (*game.Force, game.Leader) {
 	return nil, game.Leader{}
 }
 
-// depot finds one of the nation's depots by ID (any case).
+// depot finds one of the nation's depots by ID (any case). A foreign depot
+// gets the same answer as a made-up ID (fog of war).
 func (c *checker) depot(id string) *game.Depot {
 	var mine []string
-	for i := range c.s.Depots {
-		d := &c.s.Depots[i]
+	for _, d := range c.ownDepots() {
 		if fold(d.ID) == fold(id) {
-			if d.Nation != c.nation {
-				c.reject(id, fmt.Sprintf("depot %s is not yours", d.ID), "You can give orders only for your own depots.")
-			}
 			return d
 		}
-		if d.Nation == c.nation {
-			mine = append(mine, d.ID)
-		}
+		mine = append(mine, d.ID)
 	}
 	hint := "You have no depots."
 	if len(mine) > 0 {
@@ -477,7 +530,7 @@ func (c *checker) depot(id string) *game.Depot {
 // otherNation checks a nation named as the receiver of a grant, a transfer
 // or crowns.
 func (c *checker) otherNation(n game.NationID, allowSelf bool) {
-	if _, ok := c.s.Nation(n); !ok {
+	if !c.inGame(n) {
 		c.reject(string(n), fmt.Sprintf("%s takes no part in this game", n), "Name a nation of the game: "+orList(c.v.NationIDs())+".")
 	}
 	if n == c.nation && !allowSelf {
@@ -512,15 +565,15 @@ func (c *checker) finish() {
 	if c.yearEnd {
 		var unfielded []string
 		if !c.fieldAll {
-			for _, id := range c.s.ForcesOf(c.nation) {
-				if !c.fielded[id] {
-					if _, gone := c.gone[id]; !gone {
-						unfielded = append(unfielded, string(id))
+			for _, f := range c.view.Own {
+				if !c.fielded[f.ID] {
+					if _, gone := c.gone[f.ID]; !gone {
+						unfielded = append(unfielded, string(f.ID))
 					}
 				}
 			}
-			for _, d := range c.s.Depots {
-				if d.Nation == c.nation && !c.fieldedDepot[d.ID] {
+			for _, d := range c.ownDepots() {
+				if !c.fieldedDepot[d.ID] {
 					unfielded = append(unfielded, d.ID)
 				}
 			}

@@ -13,75 +13,39 @@ import (
 // checkOrder checks one engine order of the right phase and returns it,
 // perhaps with names resolved to their exact IDs.
 func (c *checker) checkOrder(o engine.Order) engine.Order {
-	switch o := o.(type) {
-	case engine.Move:
-		return c.checkMove(o)
-	case engine.SetStance:
-		c.onceFor("stance", string(o.Force), string(o.Force))
-		c.land(o.Force)
-	case engine.Retreat:
-		c.onceFor("retreat", string(o.Force), string(o.Force))
-		c.land(o.Force)
-	case engine.Pursue:
-		c.onceFor("pursue", string(o.Force), string(o.Force))
-		c.land(o.Force)
-	case engine.OnContact:
-		c.onceFor("on contact", string(o.Force), string(o.Force))
-		c.land(o.Force)
-	case engine.SlowEnemy:
-		c.onceFor("slow enemy", string(o.Force), string(o.Force))
-		f := c.land(o.Force)
-		if o.On && f.CountArms(game.Arm.IsCavalry) == 0 {
-			c.warn(string(o.Force), fmt.Sprintf("%s has no cavalry to send after the enemy", o.Force),
-				"Slowing the enemy needs cavalry: 2:1 over the enemy's cavalry and 1 per 3 enemy infantry and guns.")
-		}
-	case engine.Split:
-		return c.checkSplit(o)
-	case engine.Merge:
-		c.checkMerge(o)
-	case engine.AssignLeader:
-		return c.checkAssign(o)
-	case engine.DetachLeader:
-		return c.checkDetach(o)
-	case engine.Garrison:
-		c.checkGarrison(o)
-	case engine.Fieldworks:
-		c.checkFieldworks(o)
-	case engine.Besiege:
-		c.checkBesiege(o)
-	case engine.Assault:
-		c.checkAssault(o)
-	case engine.Bombard:
-		c.checkBombard(o)
-	case engine.Embark:
-		c.checkEmbark(o)
-	case engine.Sail:
-		c.checkSail(o)
-	case engine.Debark:
-		c.checkDebark(o)
-	case engine.FleetStance:
-		c.onceFor("fleet", string(o.Fleet), string(o.Fleet))
-		c.fleet(o.Fleet)
-	case engine.Repair:
-		c.checkRepair(o)
-	case engine.GrantSupply:
-		return c.checkGrant(o)
-	case engine.Special:
-		c.note("the referee rules on special actions when the turn is resolved (\"Likelihood of success will depend on how well the request fits in with the period\")")
-	case engine.Buy:
-		c.checkBuy(o)
-	case engine.Field:
-		return c.checkField(o)
-	case engine.Disband:
-		c.checkDisband(o)
-	case engine.Transfer:
-		return c.checkTransfer(o)
-	case engine.MoveTreasury:
-		c.checkTreasury(o)
-	case engine.TemporaryCapitol:
-		c.checkTemporaryCapitol(o)
+	if k, ok := checkedKind(o.Kind()); ok {
+		return k.check(c, o)
 	}
+	c.reject(o.Kind(), fmt.Sprintf("%s is not an order pbem knows", o.Kind()), "")
 	return o
+}
+
+// checkStanding checks a standing order of a land force (STANCE, RETREAT,
+// PURSUE, ON CONTACT, SLOW ENEMY).
+func (c *checker) checkStanding(o engine.Order, word string) {
+	f, _ := engine.KindSubject(o)
+	c.onceFor(word, string(f), string(f))
+	c.own(f)
+	c.legal(o)
+}
+
+func (c *checker) checkSlow(o engine.SlowEnemy) {
+	c.checkStanding(o, "slow enemy")
+	if f := c.forces[o.Force]; o.On && f.CountArms(game.Arm.IsCavalry) == 0 {
+		c.warn(string(o.Force), fmt.Sprintf("%s has no cavalry to send after the enemy", o.Force),
+			"Slowing the enemy needs cavalry: 2:1 over the enemy's cavalry and 1 per 3 enemy infantry and guns.")
+	}
+}
+
+func (c *checker) checkFleetStance(o engine.FleetStance) {
+	c.onceFor("fleet", string(o.Fleet), string(o.Fleet))
+	c.own(o.Fleet)
+	c.legal(o)
+}
+
+func (c *checker) checkSpecial(o engine.Special) {
+	c.legal(o)
+	c.note("the referee rules on special actions when the turn is resolved (\"Likelihood of success will depend on how well the request fits in with the period\")")
 }
 
 // ---- land movement ----
@@ -90,22 +54,8 @@ func (c *checker) checkOrder(o engine.Order) engine.Order {
 // force's own hex read without that hex.
 func (c *checker) checkMove(o engine.Move) engine.Move {
 	c.onceFor("move", string(o.Force), string(o.Force))
-	f := c.land(o.Force)
-	if f.Aboard != "" {
-		c.reject(string(o.Force), fmt.Sprintf("%s is aboard %s: it comes ashore with DEBARK, not MOVE", o.Force, f.Aboard),
-			fmt.Sprintf("Write DEBARK %s (AT a hex, from a sea area).", o.Force))
-	}
-	if f.At.IsSea() || f.At.Hex.IsZero() {
-		c.reject(string(o.Force), fmt.Sprintf("%s is not on land", o.Force), "Write to the referee: the force has no place on the map.")
-	}
-	if !f.HasRole(game.General) {
-		why := ""
-		if l, ok := c.leaderLeft[f.ID]; ok {
-			why = fmt.Sprintf(" once the order on line %d takes its general away", l)
-		}
-		c.reject(string(o.Force), fmt.Sprintf("%s has no general%s: \"A land force must have a general with it in order to move\" (Land Movement)", o.Force, why),
-			fmt.Sprintf("ASSIGN a general to %s, or MERGE it into a force that has one.", o.Force))
-	}
+	f := c.own(o.Force)
+	c.legal(o)
 	class := ruleset.ClassOf(f)
 	mp := c.rules.Movement.Rows[class].MP
 	from := f.At.Hex
@@ -230,6 +180,7 @@ func (c *checker) checkSplit(o engine.Split) engine.Split {
 		}
 	}()
 	f := c.own(o.Force)
+	c.legal(o)
 	ct := Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships, Leaders: o.Leaders}
 	before := f.Clone()
 	c.takeContents(f, ct, "split off")
@@ -302,8 +253,7 @@ func (c *checker) checkMinimum(f *game.Force) {
 	limit := c.rules.MinimumForce.OutsideCityDeserts
 	where := "outside a city"
 	if inCity {
-		cs, _ := c.s.City(mc.Name)
-		if cs != nil && cs.Loyalty != c.nation {
+		if cs := c.cityState(mc.Name); cs.Loyalty != c.nation {
 			limit, where = c.rules.MinimumForce.ForeignCityMilitia, "in a foreign city"
 		} else {
 			limit, where = c.rules.MinimumForce.FriendlyTownDeserts, "in a friendly town without a general"
@@ -318,18 +268,7 @@ func (c *checker) checkMinimum(f *game.Force) {
 func (c *checker) checkMerge(o engine.Merge) {
 	f := c.own(o.Force)
 	into := c.own(o.Into)
-	if f.ID == into.ID {
-		c.reject(string(o.Into), "a force cannot merge into itself", "Name two different forces.")
-	}
-	if f.IsFleet() != into.IsFleet() && !f.IsEmpty() && !into.IsEmpty() && (f.Figures() > 0 || into.Figures() > 0) {
-		c.reject(string(o.Into), fmt.Sprintf("%s and %s are a fleet and a land force, which do not merge", f.ID, into.ID),
-			"Put a land force aboard a fleet with EMBARK.")
-	}
-	if f.At != into.At || f.Aboard != into.Aboard {
-		c.reject(string(o.Into), fmt.Sprintf("%s is at %s and %s at %s: forces merge only in the same place, at the start of the turn",
-			f.ID, c.label(f.At), into.ID, c.label(into.At)),
-			"Bring them together first; merge them next turn.")
-	}
+	c.legal(o)
 	into.Troops = append(into.Troops, f.Troops...)
 	into.Guns = append(into.Guns, f.Guns...)
 	into.Leaders = append(into.Leaders, f.Leaders...)
@@ -351,13 +290,7 @@ func (c *checker) checkAssign(o engine.AssignLeader) engine.AssignLeader {
 	src, l := c.leaderOf(o.Leader)
 	dst := c.own(o.To)
 	o.Leader = l.ID
-	if src.ID == dst.ID {
-		c.reject(l.ID, fmt.Sprintf("%s is already with %s", l.ID, dst.ID), "Leave the order out.")
-	}
-	if src.At != dst.At || src.Aboard != dst.Aboard {
-		c.reject(string(o.To), fmt.Sprintf("%s is with %s at %s, and %s is at %s: a leader joins a force in the same place, at the start of the turn",
-			l.ID, src.ID, c.label(src.At), dst.ID, c.label(dst.At)), "Move them together first.")
-	}
+	c.legal(o)
 	if l.Role == game.Admiral && !dst.IsFleet() && dst.Figures() > 0 {
 		c.warn(l.ID, fmt.Sprintf("%s is an admiral, and %s a land force", l.ID, dst.ID), "Admirals command fleets; generals land forces.")
 	}
@@ -376,9 +309,7 @@ func (c *checker) checkAssign(o engine.AssignLeader) engine.AssignLeader {
 func (c *checker) checkDetach(o engine.DetachLeader) engine.DetachLeader {
 	src, l := c.leaderOf(o.Leader)
 	o.Leader = l.ID
-	if len(src.Leaders) == 1 && src.Figures() == 0 && src.GunCount() == 0 && src.Ships.Total() == 0 {
-		c.reject(l.ID, fmt.Sprintf("%s is already alone in %s", l.ID, src.ID), "Leave the order out.")
-	}
+	c.legal(o)
 	id := c.newID(o.NewID)
 	before := src.Clone()
 	src.Leaders = slices.DeleteFunc(src.Leaders, func(x game.Leader) bool { return x.ID == l.ID })
@@ -393,11 +324,8 @@ func (c *checker) checkDetach(o engine.DetachLeader) engine.DetachLeader {
 
 func (c *checker) checkGarrison(o engine.Garrison) {
 	f := c.land(o.Force)
-	mc, _ := c.city(o.City)
-	if f.At.Hex != mc.Hex || f.Aboard != "" || f.At.IsSea() {
-		c.reject(mc.Name, fmt.Sprintf("%s is at %s, not in %s (%s): a garrison is set at the start of the turn, before movement",
-			f.ID, c.label(f.At), mc.Name, mc.Hex), "Garrison the city on the turn after the force arrives.")
-	}
+	c.city(o.City)
+	c.legal(o)
 	if n := f.FightingFigures(); n < c.rules.Capture.Garrison {
 		c.warn(string(o.Force), fmt.Sprintf("%s has %d infantry and cavalry figures; a captured city needs %d as a garrison", f.ID, n, c.rules.Capture.Garrison),
 			"Add figures to the garrison.")
@@ -409,15 +337,7 @@ func (c *checker) checkGarrison(o engine.Garrison) {
 func (c *checker) checkFieldworks(o engine.Fieldworks) {
 	c.onceFor("fieldworks", string(o.Force), string(o.Force))
 	f := c.land(o.Force)
-	inf := f.CountArms(game.Arm.IsInfantry)
-	if inf == 0 {
-		c.reject(string(o.Force), fmt.Sprintf("%s has no infantry, and only infantry builds fieldworks", o.Force), "Leave the order out.")
-	}
-	limit, rule := c.rules.Fieldworks.Limit(inf), c.rules.Fieldworks.Rule
-	if o.Inches > limit {
-		c.reject(itoa(o.Inches), fmt.Sprintf("%s has %d infantry figures, enough for %d\" of fieldworks: %s", o.Force, inf, limit, rule),
-			fmt.Sprintf("Build at most %d inches.", limit))
-	}
+	c.legal(o)
 	if start, end := c.where(f); start != end {
 		c.warn(string(o.Force), fmt.Sprintf("%s also moves this turn; fieldworks need infantry that has been in the hex for 1/6 of a move", o.Force),
 			"Build them where the force stands still.")
@@ -431,11 +351,9 @@ func (c *checker) checkBesiege(o engine.Besiege) {
 		verb = "masks"
 	}
 	f := c.land(o.Force)
-	mc, cs := c.city(o.City)
+	mc, _ := c.city(o.City)
 	c.atCity(f, mc, verb)
-	if cs.Controller == c.nation {
-		c.reject(mc.Name, fmt.Sprintf("%s is yours", mc.Name), "Besiege a city another nation holds, or a neutral one.")
-	}
+	c.legal(o)
 	if mc.Port && !c.warshipOff(mc) {
 		c.warn(mc.Name, fmt.Sprintf("%s is a port: to besiege or mask a port you must also have a warship in its sea area (Sieges)", mc.Name),
 			"Sail a warship into the sea area this turn.")

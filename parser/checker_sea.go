@@ -33,25 +33,7 @@ func (c *checker) checkAssault(o engine.Assault) {
 	mc, cs := c.city(o.City)
 	c.onceFor("assault", mc.Name, mc.Name)
 	c.atCity(f, mc, "assaults")
-	if cs.Controller == c.nation {
-		c.reject(mc.Name, fmt.Sprintf("%s is yours", mc.Name), "Assault a city another nation holds.")
-	}
-	inf := f.CountArms(game.Arm.IsInfantry)
-	if inf == 0 {
-		c.reject(string(o.Force), fmt.Sprintf("%s has no infantry: \"Only infantry may take part in the assault\" (Sieges, Assaults)", o.Force), "Assault with a force that has infantry.")
-	}
-	n := o.Infantry
-	if n == 0 {
-		n = inf
-	}
-	if n > inf {
-		c.reject(itoa(o.Infantry), fmt.Sprintf("%s has %d infantry figures, not %d", o.Force, inf, o.Infantry),
-			fmt.Sprintf("Write WITH %d or fewer, or WITH ALL.", inf))
-	}
-	if cs.Loyalty != c.nation && n < c.rules.Capture.CaptureFigures {
-		c.reject(itoa(n), fmt.Sprintf("an assault on %s with %d infantry: \"You must have at least %d figures of infantry to assault a foreign city\" (Sieges, Assaults)",
-			mc.Name, n, c.rules.Capture.CaptureFigures), fmt.Sprintf("Assault with at least %d infantry.", c.rules.Capture.CaptureFigures))
-	}
+	c.legal(o)
 	if cs.Siege == game.NotBesieged && !c.besieging[fold(mc.Name)] {
 		c.warn(mc.Name, fmt.Sprintf("%s is neither besieged nor masked, and no order of this sheet besieges it", mc.Name),
 			fmt.Sprintf("Add BESIEGE %s %s.", o.Force, cityName(mc.Name)))
@@ -62,27 +44,10 @@ func (c *checker) checkBombard(o engine.Bombard) {
 	f := c.land(o.Force)
 	mc, _ := c.city(o.City)
 	c.atCity(f, mc, "bombards")
-	heavy := 0
-	for _, g := range f.Guns {
-		if g.Kind == game.HeavyGun {
-			heavy += g.Count
-		}
-	}
-	if heavy == 0 {
-		c.reject(string(o.Force), fmt.Sprintf("%s has no heavy guns: only heavy guns breach walls or fire at the defenders' guns (Sieges)", o.Force),
-			"Bring heavy guns, or leave the order out.")
-	}
+	c.legal(o)
 }
 
 // ---- the sea ----
-
-// anchorage reports a port or good-holding hex.
-func (c *checker) anchorage(h game.Hex) bool {
-	if mc, ok := c.m.CityAt(h); ok && mc.Port {
-		return true
-	}
-	return c.m.IsGoodHolding(h)
-}
 
 func (c *checker) cargoAboard(fleet game.ForceID) int {
 	n := 0
@@ -91,7 +56,7 @@ func (c *checker) cargoAboard(fleet game.ForceID) int {
 			n += c.rules.Cargo.PointsOf(f)
 		}
 	}
-	for _, d := range c.s.Depots {
+	for _, d := range c.ownDepots() {
 		if d.Aboard == fleet {
 			n += c.rules.Cargo.Depot
 		}
@@ -119,12 +84,7 @@ func (c *checker) checkEmbark(o engine.Embark) {
 	c.onceFor("embark", string(o.Force), string(o.Force))
 	f := c.land(o.Force)
 	fl := c.fleet(o.Fleet)
-	if f.Aboard != "" {
-		c.reject(string(o.Force), fmt.Sprintf("%s is already aboard %s", o.Force, f.Aboard), "Leave the order out.")
-	}
-	if fl.Ships.AllTransports() == 0 {
-		c.reject(string(o.Fleet), fmt.Sprintf("%s has no transports, and only transports carry troops", o.Fleet), "Embark on a fleet with transports.")
-	}
+	c.legal(o)
 	fs, fe := c.where(f)
 	ls, le := c.where(fl)
 	var h game.Hex
@@ -137,7 +97,7 @@ func (c *checker) checkEmbark(o engine.Embark) {
 		c.reject(string(o.Fleet), fmt.Sprintf("%s is at %s and %s at %s, and no move of this sheet brings them together: troops embark where the fleet lies",
 			o.Force, c.label(fs), o.Fleet, c.label(ls)), "Bring the force and the fleet to the same port or good-holding hex.")
 	}
-	if !c.anchorage(h) {
+	if !engine.Anchorage(c.m, h) {
 		c.reject(h.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: troops embark only there (The Map)", c.m.HexLabel(h)),
 			"Embark in a port, or in a good-holding hex.")
 	}
@@ -160,6 +120,7 @@ func (c *checker) checkEmbark(o engine.Embark) {
 func (c *checker) checkSail(o engine.Sail) {
 	c.onceFor("sail", string(o.Fleet), string(o.Fleet))
 	f := c.fleet(o.Fleet)
+	c.legal(o)
 	if f.At.IsZero() {
 		c.reject(string(o.Fleet), fmt.Sprintf("%s has no position", o.Fleet), "Write to the referee: the fleet has no place on the map.")
 	}
@@ -171,7 +132,7 @@ func (c *checker) checkSail(o engine.Sail) {
 			if !c.m.InBounds(pl.Hex) {
 				c.reject(pl.Hex.String(), fmt.Sprintf("hex %s is not on the map", pl.Hex), "Check the hex number.")
 			}
-			if !c.anchorage(pl.Hex) {
+			if !engine.Anchorage(c.m, pl.Hex) {
 				c.reject(pl.Hex.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: ships lie only there, or at sea", c.m.HexLabel(pl.Hex)),
 					"Name sea areas by ID, ports by name, and good-holding hexes by number.")
 			}
@@ -248,7 +209,7 @@ func (c *checker) admiralNear(fl *game.Force) bool {
 		if f.At.IsSea() && slices.Contains(seas, f.At.Sea) {
 			return true
 		}
-		if !f.At.IsSea() && c.anchorage(f.At.Hex) {
+		if !f.At.IsSea() && engine.Anchorage(c.m, f.At.Hex) {
 			for _, s := range c.m.SeasTouching(f.At.Hex) {
 				if slices.Contains(seas, s) {
 					return true
@@ -263,12 +224,13 @@ func (c *checker) checkDebark(o engine.Debark) {
 	c.onceFor("debark", string(o.Force), string(o.Force))
 	f := c.land(o.Force)
 	if f.Aboard == "" {
-		c.reject(string(o.Force), fmt.Sprintf("%s is not aboard a fleet", o.Force), fmt.Sprintf("EMBARK %s on a fleet first.", o.Force))
+		c.legal(o)
 	}
 	fl, ok := c.forces[f.Aboard]
 	if !ok {
 		c.reject(string(o.Force), fmt.Sprintf("%s is aboard %s, which is not yours", o.Force, f.Aboard), "Ask the fleet's owner to land it, or write to the referee.")
 	}
+	c.legal(o)
 	_, at := c.where(fl)
 	switch {
 	case o.Hex.IsZero() && at.IsSea():
@@ -276,11 +238,6 @@ func (c *checker) checkDebark(o engine.Debark) {
 			fmt.Sprintf("Write DEBARK %s AT a good-holding hex or port on %s.", o.Force, at.Sea))
 	case o.Hex.IsZero():
 		o.Hex = at.Hex
-	case !c.m.InBounds(o.Hex):
-		c.reject(o.Hex.String(), fmt.Sprintf("hex %s is not on the map", o.Hex), "Check the hex number.")
-	case !c.anchorage(o.Hex):
-		c.reject(o.Hex.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: troops land only there (The Map: Good holding)", c.m.HexLabel(o.Hex)),
-			"Land in a port or a good-holding hex.")
 	case at.IsSea() && !slices.Contains(c.m.SeasTouching(o.Hex), at.Sea):
 		c.reject(o.Hex.String(), fmt.Sprintf("%s does not lie on %s, where %s will be", c.m.HexLabel(o.Hex), at.Sea, fl.ID),
 			"Land on the sea area the fleet sails to.")
@@ -288,8 +245,9 @@ func (c *checker) checkDebark(o engine.Debark) {
 		c.reject(o.Hex.String(), fmt.Sprintf("%s will lie at %s, so %s lands there, not at %s", fl.ID, c.m.HexLabel(at.Hex), o.Force, o.Hex),
 			fmt.Sprintf("Write DEBARK %s, or sail %s to %s first.", o.Force, fl.ID, o.Hex))
 	}
-	for _, e := range c.s.Forces {
-		if e.Nation != c.nation && e.At.Hex == o.Hex && !e.At.IsSea() && e.Figures() > 0 {
+	for _, e := range c.view.Foreign {
+		// What the nation sees: a foreign force's place and size class.
+		if e.Aboard == "" && e.At.Hex == o.Hex && !e.At.IsSea() && e.Size != "" {
 			c.warn(o.Hex.String(), fmt.Sprintf("%s's force %s holds %s: a landing there needs 3:1 over its infantry, cavalry and gunners, each warship in the hex counting as %d infantry (Coastal Landings)",
 				c.v.nationName(e.Nation), e.ID, o.Hex, c.rules.SeaMovement.WarshipAsInfantry), "Land in strength, or elsewhere.")
 			break
@@ -302,11 +260,7 @@ func (c *checker) checkDebark(o engine.Debark) {
 func (c *checker) checkRepair(o engine.Repair) {
 	c.onceFor("repair", string(o.Fleet), string(o.Fleet))
 	f := c.fleet(o.Fleet)
-	mc, inPort := c.m.CityAt(f.At.Hex)
-	if f.At.IsSea() || !inPort || !mc.Port {
-		c.reject(string(o.Fleet), fmt.Sprintf("%s is at %s, not in a port: damaged ships \"must be repaired in a port\" (Sea Battles)", o.Fleet, c.label(f.At)),
-			"Sail into a port you hold, and repair next turn.")
-	}
+	c.legal(o)
 	if f.Ships.DamagedWarships+f.Ships.DamagedTransports == 0 {
 		c.warn(string(o.Fleet), fmt.Sprintf("%s has no damaged ships", o.Fleet), "Leave the order out.")
 		return
@@ -318,7 +272,8 @@ func (c *checker) checkRepair(o engine.Repair) {
 func (c *checker) checkGrant(o engine.GrantSupply) engine.GrantSupply {
 	d := c.depot(o.Depot)
 	o.Depot = d.ID
-	c.otherNation(o.Nation, false)
+	c.otherNation(o.Nation, true)
+	c.legal(o)
 	has := slices.Contains(d.GrantedTo, o.Nation)
 	switch {
 	case o.Withdraw && !has:

@@ -12,15 +12,8 @@ import (
 // the sheet-level statements (treaties, attestations).
 
 func (c *checker) checkBuy(o engine.Buy) {
-	mc, cs := c.city(o.City)
-	if cs.Controller != c.nation {
-		c.reject(mc.Name, fmt.Sprintf("you do not control %s: \"When you buy new troops you must place them in unbesieged, unmasked cities under your control\"", mc.Name),
-			"Place the purchase in a city you hold.")
-	}
-	if cs.Siege != game.NotBesieged {
-		c.reject(mc.Name, fmt.Sprintf("%s is %s: new troops are placed only in unbesieged, unmasked cities", mc.Name, cs.Siege),
-			"Place the purchase in another city you hold.")
-	}
+	c.city(o.City)
+	c.legal(o)
 	costs := c.rules.Costs
 	w := o.What
 	var cost int
@@ -29,19 +22,7 @@ func (c *checker) checkBuy(o engine.Buy) {
 	case w.Troops != nil:
 		t := w.Troops
 		what = fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
-		if t.Grade == game.GradeA {
-			c.reject(what, "\"You cannot buy Grade A troops. You may only get them via field promotions after a battle\"", "Buy Grade B, C or D.")
-		}
-		if t.Arm == game.IrregularLight {
-			if n, ok := c.m.Nation(c.nation); !ok || !n.Traits.IrregularLight {
-				c.reject(what, fmt.Sprintf("%s may not buy Grenzlers: Grade D irregular light infantry is for nations with that trait (Cost Chart: \"Grenzlers, Unterreich only\")", c.r.NationName),
-					"Buy light-infantry instead.")
-			}
-		}
-		bf, ok := costs.Figure(t.Arm, t.Grade)
-		if !ok || bf.Buy == 0 {
-			c.reject(what, fmt.Sprintf("the Cost Chart has no Grade %s %s", t.Grade, t.Arm), "Grenzlers are Grade D only; other troops Grade B, C or D.")
-		}
+		bf, _ := costs.Figure(t.Arm, t.Grade)
 		cost = bf.Buy * t.Count
 	case w.Gun != 0:
 		what = fmt.Sprintf("%d %s", w.Count, w.Gun)
@@ -49,9 +30,6 @@ func (c *checker) checkBuy(o engine.Buy) {
 	case w.Depot:
 		what, cost = "a depot", costs.Depot.Buy
 	case w.Warships > 0 || w.Transports > 0:
-		if !mc.Port {
-			c.reject(mc.Name, fmt.Sprintf("%s is not a port: ships are bought only in ports", mc.Name), "Place ships in a port you hold.")
-		}
 		cost = w.Warships*costs.Warship.Buy + w.Transports*costs.Transport.Buy
 		what = FormatContents(Contents{Ships: game.Ships{Warships: w.Warships, Transports: w.Transports}}, nil)
 	case w.Leader != nil:
@@ -92,7 +70,7 @@ func (c *checker) depotFieldable(d *game.Depot) string {
 		return fmt.Sprintf("depot %s is carried on a transport", d.ID)
 	}
 	if mc, ok := c.m.CityAt(d.At.Hex); ok {
-		if cs, ok := c.s.City(mc.Name); ok && cs.Siege != game.NotBesieged {
+		if cs := c.cityState(mc.Name); cs.Siege != game.NotBesieged {
 			return fmt.Sprintf("depot %s is in %s, which is %s", d.ID, mc.Name, cs.Siege)
 		}
 	}
@@ -100,6 +78,7 @@ func (c *checker) depotFieldable(d *game.Depot) string {
 }
 
 func (c *checker) checkField(o engine.Field) engine.Field {
+	c.legal(o)
 	switch {
 	case o.All:
 		if c.fieldAll {
@@ -107,16 +86,15 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 		}
 		c.fieldAll = true
 		cost := 0
-		for _, id := range c.s.ForcesOf(c.nation) {
-			if !c.fielded[id] {
-				if f, ok := c.forces[id]; ok {
+		for _, of := range c.view.Own {
+			if !c.fielded[of.ID] {
+				if f, ok := c.forces[of.ID]; ok {
 					cost += c.fieldCost(f)
 				}
 			}
 		}
-		for i := range c.s.Depots {
-			d := &c.s.Depots[i]
-			if d.Nation != c.nation || c.fieldedDepot[d.ID] {
+		for _, d := range c.ownDepots() {
+			if c.fieldedDepot[d.ID] {
 				continue
 			}
 			if why := c.depotFieldable(d); why != "" {
@@ -150,6 +128,7 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 
 func (c *checker) checkDisband(o engine.Disband) {
 	f := c.own(o.Force)
+	c.legal(o)
 	ct := Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships}
 	if ct.IsEmpty() {
 		delete(c.forces, f.ID)
@@ -161,6 +140,7 @@ func (c *checker) checkDisband(o engine.Disband) {
 
 func (c *checker) checkTransfer(o engine.Transfer) engine.Transfer {
 	c.otherNation(o.To, false)
+	c.legal(o)
 	switch {
 	case o.Depot != "":
 		d := c.depot(o.Depot)
@@ -171,29 +151,14 @@ func (c *checker) checkTransfer(o engine.Transfer) engine.Transfer {
 		f.Leaders = slices.DeleteFunc(f.Leaders, func(x game.Leader) bool { return x.ID == l.ID })
 	default:
 		f := c.own(o.Force)
-		for _, g := range o.Guns {
-			if g.Owner != "" && g.Owner != c.nation {
-				c.reject(string(g.Owner), fmt.Sprintf("those guns belong to %s, not to you", g.Owner), "Transfer only your own guns.")
-			}
-		}
 		c.takeContents(f, Contents{Guns: o.Guns, Ships: o.Ships}, "transfer")
 	}
 	return o
 }
 
 func (c *checker) checkTreasury(o engine.MoveTreasury) {
-	mc, cs := c.city(o.From)
-	if mc.Capitol == "" || mc.Capitol == c.nation {
-		c.reject(mc.Name, fmt.Sprintf("%s is not the capitol of another nation: only crowns in a captured capitol can be moved (\"Your Capitol City\")", mc.Name),
-			"Name a captured capitol.")
-	}
-	if cs.Controller != c.nation {
-		c.reject(mc.Name, fmt.Sprintf("you have not captured %s", mc.Name), "Only the nation holding a captured capitol moves its crowns.")
-	}
-	if o.Amount > cs.Treasury {
-		c.reject(itoa(o.Amount), fmt.Sprintf("the treasury in %s holds %d crowns, not %d", mc.Name, cs.Treasury, o.Amount),
-			fmt.Sprintf("Move at most %d.", cs.Treasury))
-	}
+	c.city(o.From)
+	c.legal(o)
 	c.otherNation(o.To, true)
 	if o.To == c.nation {
 		// The crowns reach the nation's own treasury, for this sheet's
@@ -203,17 +168,8 @@ func (c *checker) checkTreasury(o engine.MoveTreasury) {
 }
 
 func (c *checker) checkTemporaryCapitol(o engine.TemporaryCapitol) {
-	mc, cs := c.city(o.City)
-	n, _ := c.m.Nation(c.nation)
-	if n != nil {
-		if capCS, ok := c.s.City(n.Capitol); ok && capCS.Controller == c.nation {
-			c.reject(mc.Name, fmt.Sprintf("you hold your capitol %s: a temporary capitol is named only while it is lost", n.Capitol), "Leave the order out.")
-		}
-	}
-	if cs.Controller != c.nation {
-		c.reject(mc.Name, fmt.Sprintf("you do not control %s: \"you may designate another city that you control as a temporary capitol\"", mc.Name),
-			"Name a city you hold.")
-	}
+	c.city(o.City)
+	c.legal(o)
 }
 
 func (c *checker) checkTreaty(t *Treaty) {
@@ -232,8 +188,8 @@ func (c *checker) checkTreaty(t *Treaty) {
 
 func (c *checker) checkAttest(a *Attest) {
 	var ids []string
-	for i := range c.s.Treaties {
-		t := &c.s.Treaties[i]
+	for i := range c.view.Treaties {
+		t := &c.view.Treaties[i]
 		ids = append(ids, t.ID)
 		if fold(t.ID) != fold(a.Treaty) {
 			continue

@@ -45,7 +45,9 @@
 //     turn's kind. The checker keeps a shadow of the nation's forces and runs
 //     the statements in the order the engine carries them out (organisation,
 //     embarking, movement, landing, the rest), so that a force split off can
-//     be moved by the same sheet.
+//     be moved by the same sheet. The checker sees only the nation's
+//     engine.View (fog of war): a foreign force, leader or depot gets the
+//     same answer as a made-up name (TestCheckerFogOfWar).
 //
 // Check returns a Report: the accepted orders as engine.Orders, the
 // diagnostics (errors, warnings, notes, each with its line, what was read,
@@ -55,5 +57,6 @@
 //
 // The referee's commands (APPROVE, DENY, BREACH, DEADLINE, RESOLVE, RERUN,
 // PREVIEW) have their own entry point, ParseRefereeCommands (referee.go),
-// over the same clean-up and lexer.
+// over the same clean-up and lexer; APPROVE's effects, BREACH and LIFT are
+// read into the engine's rulings (engine.Effect, RulingOf).
 package parser

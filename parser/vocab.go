@@ -72,6 +72,27 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 	return v
 }
 
+// NewVocabularyFromView collects the names of a map and of what one nation
+// sees: its own leaders, and the foreign leaders its scouting named exactly.
+// The order checker uses it, so that a foreign leader's name reads like a
+// made-up one (fog of war). view may be nil.
+func NewVocabularyFromView(m *hexmap.Map, view *engine.NationView) *Vocabulary {
+	v := NewVocabulary(m, nil)
+	if view == nil {
+		return v
+	}
+	s := &engine.State{}
+	s.Forces = append(s.Forces, view.Own...)
+	for _, f := range view.Foreign {
+		if len(f.Leaders) > 0 {
+			s.Forces = append(s.Forces, game.Force{ID: f.ID, Nation: f.Nation, Leaders: f.Leaders})
+		}
+	}
+	withLeaders := NewVocabulary(nil, s)
+	v.leaders, v.leaderKey, v.leadWords = withLeaders.leaders, withLeaders.leaderKey, withLeaders.leadWords
+	return v
+}
+
 // City returns a city of the map by name, ignoring case, accents and the
 // difference between a hyphen and a space: "königsfeld", "Port Aurele" and
 // "Saint-Nazelle" all find their city.
