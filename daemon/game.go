@@ -87,6 +87,18 @@ type Game struct {
 	rulesOnce sync.Once
 	rulesVer  string
 
+	// TurnMailer builds the mails about a resolved turn; nil means
+	// PlainTurnMail.
+	TurnMailer TurnMailer
+
+	// turnWake wakes the turn runner (WakeTurns).
+	turnWake chan struct{}
+
+	// beforeTurnCommit, when set (tests only), runs inside the transaction
+	// that commits a resolved turn, last; an error aborts it as a crash
+	// there would.
+	beforeTurnCommit func(turn int) error
+
 	// beforeCommit, when set (tests only), runs inside the transaction that
 	// records a mail's outcome, just before the mail's status changes; an
 	// error aborts the transaction as a crash there would.
@@ -130,7 +142,7 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	if opts == nil {
 		opts = &Options{}
 	}
-	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB}
+	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB, turnWake: make(chan struct{}, 1)}
 	if g.Log == nil {
 		g.Log = slog.Default()
 	}

@@ -23,7 +23,8 @@ import (
 const embeddedRate = 6000
 
 // Daemon is a running game: the embedded mail server (in embedded mode), the
-// intake reading the game's mailbox and the outbox sending the answers.
+// intake reading the game's mailbox, the outbox sending the answers, and
+// the turn runner resolving each turn at its deadline (turn.go).
 type Daemon struct {
 	Game   *Game              // the game, with its store
 	Mail   *mailserver.Server // the embedded mail server; nil in external mode
@@ -53,6 +54,9 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		return nil, err
 	}
 	if _, err := g.purgeRawMail(ctx); err != nil {
+		return nil, err
+	}
+	if err := g.ensureSeedKey(ctx); err != nil {
 		return nil, err
 	}
 	imapEP, smtpEP := cfg.IMAPEndpoint(), cfg.SMTPEndpoint()
@@ -85,6 +89,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	io.Handler = func(ctx context.Context, m store.Mail) error {
 		err := g.HandleMail(ctx, m)
 		d.Outbox.Wake()
+		g.WakeTurns()
 		return err
 	}
 	if opts != nil && opts.Now != nil {
@@ -127,14 +132,14 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 	return ms, nil
 }
 
-// Run serves until ctx ends: the intake and the outbox side by side. It
-// returns nil on a clean stop.
+// Run serves until ctx ends: the intake, the outbox and the turn runner
+// side by side. It returns nil on a clean stop.
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	for _, run := range []func(context.Context) error{d.Outbox.Run, d.Intake.Run} {
+	errs := make(chan error, 3)
+	for _, run := range []func(context.Context) error{d.Outbox.Run, d.Intake.Run, d.runTurns} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -252,7 +252,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			continue
 		}
 		if token == "" {
-			lines = append(lines, fmt.Sprintf("line %d: %s — recorded; the turn runner carries it out", c.SourceLine(), formatted))
+			done := "recorded; the turn runner carries it out"
+			if _, ok := c.(parser.ResolveNow); ok {
+				done = fmt.Sprintf("%s will be resolved now; the reports follow", st.Calendar.Label(st.Turn))
+			}
+			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, done))
 			if r, ok := parser.RulingOf(c); ok {
 				// BREACH, LIFT: stored as the engine's typed ruling.
 				s, err := rulingSubmission(g.ID(), st.Turn, "referee", m.ID, formatted, r, now)

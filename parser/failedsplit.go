@@ -59,7 +59,7 @@ func (c *checker) predictSplitIDs(sts []Statement) {
 			if _, ok := c.forces[id]; ok {
 				continue
 			}
-			if _, ok := c.s.Force(id); ok {
+			if _, ok := c.gone[id]; ok {
 				continue
 			}
 			c.fr.splitIDs[l] = id

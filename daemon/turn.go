@@ -1,0 +1,394 @@
+package daemon
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// The turn runner: the daemon's third loop, beside the intake and the
+// outbox. It is shaped like HandleMail: decideTurn works out the whole turn
+// without writing anything, and commitTurn writes it in one transaction —
+// the resolved turn (state, events, dice), one outbox row per nation and one
+// for the referee, and the next turn's deadline from the schedule. A crash
+// before that commit leaves nothing, and the turn is decided again from the
+// same stored inputs with the same seed, giving the same result; after it
+// the turn is resolved and the next one open, and the outbox sends the
+// reports (each under a Message-ID made from game, turn, nation and kind,
+// so a resend after a crash carries the same one).
+//
+// A turn is due at its stored deadline, or at once when the referee's
+// RESOLVE NOW for it has been recorded. It waits while mail received is
+// not yet handled (a sheet that came in time must count). Nations without a
+// sheet in force at the deadline (NMR, "no moves received") hold in place:
+// each of their land forces gets a DEFEND stance and nothing else, and the
+// nation's report and the referee's summary say so.
+
+// Outbox kinds of the turn runner's mails.
+const (
+	MailReport        = "report"         // a nation's turn report
+	MailRefereeReport = "referee-report" // the referee's summary of a resolved turn
+)
+
+// TurnMail is what a nation's (or the referee's) mail about a resolved
+// turn is built from.
+type TurnMail struct {
+	GameID, GameName string
+	Nation           game.NationID // engine.Referee for the referee's summary
+	NationName       string
+	Turn             int    // the turn resolved
+	TurnLabel        string // "Turn 1, April 1757"
+	Events           []engine.Event
+	NMR              bool          // the nation had no orders in force: its forces held on defend
+	NMRNations       []string      // for the referee: the nations that had none
+	State            *engine.State // the state after the turn
+	NextTurn         int
+	NextLabel        string
+	NextDeadline     time.Time // zero: none scheduled
+	Zone             *time.Location
+}
+
+// TurnMailer builds a turn mail's subject and plain text. The daemon's
+// default is PlainTurnMail; the reports package can supply a richer one
+// (Game.TurnMailer).
+type TurnMailer func(TurnMail) (subject, text string)
+
+// turnOutcome is what decideTurn worked out, for commitTurn to write.
+type turnOutcome struct {
+	base     store.TurnRecord // the turn record the decision started from
+	lastSub  int64            // the last submission of the turn seen
+	rec      store.TurnRecord // the resolved turn
+	events   []store.Event
+	msgs     []outbox.Message
+	next     time.Time // the next turn's deadline; zero for none
+	nmr      []string
+	nEvents  int
+	resolved int // the turn resolved
+}
+
+// errTurnChanged aborts a turn commit whose inputs changed after it was
+// decided: the loop decides again.
+var errTurnChanged = errors.New("the turn's inputs changed while it was being resolved")
+
+// seedKey is the meta key of the game's secret dice key.
+func seedKey(gameID string) string { return "turn-seed-key:" + gameID }
+
+// ensureSeedKey gives the game a secret dice key if it has none: 32 random
+// bytes, stored once. Each turn's seed is made from it and the turn number
+// (turnSeed), so the same turn always gets the same dice, and nobody who
+// knows the game's id can work them out in advance.
+func (g *Game) ensureSeedKey(ctx context.Context) error {
+	return g.DB.Update(ctx, func(tx *store.Tx) error {
+		if _, ok, err := tx.GetMeta(ctx, seedKey(g.ID())); err != nil || ok {
+			return err
+		}
+		var b [32]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		return tx.SetMeta(ctx, seedKey(g.ID()), hex.EncodeToString(b[:]))
+	})
+}
+
+// turnSeed returns the dice seed of a turn.
+func (g *Game) turnSeed(ctx context.Context, turn int) (uint64, error) {
+	key, ok, err := g.DB.GetMeta(ctx, seedKey(g.ID()))
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, fmt.Errorf("game %s has no dice key (meta %s)", g.ID(), seedKey(g.ID()))
+	}
+	sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(turn)))
+	return binary.BigEndian.Uint64(sum[:8]), nil
+}
+
+// WakeTurns tells the turn runner to look again at once (a RESOLVE NOW or
+// a DEADLINE command was recorded).
+func (g *Game) WakeTurns() {
+	select {
+	case g.turnWake <- struct{}{}:
+	default:
+	}
+}
+
+// turnDue reports whether the turn now open is due, and when it will be if
+// not (zero: no deadline).
+func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) {
+	st, deadline, err := g.current(ctx)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	if _, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); errors.Is(err, store.ErrNotFound) {
+		deadline = time.Time{} // the schedule's guess in current is for show only
+	} else if err != nil {
+		return false, time.Time{}, err
+	}
+	subs, err := g.DB.Submissions(ctx, g.ID(), st.Turn)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	now := !deadline.IsZero() && !g.Now().Before(deadline)
+	for _, s := range subs {
+		if s.Kind == KindReferee && s.CanonicalText == "RESOLVE NOW" {
+			now = true
+		}
+	}
+	if !now {
+		return false, deadline, nil
+	}
+	// Mail stored but not yet handled may hold a sheet that came in time.
+	waiting, err := g.DB.MailByStatus(ctx, store.MailStored)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	if len(waiting) > 0 {
+		return false, g.Now().Add(time.Second), nil
+	}
+	return true, deadline, nil
+}
+
+// holdOrders are an NMR nation's orders: every land force of the nation on
+// DEFEND, and nothing else, so that each holds in place.
+func holdOrders(st *engine.State, n game.NationID, turn int) engine.Orders {
+	o := engine.Orders{Nation: n, Turn: turn}
+	for i := range st.Forces {
+		f := &st.Forces[i]
+		if f.Nation == n && !f.IsFleet() {
+			o.List = append(o.List, engine.SetStance{Force: f.ID, Stance: game.Defend})
+		}
+	}
+	return o
+}
+
+// ResolveTurn resolves the turn now open: decideTurn, then commitTurn. It
+// is what the turn runner calls when the turn is due.
+func (g *Game) ResolveTurn(ctx context.Context) error {
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		return err
+	}
+	if err := g.commitTurn(ctx, out); err != nil {
+		return err
+	}
+	g.Log.Info("turn resolved", "game", g.ID(), "turn", out.resolved, "events", out.nEvents, "nmr", out.nmr,
+		"next_deadline", out.next)
+	if _, err := g.purgeRawMail(ctx); err != nil {
+		g.Log.Warn("clearing raw mail of resolved turns failed; will try again", "err", err)
+	}
+	return nil
+}
+
+// decideTurn reads the turn's stored inputs, resolves it with the engine and
+// builds everything commitTurn writes. It writes nothing.
+func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
+	base, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	st, err := g.decoded(base)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	turn := st.Turn
+	out := turnOutcome{base: base, resolved: turn}
+	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	for _, s := range subs {
+		out.lastSub = max(out.lastSub, s.ID)
+	}
+	orders, err := g.SheetsInForce(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	has := map[game.NationID]bool{}
+	for _, o := range orders {
+		has[o.Nation] = true
+	}
+	for _, ns := range st.Nations {
+		if !ns.Eliminated && !has[ns.ID] {
+			out.nmr = append(out.nmr, string(ns.ID))
+			orders = append(orders, holdOrders(st, ns.ID, turn))
+		}
+	}
+	slices.SortFunc(orders, func(a, b engine.Orders) int { return cmp.Compare(a.Nation, b.Nation) })
+	seed, err := g.turnSeed(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed})
+	if err != nil {
+		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
+	}
+	stateJSON, err := json.Marshal(res.State)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	eventLog, err := engine.MarshalEvents(res.Events)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	dice, err := json.Marshal(res.Rolls)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	for _, e := range res.Events {
+		data, err := engine.MarshalEvent(e)
+		if err != nil {
+			return turnOutcome{}, err
+		}
+		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
+	}
+	out.nEvents = len(res.Events)
+	now := g.Now().UTC()
+	out.rec = store.TurnRecord{GameID: g.ID(), Turn: turn, Status: store.TurnResolved, State: stateJSON, Seed: seed,
+		EventLog: eventLog, Dice: dice, ResolvedAt: now}
+
+	// The next turn's deadline continues the schedule from this turn's.
+	var prev time.Time
+	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn); err == nil {
+		prev = d.Scheduled
+		if prev.IsZero() {
+			prev = d.At
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return turnOutcome{}, err
+	}
+	if at, ok := g.scheduled(prev, now); ok {
+		out.next = at
+	}
+
+	mailer := g.TurnMailer
+	if mailer == nil {
+		mailer = PlainTurnMail
+	}
+	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: st.Calendar.Label(turn),
+		State: res.State, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
+	for _, id := range g.Config.NationIDs() {
+		n := game.NationID(id)
+		to := g.registered(n)
+		if to == "" {
+			continue
+		}
+		m := tm
+		m.Nation, m.NationName = n, g.nationName(n)
+		m.Events = engine.EventsFor(res.Events, n)
+		m.NMR = slices.Contains(out.nmr, id)
+		subject, text := mailer(m)
+		out.msgs = append(out.msgs, g.message(MailReport, id, turn, "report", []string{to}, subject, text, now))
+	}
+	if ref := g.Config.Game.Referee; ref != "" {
+		m := tm
+		m.Nation, m.NationName = engine.Referee, "Referee"
+		m.Events = engine.EventsFor(res.Events, engine.Referee)
+		m.NMRNations = out.nmr
+		subject, text := mailer(m)
+		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, "report", []string{ref}, subject, text, now))
+	}
+	return out, nil
+}
+
+// commitTurn writes a decided turn in one transaction, unless the game moved
+// on (another resolution committed: nothing to do) or the turn's inputs
+// changed since it was decided (errTurnChanged: decide again).
+func (g *Game) commitTurn(ctx context.Context, out turnOutcome) error {
+	return g.DB.Update(ctx, func(tx *store.Tx) error {
+		cur, err := tx.LatestTurn(ctx, g.ID())
+		if err != nil {
+			return err
+		}
+		if cur.Turn != out.base.Turn || cur.Version != out.base.Version {
+			return errTurnChanged
+		}
+		subs, err := tx.Submissions(ctx, g.ID(), out.resolved)
+		if err != nil {
+			return err
+		}
+		for _, s := range subs {
+			if s.ID > out.lastSub {
+				return errTurnChanged
+			}
+		}
+		if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
+			return err
+		}
+		for _, m := range out.msgs {
+			if err := g.enqueue(ctx, tx, m); err != nil {
+				return err
+			}
+		}
+		if !out.next.IsZero() {
+			if _, err := tx.OpenDeadline(ctx, g.ID(), out.resolved+1, out.next); err != nil {
+				return err
+			}
+		}
+		if g.beforeTurnCommit != nil {
+			return g.beforeTurnCommit(out.resolved)
+		}
+		return nil
+	})
+}
+
+// turnRetry is how long the turn runner waits after a failure, and the
+// longest it sleeps between looks.
+const (
+	turnRetry     = 30 * time.Second
+	turnLookEvery = time.Minute
+)
+
+// runTurns is the turn runner's loop: it resolves the open turn when it is
+// due, and otherwise sleeps until its deadline (at most turnLookEvery) or
+// until woken (WakeTurns). It returns when ctx ends.
+func (d *Daemon) runTurns(ctx context.Context) error {
+	g := d.Game
+	for {
+		wait := turnLookEvery
+		due, at, err := g.turnDue(ctx)
+		switch {
+		case err != nil:
+			g.Log.Error("the turn runner cannot read the game; will try again", "err", err)
+			wait = turnRetry
+		case due:
+			err := g.ResolveTurn(ctx)
+			switch {
+			case errors.Is(err, errTurnChanged):
+				continue
+			case err != nil:
+				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
+				wait = turnRetry
+			default:
+				if d.Outbox != nil {
+					d.Outbox.Wake()
+				}
+				continue
+			}
+		case !at.IsZero():
+			wait = min(wait, max(at.Sub(g.Now()), 0))
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-g.turnWake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}

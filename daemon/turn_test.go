@@ -1,0 +1,195 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// isReport is a waitFor condition: a turn report for the turn label.
+func isReport(turn string) func(string) bool {
+	return func(m string) bool {
+		return strings.Contains(header(m, "Subject"), turn+" resolved")
+	}
+}
+
+// TestTurnResolvedAtDeadline: at the stored deadline the turn runner
+// resolves the turn from the stored orders, every nation gets its report
+// (the one without orders is told it held on defend, NMR), the referee a
+// summary; the next turn opens with its deadline from the schedule, and a
+// sheet for it is accepted with that deadline.
+func TestTurnResolvedAtDeadline(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	g := h.d.Game
+	id := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); ack == "" {
+		t.Fatal("no acknowledgment")
+	}
+	st, _ := g.State(ctx)
+	label := st.Calendar.Label(1)
+	first, _ := g.DB.TurnDeadline(ctx, "syw", 1)
+
+	// The deadline comes (brought forward to now, as a referee's DEADLINE SET would).
+	if err := g.DB.SetDeadline(ctx, "syw", 1, time.Now().Add(500*time.Millisecond), 0); err != nil {
+		t.Fatal(err)
+	}
+	g.WakeTurns()
+	rep, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", isReport(label))
+	if rep == "" {
+		t.Fatal("Eisenmark got no report")
+	}
+	if strings.Contains(body(rep), "NMR") {
+		t.Errorf("Eisenmark sent orders but is told NMR:\n%s", body(rep))
+	}
+	nmr, _ := h.waitFor("morgronskia@pbem.localhost", "pw-morgronskia", isReport(label))
+	if !strings.Contains(body(nmr), "NMR") || !strings.Contains(body(nmr), "DEFEND") {
+		t.Errorf("Morgronskia sent nothing and is not told it held on defend:\n%s", body(nmr))
+	}
+	summary, _ := h.waitFor("referee@pbem.localhost", "pw-referee", isReport(label))
+	if !strings.Contains(body(summary), "morgronskia") || strings.Contains(strings.SplitN(body(summary), "What you saw", 2)[0], "eisenmark,") {
+		t.Errorf("the referee's summary does not list the NMR nations right:\n%s", body(summary))
+	}
+
+	rec, err := g.DB.LatestTurn(ctx, "syw")
+	if err != nil || rec.Turn != 1 || rec.Status != store.TurnResolved || len(rec.Dice) == 0 {
+		t.Fatalf("latest turn after the deadline: turn %d %s, %v", rec.Turn, rec.Status, err)
+	}
+	if es, _ := g.DB.Events(ctx, "syw", 1, rec.Version); len(es) == 0 {
+		t.Error("no events stored for the resolved turn")
+	}
+	next, err := g.DB.TurnDeadline(ctx, "syw", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := first.Scheduled.AddDate(0, 0, 28); !next.At.Equal(want) && next.At.In(g.Zone).YearDay() != want.In(g.Zone).YearDay() {
+		t.Errorf("turn 2's deadline %v, want the schedule's next, 28 days after %v", next.At, first.Scheduled)
+	}
+
+	id = h.send("eisenmark@pbem.localhost", "orders 2", strings.Replace(goodSheet, "TURN 1", "TURN 2", 1))
+	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
+	if !strings.Contains(header(ack, "Subject"), "orders received") || deadlineLine(ack) != "Deadline: "+g.showTime(next.At) {
+		t.Errorf("turn 2's sheet: %s, %q", header(ack, "Subject"), deadlineLine(ack))
+	}
+	h.settle()
+	if n := len(reportRows(t, g, 1)); n != 6 {
+		t.Errorf("%d report rows for turn 1, want 6 (five nations and the referee)", n)
+	}
+}
+
+// TestResolveNowByMail: the referee's RESOLVE NOW resolves the open turn at
+// once, and the referee is told.
+func TestResolveNowByMail(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	st, _ := g.State(context.Background())
+	cmd := h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "will be resolved now") {
+		t.Errorf("the referee's acknowledgment:\n%s", body(ack))
+	}
+	if rep, _ := h.waitFor("morgronskia@pbem.localhost", "pw-morgronskia", isReport(st.Calendar.Label(1))); rep == "" {
+		t.Fatal("no report after RESOLVE NOW")
+	}
+	h.settle()
+	if n := len(reportRows(t, g, 1)); n != 6 {
+		t.Errorf("after RESOLVE NOW, %d report rows, want 6", n)
+	}
+	if rec, _ := g.DB.LatestTurn(context.Background(), "syw"); rec.Turn != 1 {
+		t.Errorf("after RESOLVE NOW the latest turn is %d, want 1 (resolved once)", rec.Turn)
+	}
+}
+
+// reportRows returns the outbox rows of the turn runner's mails for a turn.
+func reportRows(t *testing.T, g *Game, turn int) []store.OutboxMessage {
+	t.Helper()
+	var out []store.OutboxMessage
+	for _, s := range []store.OutboxState{store.OutboxPending, store.OutboxSending, store.OutboxSent, store.OutboxFailed} {
+		rows, err := g.DB.MessagesInState(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if (r.Kind == MailReport || r.Kind == MailRefereeReport) && strings.HasPrefix(r.MessageID, fmt.Sprintf("<syw.t%d.", turn)) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// TestTurnCrashBeforeCommit: a crash inside the turn's one transaction
+// leaves nothing — no resolved turn, no reports queued, no next deadline —
+// and the turn decided again gives the same state, events and dice; once
+// committed, a restart resolves nothing twice and queues no report twice.
+func TestTurnCrashBeforeCommit(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	d, _ := startGame(t, dir, nil)
+	g := d.Game
+	m := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("o@x", ""), time.Now())
+	if err := g.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	before, err := g.decideTurn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.beforeTurnCommit = func(int) error { return errCrash }
+	if err := g.ResolveTurn(ctx); err == nil {
+		t.Fatal("the simulated crash did not stop the commit")
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Errorf("after a crash before the commit the latest turn is %d", rec.Turn)
+	}
+	if n := len(reportRows(t, g, 1)); n != 0 {
+		t.Errorf("after a crash before the commit %d reports are queued", n)
+	}
+	if _, err := g.DB.TurnDeadline(ctx, "syw", 2); err == nil {
+		t.Error("after a crash before the commit turn 2 has a deadline")
+	}
+	d.Close()
+
+	d, _ = startGame(t, dir, nil)
+	g = d.Game
+	again, err := g.decideTurn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.rec.State, before.rec.State) || !bytes.Equal(again.rec.EventLog, before.rec.EventLog) ||
+		!bytes.Equal(again.rec.Dice, before.rec.Dice) || again.rec.Seed != before.rec.Seed {
+		t.Error("the turn decided again after a restart differs from the first decision")
+	}
+	if err := g.ResolveTurn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rows := reportRows(t, g, 1)
+	ids := map[string]bool{}
+	for _, r := range rows {
+		ids[r.MessageID] = true
+	}
+	if len(rows) != 6 || len(ids) != 6 {
+		t.Fatalf("%d report rows with %d Message-IDs, want 6 and 6", len(rows), len(ids))
+	}
+	d.Close()
+
+	// A restart after the commit: turn 2 is open and not due; nothing is
+	// resolved or queued again.
+	d, _ = startGame(t, dir, nil)
+	defer d.Close()
+	g = d.Game
+	if due, _, err := g.turnDue(ctx); err != nil || due {
+		t.Errorf("after the restart the next turn is due: %v, %v", due, err)
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 1 || rec.Version != 1 {
+		t.Errorf("latest turn %d version %d, want turn 1 version 1", rec.Turn, rec.Version)
+	}
+	if got := reportRows(t, g, 1); len(got) != 6 {
+		t.Errorf("%d report rows after the restart, want the same 6", len(got))
+	}
+}
