@@ -101,6 +101,9 @@ func TestExitCodes(t *testing.T) {
 		row{[]string{"map", "render", "--out", filepath.Join(f.dir, "nosuch", "x.pdf")}, exitFailure, "cannot write"},
 		row{[]string{"check", "nosuch.txt"}, exitFailure, "cannot read nosuch.txt"},
 		row{[]string{"send", "--from", "a@b", "nosuch.txt"}, exitFailure, "cannot read nosuch.txt"},
+		row{[]string{"init", "--scenario", "nosuch", filepath.Join(f.dir, "game")}, exitFailure, "cannot read the scenario's map nosuch/map.txt"},
+		row{[]string{"init", "--provider", "aol", filepath.Join(f.dir, "game")}, exitUsage, `unknown --provider "aol"`},
+		row{[]string{"init"}, exitUsage, "expected one folder"},
 	)
 	// Commands that read no config do not mind a missing one.
 	rows = append(rows,

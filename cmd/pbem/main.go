@@ -93,6 +93,13 @@ func commands() []*command {
 					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
 					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\"."},
 		}},
+		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] DIR", run: runInit,
+			summary: "writes a new game folder for a real game by mail: a commented config, fresh passwords in secrets/, the map and scenario to edit",
+			description: "Writes a new game folder DIR (new or empty) a referee starts a real game from: config.yaml for\n" +
+				"external mail with the chosen provider's settings (Gmail, Fastmail, or a generic IMAP/SMTP host),\n" +
+				"a fresh random password for each nation and for the referee in secrets/ (files only you can\n" +
+				"read), secrets/mail.txt for the mail account's app password (taken from PBEM_MAIL_PASSWORD if\n" +
+				"set), and the map and scenario copied into scenario/ to edit. Then run \"pbem doctor\"."},
 		{name: "new", run: runNew,
 			summary: "creates the game in the store from the config's scenario",
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
