@@ -100,6 +100,15 @@ func commands() []*command {
 				"a fresh random password for each nation and for the referee in secrets/ (files only you can\n" +
 				"read), secrets/mail.txt for the mail account's app password (taken from PBEM_MAIL_PASSWORD if\n" +
 				"set), and the map and scenario copied into scenario/ to edit. Then run \"pbem doctor\"."},
+		{name: "doctor", args: "[--no-send]", run: runDoctor,
+			summary: "checks the configuration against the real mail servers and says per line what works and what to fix",
+			description: "Checks a configuration against the real services before a game starts, one line per check: the\n" +
+				"clock and time zone, the map and scenario, the data folder, IMAP (connection and TLS, login, IDLE,\n" +
+				"MOVE and UIDPLUS and what pbem does without them, the mailbox and the processed mailbox), SMTP\n" +
+				"(connection and TLS, login, a test message to the referee) and the provider's DKIM signing of\n" +
+				"pbem's mail. Changes nothing but sending the test message. In mail.mode embedded it checks the\n" +
+				"running \"pbem run\", or starts the embedded server for the checks. Exits 0 when nothing failed\n" +
+				"(warnings included), 3 when a fix is in the configuration, 4 when a server or this machine fails."},
 		{name: "new", run: runNew,
 			summary: "creates the game in the store from the config's scenario",
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
