@@ -83,7 +83,10 @@ func (s *relaySession) Mail(from string, _ *smtp.MailOptions) error {
 	return nil
 }
 
-func (s *relaySession) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = append(s.to, to); return nil }
+func (s *relaySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.to = append(s.to, to)
+	return nil
+}
 
 func (s *relaySession) Data(r io.Reader) error {
 	raw, err := io.ReadAll(r)
