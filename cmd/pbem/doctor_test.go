@@ -10,10 +10,13 @@ import (
 	"log"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
@@ -268,5 +271,59 @@ func TestDoctorEmbedded(t *testing.T) {
 	refMail, err := imaptest.Messages(fmt.Sprintf("127.0.0.1:%d", imapPort), "referee@pbem.localhost", "demo-referee", "INBOX")
 	if err == nil || len(refMail) > 0 {
 		t.Errorf("the embedded server should have stopped with doctor: %v", err)
+	}
+}
+
+// TestInitGameRunsOnDovecot: the game folder "pbem init" writes runs a
+// real game as it is: "pbem run" reads a sheet from Dovecot, checks it
+// with the nation's fresh password, and sends the answer by SMTP.
+func TestInitGameRunsOnDovecot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	d := imaptest.StartDovecot(t, imaptest.DovecotOptions{Users: map[string]string{doctorGame: doctorPass}})
+	r := startRelay(t, d)
+	cfg := initForDovecot(t, d, r, doctorPass)
+	text, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A short poll, so that the test does not wait on IDLE alone.
+	if err := os.WriteFile(cfg, []byte(strings.Replace(string(text), "poll_interval: 2m", "poll_interval: 1s", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pw, err := os.ReadFile(filepath.Join(filepath.Dir(cfg), "secrets", "eisenmark.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "pbem")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--config", cfg, "run")
+	log := &syncLog{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	sheet := "From: eisenmark@example.org\r\nTo: " + doctorGame + "\r\nSubject: orders\r\nMessage-ID: <first@example.org>\r\n" +
+		"Date: Mon, 02 Mar 2026 10:00:00 +0000\r\n\r\nGAME syw\r\nNATION eisenmark\r\nPASSWORD " + strings.TrimSpace(string(pw)) +
+		"\r\nTURN 1\r\nSTANCE E1 DEFEND\r\nEND\r\n"
+	if err := d.Deliver("eisenmark@example.org", doctorGame, []byte(sheet)); err != nil {
+		t.Fatal(err)
+	}
+	var ack []byte
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline) && ack == nil; time.Sleep(100 * time.Millisecond) {
+		r.mu.Lock()
+		ack = r.delivered["eisenmark@example.org"]
+		r.mu.Unlock()
+	}
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(string(ack), "=\r\n", "")), " ")
+	if !strings.Contains(flat, "orders received, receipt") || !strings.Contains(flat, "STANCE E1 DEFEND") {
+		t.Fatalf("no acknowledgment of the sheet reached eisenmark@example.org:\n%s\npbem run:\n%s", ack, log.String())
 	}
 }
