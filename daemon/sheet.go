@@ -302,7 +302,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			line = fmt.Sprintf("line %d: %s", d.Line, line)
 		}
 		if d.Hint != "" {
-			line += " " + d.Hint
+			line = sentence(line) + " " + d.Hint
 		}
 		lines = append(lines, line)
 	}

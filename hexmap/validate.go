@@ -197,6 +197,11 @@ func (v *validator) nations(opts ValidateOptions) {
 		}
 		if opts.TaxValue != nil {
 			base := m.HomeTaxBase(n.ID, opts.TaxValue)
+			if t, ok := m.HomeTax[n.ID]; ok && t != base && t == opts.StartingTaxBase {
+				// One mistake, one problem: the declared sum is the right one.
+				v.add(line, "nation %s declares tax=%d, the starting tax base, but its home cities are worth %d (%s)", n.ID, t, base, v.taxBreakdown(n.ID, opts.TaxValue))
+				continue
+			}
 			if t, ok := m.HomeTax[n.ID]; ok && t != base {
 				v.add(line, "nation %s declares tax=%d but its home cities are worth %d (%s)", n.ID, t, base, v.taxBreakdown(n.ID, opts.TaxValue))
 			}

@@ -144,7 +144,14 @@ func TestDocReply(t *testing.T) {
 			continue
 		}
 		ctx := defaultGame(t, 1)
-		ctx.Deadline = time.Date(1752, 4, 30, 18, 0, 0, 0, time.FixedZone("CEST", 2*3600))
+		// Deadlines are real dates, shown in the game's zone (the shipped
+		// config's Europe/London), whatever the game's calendar says.
+		london, err := time.LoadLocation("Europe/London")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx.Deadline = time.Date(2026, 3, 6, 18, 0, 0, 0, london)
+		ctx.Zone = london
 		got := Check(docReplySheet, ctx).Text()
 		// The doc shows the reply up to the receipt.
 		want := blk.text

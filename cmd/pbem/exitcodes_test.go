@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +42,8 @@ func newExitFixture(t *testing.T) exitFixture {
 	must(err)
 	text := strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)
 	text = strings.Replace(text, "data_dir: data", "data_dir: "+filepath.Join(dir, "data"), 1)
+	// Free ports: doctor talks to the embedded server.
+	text = strings.NewReplacer("127.0.0.1:1143", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "127.0.0.1:2525", fmt.Sprintf("127.0.0.1:%d", freePort(t))).Replace(text)
 	must(os.WriteFile(f.brokenMapConfig, []byte(text), 0o600))
 	return f
 }
@@ -93,6 +96,7 @@ func TestExitCodes(t *testing.T) {
 		row{[]string{"new", "--config", f.brokenMapConfig}, exitConfig, "map.txt:"},
 		row{[]string{"check", "docs/examples/monthly.txt", "--config", f.brokenMapConfig}, exitConfig, "map.txt:"},
 		row{[]string{"run", "--config", f.brokenMapConfig}, exitConfig, "map.txt:"},
+		row{[]string{"doctor", "--no-send", "--config", f.brokenMapConfig}, exitConfig, "FAIL  map and scenario"},
 	)
 	// A missing file: a failure while running (4), naming the file.
 	rows = append(rows,
@@ -101,6 +105,9 @@ func TestExitCodes(t *testing.T) {
 		row{[]string{"map", "render", "--out", filepath.Join(f.dir, "nosuch", "x.pdf")}, exitFailure, "cannot write"},
 		row{[]string{"check", "nosuch.txt"}, exitFailure, "cannot read nosuch.txt"},
 		row{[]string{"send", "--from", "a@b", "nosuch.txt"}, exitFailure, "cannot read nosuch.txt"},
+		row{[]string{"init", "--scenario", "nosuch", filepath.Join(f.dir, "game")}, exitFailure, "cannot read the scenario's map nosuch/map.txt"},
+		row{[]string{"init", "--provider", "aol", filepath.Join(f.dir, "game")}, exitUsage, `unknown --provider "aol"`},
+		row{[]string{"init"}, exitUsage, "expected one folder"},
 	)
 	// Commands that read no config do not mind a missing one.
 	rows = append(rows,
@@ -112,7 +119,11 @@ func TestExitCodes(t *testing.T) {
 			continue
 		}
 		code, out, errs := run(t, "", r.args...)
-		if code != r.code || !strings.Contains(errs, r.msg) {
+		shown := errs
+		if r.args[0] == "doctor" {
+			shown += out // doctor's report is its output
+		}
+		if code != r.code || !strings.Contains(shown, r.msg) {
 			t.Errorf("pbem %s: exit %d, want %d with %q\nstdout: %.300s\nstderr: %.600s", strings.Join(r.args, " "), code, r.code, r.msg, out, errs)
 		}
 	}

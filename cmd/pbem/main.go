@@ -93,6 +93,22 @@ func commands() []*command {
 					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
 					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\"."},
 		}},
+		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] DIR", run: runInit,
+			summary: "writes a new game folder for a real game by mail: a commented config, fresh passwords in secrets/, the map and scenario to edit",
+			description: "Writes a new game folder DIR (new or empty) a referee starts a real game from: config.yaml for\n" +
+				"external mail with the chosen provider's settings (Gmail, Fastmail, or a generic IMAP/SMTP host),\n" +
+				"a fresh random password for each nation and for the referee in secrets/ (files only you can\n" +
+				"read), secrets/mail.txt for the mail account's app password (taken from PBEM_MAIL_PASSWORD if\n" +
+				"set), and the map and scenario copied into scenario/ to edit. Then run \"pbem doctor\"."},
+		{name: "doctor", args: "[--no-send]", run: runDoctor,
+			summary: "checks the configuration against the real mail servers and says per line what works and what to fix",
+			description: "Checks a configuration against the real services before a game starts, one line per check: the\n" +
+				"clock and time zone, the map and scenario, the data folder, IMAP (connection and TLS, login, IDLE,\n" +
+				"MOVE and UIDPLUS and what pbem does without them, the mailbox and the processed mailbox), SMTP\n" +
+				"(connection and TLS, login, a test message to the referee) and the provider's DKIM signing of\n" +
+				"pbem's mail. Changes nothing but sending the test message. In mail.mode embedded it checks the\n" +
+				"running \"pbem run\", or starts the embedded server for the checks. Exits 0 when nothing failed\n" +
+				"(warnings included), 3 when a fix is in the configuration, 4 when a server or this machine fails."},
 		{name: "new", run: runNew,
 			summary: "creates the game in the store from the config's scenario",
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +

@@ -1,0 +1,20 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRefereeErrorReadsAsSentences: an unknown referee command is
+// answered with the error and its hint as two sentences.
+func TestRefereeErrorReadsAsSentences(t *testing.T) {
+	h := newHarness(t, nil)
+	h.send("referee@pbem.localhost", "commands", "APPROVE R000000\nSTATUS\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(body(m), "STATUS")
+	})
+	text := strings.Join(strings.Fields(body(ack)), " ")
+	if !strings.Contains(text, `read "STATUS". Write one command per line.`) {
+		t.Errorf("the referee's acknowledgment:\n%s", body(ack))
+	}
+}
