@@ -198,7 +198,7 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 	for i := range v.Own {
 		f := &v.Own[i]
 		o := OwnForce{
-			ID: f.ID, At: f.At, Where: Where(b.m, f.At), Aboard: f.Aboard,
+			ID: f.ID, Nation: f.Nation, At: f.At, Where: Where(b.m, f.At), Aboard: f.Aboard,
 			Troops: f.Troops, Guns: f.Guns, Leaders: f.Leaders,
 			Figures: f.Figures(), Size: b.rules.SizeClasses.Troops(f.FightingFigures()),
 			Stance: f.Stance.String(), Standing: standing(f.Standing),
@@ -479,7 +479,7 @@ func leaderText(l game.Leader) string {
 		s += " [" + l.ID + "]"
 	}
 	if l.Experience > 0 {
-		s += fmt.Sprintf(", %d exp.", l.Experience)
+		s += fmt.Sprintf(", experience %d", l.Experience)
 	}
 	return s
 }

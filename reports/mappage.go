@@ -82,6 +82,24 @@ func nationMap(md *Model, m *hexmap.Map) mapSpec {
 	return s
 }
 
+// refereeMap shows every force with its ID, size class and owner's colour,
+// every city's state and the turn's battles; it has no zoomed page.
+func refereeMap(md *RefereeModel, m *hexmap.Map) mapSpec {
+	s := nationMap(&Model{Cities: md.Cities, Battles: md.Battles}, m)
+	s.referee = true
+	s.focus, s.weights = nil, nil
+	for _, f := range md.Forces {
+		if f.Aboard != "" {
+			continue
+		}
+		s.markers = append(s.markers, mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size)), Fleet: f.Ships != nil})
+	}
+	for _, t := range md.Treasuries {
+		s.nations = append(s.nations, t.Nation)
+	}
+	return s
+}
+
 func firstWord(s string) string {
 	for i, r := range s {
 		if r == ' ' {

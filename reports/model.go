@@ -103,7 +103,8 @@ type LedgerLine struct {
 
 // OwnForce is one of the nation's forces or fleets in full.
 type OwnForce struct {
-	ID game.ForceID
+	ID     game.ForceID
+	Nation game.NationID
 	// At is the hex ("0812") or sea area ("S2"); Where prints it with the
 	// city's name when there is one ("0812 (Konigsfeld)").
 	At    game.Place
