@@ -12,6 +12,7 @@ import (
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/reports/fonts"
+	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -314,4 +315,19 @@ func RefereeText(md *RefereeModel) string {
 		}
 	}
 	return b.String()
+}
+
+// RenderMap writes one landscape page: the whole map with every force of
+// md (ID, size class, owner's colour), the cities by controller and the
+// turn's battles, with its legend. It is "pbem map render --game".
+func RenderMap(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
+	if md == nil || m == nil {
+		return errors.New("map: the game and the map are required")
+	}
+	d, err := newDoc(m, opts, md.GameName+" — "+md.TurnLabel, fmt.Sprintf("%s · %s", md.GameName, md.TurnLabel))
+	if err != nil {
+		return err
+	}
+	d.mapPage(refereeMap(md, m), md.GameName+" — "+md.TurnLabel, mapdraw.HexWindow{})
+	return d.finish(w)
 }
