@@ -6,6 +6,7 @@ import (
 
 	"codeberg.org/go-pdf/fpdf"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/reports/fonts"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
@@ -113,6 +114,52 @@ func BenchmarkBareFpdfFloor(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		size = bareDrawing(b, ops)
+	}
+	b.ReportMetric(float64(size), "pdf-bytes")
+}
+
+// BenchmarkRefereeReport builds and renders the referee's master report
+// after the scripted game's busiest turn.
+func BenchmarkRefereeReport(b *testing.B) {
+	g := scriptedGame(b)
+	tp := g.turns[4]
+	var size int
+	b.ReportAllocs()
+	for b.Loop() {
+		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.m, Rules: ruleset.SYW1752, State: tp.state, Events: tp.events, Rolls: tp.rolls})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := reports.RenderReferee(&buf, md, g.m, nil); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "pdf-bytes")
+}
+
+// BenchmarkNationReportLarge builds and renders one nation's report in the
+// generated 200×200-hex, 40-nation, 4,000-force game after one turn.
+func BenchmarkNationReportLarge(b *testing.B) {
+	g := newGenGame(1, 200, 200, 40, 100)
+	res, err := engine.Resolve(engine.Input{Map: g.m, Rules: ruleset.SYW1752, State: g.state, Orders: g.orders, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := g.state.Nations[17].ID
+	var size int
+	b.ReportAllocs()
+	for b.Loop() {
+		md, err := reports.Build(reports.Input{Map: g.m, Rules: ruleset.SYW1752, State: res.State, Events: res.Events, Nation: n})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := reports.Render(&buf, md, g.m, nil); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
 	}
 	b.ReportMetric(float64(size), "pdf-bytes")
 }

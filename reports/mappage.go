@@ -212,7 +212,19 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 	const m = 10.0
 	region := mapdraw.Rect{X: m + 3, Y: m + 3, W: w - 2*m - legendW - 8, H: h - 2*m - 9}
 	battles := s.battles
+	// Where hexes come out under 1.5 mm across (a big map on one page), hex
+	// numbers, terrain marks and the grid would be unreadable ink: leave
+	// them out; the zoomed page has them.
+	var hide mapdraw.Layer
+	cols, rows := d.m.Cols, d.m.Rows
+	if !win.IsZero() {
+		cols, rows = win.Max.Col-win.Min.Col+1, win.Max.Row-win.Min.Row+1
+	}
+	if r := math.Min(region.W/(1.5*float64(cols)+0.5), region.H/(1.7320508*float64(rows)+0.87)); r < 0.75 {
+		hide = mapdraw.LayerHexNumbers | mapdraw.LayerTerrainSymbols | mapdraw.LayerGrid
+	}
 	mapdraw.Draw(pdf, d.m, &mapdraw.Options{
+		Hide:    hide,
 		Region:  region,
 		Window:  win,
 		Cities:  s.cities,
