@@ -21,6 +21,7 @@ func BenchmarkNationReport(b *testing.B) {
 	prev := reportsOf(b, g, "eisenmark")
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		md, err := reports.Build(reports.Input{Map: g.m, Rules: ruleset.SYW1752, State: last.state, Events: last.events,
 			Nation: "eisenmark", Previous: prev[len(prev)-2]})
@@ -33,6 +34,7 @@ func BenchmarkNationReport(b *testing.B) {
 		}
 		size = buf.Len()
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }
 
@@ -112,9 +114,11 @@ func BenchmarkBareFpdfFloor(b *testing.B) {
 	b.Logf("primitives: %+v", ops)
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		size = bareDrawing(b, ops)
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }
 
@@ -125,6 +129,7 @@ func BenchmarkRefereeReport(b *testing.B) {
 	tp := g.turns[4]
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.m, Rules: ruleset.SYW1752, State: tp.state, Events: tp.events, Rolls: tp.rolls})
 		if err != nil {
@@ -136,6 +141,7 @@ func BenchmarkRefereeReport(b *testing.B) {
 		}
 		size = buf.Len()
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }
 
@@ -150,6 +156,7 @@ func BenchmarkNationReportLarge(b *testing.B) {
 	n := g.state.Nations[17].ID
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		md, err := reports.Build(reports.Input{Map: g.m, Rules: ruleset.SYW1752, State: res.State, Events: res.Events, Nation: n})
 		if err != nil {
@@ -161,5 +168,6 @@ func BenchmarkNationReportLarge(b *testing.B) {
 		}
 		size = buf.Len()
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }
