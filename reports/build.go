@@ -208,6 +208,9 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 			o.Exhausted += t.Exhausted
 		}
 		if s, ok := b.supply[f.ID]; ok {
+			if s.Supplied {
+				o.SupplyAt = b.sourcePlace(v, s.Source)
+			}
 			switch {
 			case s.Supplied && s.MP > 0:
 				o.Supply = fmt.Sprintf("%s, %d MP", s.Source, s.MP)
@@ -246,6 +249,27 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 	for _, d := range v.Depots {
 		md.Depots = append(md.Depots, Depot{ID: d.ID, Nation: d.Nation, Where: Where(b.m, d.At), Aboard: d.Aboard, GrantedTo: d.GrantedTo})
 	}
+}
+
+// sourcePlace finds where a supply trace's source ("depot E-D1", "city
+// Altburg") stands, or nil.
+func (b *builder) sourcePlace(v *engine.NationView, source string) *game.Place {
+	kind, name, _ := strings.Cut(source, " ")
+	switch kind {
+	case "depot":
+		for _, d := range v.Depots {
+			if d.ID == name {
+				p := d.At
+				return &p
+			}
+		}
+	case "city":
+		if c, ok := b.m.City(name); ok {
+			p := game.AtHex(c.Hex)
+			return &p
+		}
+	}
+	return nil
 }
 
 // standing prints standing orders.
