@@ -69,7 +69,8 @@ func countOps(pdf []byte) pdfOps {
 func bareDrawing(b *testing.B, o pdfOps) int {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetCreationDate(mapdraw.DefaultCreationDate)
-	fonts.Register(pdf)
+	// The faces the report registers (reports' usedFaces).
+	fonts.Register(pdf, fonts.SansBold, fonts.SansOblique, fonts.CondensedRegular, fonts.CondensedBold)
 	perPage := func(n, p int) int { return (n + o.pages - 1 - p) / o.pages }
 	for p := range o.pages {
 		pdf.AddPage()
