@@ -24,6 +24,7 @@ func TestWindowZoomsAndTints(t *testing.T) {
 		pdf := fpdf.New("L", "mm", "A4", "")
 		pdf.SetCreationDate(DefaultCreationDate)
 		pdf.SetModificationDate(DefaultCreationDate)
+		pdf.SetCatalogSort(true) // fpdf's catalog is a Go map: sorted, it is stable
 		pdf.AddPage()
 		p := Draw(pdf, m, &Options{
 			Region: Rect{X: 10, Y: 10, W: 277, H: 190},
