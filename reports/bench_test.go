@@ -6,6 +6,7 @@ import (
 
 	"codeberg.org/go-pdf/fpdf"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/reports/fonts"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
@@ -20,6 +21,7 @@ func BenchmarkNationReport(b *testing.B) {
 	prev := reportsOf(b, g, "eisenmark")
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		md, err := reports.Build(reports.Input{Map: g.m, Rules: ruleset.SYW1752(), State: last.state, Events: last.events,
 			Nation: "eisenmark", Previous: prev[len(prev)-2]})
@@ -32,6 +34,7 @@ func BenchmarkNationReport(b *testing.B) {
 		}
 		size = buf.Len()
 	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }
 
@@ -66,7 +69,8 @@ func countOps(pdf []byte) pdfOps {
 func bareDrawing(b *testing.B, o pdfOps) int {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetCreationDate(mapdraw.DefaultCreationDate)
-	fonts.Register(pdf)
+	// The faces the report registers (reports' usedFaces).
+	fonts.Register(pdf, fonts.SansBold, fonts.SansOblique, fonts.CondensedRegular, fonts.CondensedBold)
 	perPage := func(n, p int) int { return (n + o.pages - 1 - p) / o.pages }
 	for p := range o.pages {
 		pdf.AddPage()
@@ -111,8 +115,60 @@ func BenchmarkBareFpdfFloor(b *testing.B) {
 	b.Logf("primitives: %+v", ops)
 	var size int
 	b.ReportAllocs()
+	start := cpuTime()
 	for b.Loop() {
 		size = bareDrawing(b, ops)
 	}
+	reportCPU(b, start)
+	b.ReportMetric(float64(size), "pdf-bytes")
+}
+
+// BenchmarkRefereeReport builds and renders the referee's master report
+// after the scripted game's busiest turn.
+func BenchmarkRefereeReport(b *testing.B) {
+	g := scriptedGame(b)
+	tp := g.turns[4]
+	var size int
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.m, Rules: ruleset.SYW1752(), State: tp.state, Events: tp.events, Rolls: tp.rolls})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := reports.RenderReferee(&buf, md, g.m, nil); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	reportCPU(b, start)
+	b.ReportMetric(float64(size), "pdf-bytes")
+}
+
+// BenchmarkNationReportLarge builds and renders one nation's report in the
+// generated 200×200-hex, 40-nation, 4,000-force game after one turn.
+func BenchmarkNationReportLarge(b *testing.B) {
+	g := newGenGame(1, 200, 200, 40, 100)
+	res, err := engine.Resolve(engine.Input{Map: g.m, Rules: ruleset.SYW1752(), State: g.state, Orders: g.orders, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := g.state.Nations[17].ID
+	var size int
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		md, err := reports.Build(reports.Input{Map: g.m, Rules: ruleset.SYW1752(), State: res.State, Events: res.Events, Nation: n})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := reports.Render(&buf, md, g.m, nil); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	reportCPU(b, start)
 	b.ReportMetric(float64(size), "pdf-bytes")
 }

@@ -199,7 +199,7 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 	for i := range v.Own {
 		f := &v.Own[i]
 		o := OwnForce{
-			ID: f.ID, At: f.At, Where: Where(b.m, f.At), Aboard: f.Aboard,
+			ID: f.ID, Nation: f.Nation, At: f.At, Where: Where(b.m, f.At), Aboard: f.Aboard,
 			Troops: f.Troops, Guns: f.Guns, Leaders: f.Leaders,
 			Figures: f.Figures(), Size: b.rules.SizeClasses.Troops(f.FightingFigures()),
 			Stance: f.Stance.String(), Standing: standing(f.Standing),
@@ -209,6 +209,9 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 			o.Exhausted += t.Exhausted
 		}
 		if s, ok := b.supply[f.ID]; ok {
+			if s.Supplied {
+				o.SupplyAt = b.sourcePlace(v, s.Source)
+			}
 			switch {
 			case s.Supplied && s.MP > 0:
 				o.Supply = fmt.Sprintf("%s, %d MP", s.Source, s.MP)
@@ -247,6 +250,27 @@ func (b *builder) own(md *Model, v *engine.NationView) {
 	for _, d := range v.Depots {
 		md.Depots = append(md.Depots, Depot{ID: d.ID, Nation: d.Nation, Where: Where(b.m, d.At), Aboard: d.Aboard, GrantedTo: d.GrantedTo})
 	}
+}
+
+// sourcePlace finds where a supply trace's source ("depot E-D1", "city
+// Altburg") stands, or nil.
+func (b *builder) sourcePlace(v *engine.NationView, source string) *game.Place {
+	kind, name, _ := strings.Cut(source, " ")
+	switch kind {
+	case "depot":
+		for _, d := range v.Depots {
+			if d.ID == name {
+				p := d.At
+				return &p
+			}
+		}
+	case "city":
+		if c, ok := b.m.City(name); ok {
+			p := game.AtHex(c.Hex)
+			return &p
+		}
+	}
+	return nil
 }
 
 // standing prints standing orders.
@@ -480,7 +504,7 @@ func leaderText(l game.Leader) string {
 		s += " [" + l.ID + "]"
 	}
 	if l.Experience > 0 {
-		s += fmt.Sprintf(", %d exp.", l.Experience)
+		s += fmt.Sprintf(", experience %d", l.Experience)
 	}
 	return s
 }

@@ -31,3 +31,20 @@ func TestWriteSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRefereeSample writes the referee's report to $REPORTS_SAMPLES.
+func TestWriteRefereeSample(t *testing.T) {
+	dir := os.Getenv("REPORTS_SAMPLES")
+	if dir == "" {
+		t.Skip("set REPORTS_SAMPLES=DIR to write sample PDFs")
+	}
+	g := scriptedGame(t)
+	f, err := os.Create(filepath.Join(dir, "referee.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := reports.RenderReferee(f, refereeOf(t, g, 4), g.m, &reports.Options{PageSize: "A3"}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"math"
+	"strings"
 
 	"codeberg.org/go-pdf/fpdf"
 
@@ -21,6 +22,9 @@ type mapSpec struct {
 	// forces), with weights (figures).
 	focus   []game.Hex
 	weights []int
+	// supply are the nation's supply lines: force to depot or city.
+	supply [][2]game.Hex
+	colour mapdraw.RGB
 	// nations are listed in the legend.
 	nations []game.NationID
 	// referee: every force is shown with its ID.
@@ -48,6 +52,9 @@ func nationMap(md *Model, m *hexmap.Map) mapSpec {
 			continue
 		}
 		s.markers = append(s.markers, mapdraw.Marker{At: f.At, Nation: md.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size))})
+		if f.SupplyAt != nil && !f.At.IsSea() && !f.SupplyAt.IsSea() && f.SupplyAt.Hex != f.At.Hex {
+			s.supply = append(s.supply, [2]game.Hex{f.At.Hex, f.SupplyAt.Hex})
+		}
 		if !f.At.IsSea() {
 			s.focus = append(s.focus, f.At.Hex)
 			s.weights = append(s.weights, max(f.Figures, 1))
@@ -68,7 +75,9 @@ func nationMap(md *Model, m *hexmap.Map) mapSpec {
 		s.markers = append(s.markers, mk)
 	}
 	for _, f := range md.LastSeen {
-		mk := mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size)), Faded: true, Fleet: f.Ships != ""}
+		// The counter carries the month it was seen: "F3 L Aug".
+		size := strings.TrimSpace(sizeLetter(string(f.Size)) + " " + shortMonth(f.Seen))
+		mk := mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: size, Faded: true, Fleet: f.Ships != ""}
 		s.markers = append(s.markers, mk)
 	}
 	for _, b := range md.Battles {
@@ -78,6 +87,39 @@ func nationMap(md *Model, m *hexmap.Map) mapSpec {
 	}
 	for _, n := range md.Nations {
 		s.nations = append(s.nations, n.ID)
+	}
+	s.colour = mapdraw.NationColour(m, nil, md.Nation)
+	return s
+}
+
+// shortMonth turns "August 1752" into "Aug", "year-end 1752" into "YE".
+func shortMonth(seen string) string {
+	f := strings.Fields(seen)
+	switch {
+	case len(f) == 0:
+		return ""
+	case f[0] == "year-end":
+		return "YE"
+	case len(f[0]) > 3:
+		return f[0][:3]
+	}
+	return f[0]
+}
+
+// refereeMap shows every force with its ID, size class and owner's colour,
+// every city's state and the turn's battles; it has no zoomed page.
+func refereeMap(md *RefereeModel, m *hexmap.Map) mapSpec {
+	s := nationMap(&Model{Cities: md.Cities, Battles: md.Battles}, m)
+	s.referee = true
+	s.focus, s.weights = nil, nil
+	for _, f := range md.Forces {
+		if f.Aboard != "" {
+			continue
+		}
+		s.markers = append(s.markers, mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size)), Fleet: f.Ships != nil})
+	}
+	for _, t := range md.Treasuries {
+		s.nations = append(s.nations, t.Nation)
 	}
 	return s
 }
@@ -194,7 +236,19 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 	const m = 10.0
 	region := mapdraw.Rect{X: m + 3, Y: m + 3, W: w - 2*m - legendW - 8, H: h - 2*m - 9}
 	battles := s.battles
+	// Where hexes come out under 1.5 mm across (a big map on one page), hex
+	// numbers, terrain marks and the grid would be unreadable ink: leave
+	// them out; the zoomed page has them.
+	var hide mapdraw.Layer
+	cols, rows := d.m.Cols, d.m.Rows
+	if !win.IsZero() {
+		cols, rows = win.Max.Col-win.Min.Col+1, win.Max.Row-win.Min.Row+1
+	}
+	if r := math.Min(region.W/(1.5*float64(cols)+0.5), region.H/(1.7320508*float64(rows)+0.87)); r < 0.75 {
+		hide = mapdraw.LayerHexNumbers | mapdraw.LayerTerrainSymbols | mapdraw.LayerGrid
+	}
 	mapdraw.Draw(pdf, d.m, &mapdraw.Options{
+		Hide:    hide,
 		Region:  region,
 		Window:  win,
 		Cities:  s.cities,
@@ -202,6 +256,19 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 		Markers: s.markers,
 		Tint:    tint(d.m, s.cities),
 		Overlay: func(pdf *fpdf.Fpdf, p *mapdraw.Projection) {
+			if len(s.supply) > 0 {
+				pdf.SetDrawColor(s.colour.R, s.colour.G, s.colour.B)
+				pdf.SetLineWidth(math.Max(0.25, 0.07*p.Radius()))
+				pdf.SetDashPattern([]float64{1.2, 0.8}, 0)
+				pdf.SetAlpha(0.8, "Normal")
+				for _, l := range s.supply {
+					x0, y0 := p.Center(l[0])
+					x1, y1 := p.Center(l[1])
+					pdf.Line(x0, y0, x1, y1)
+				}
+				pdf.SetAlpha(1, "Normal")
+				pdf.SetDashPattern(nil, 0)
+			}
 			for _, b := range battles {
 				x, y := p.Center(b)
 				drawBattle(pdf, x, y-0.1*p.Radius(), math.Max(1.2, 0.32*p.Radius()))
@@ -294,6 +361,16 @@ func (d *doc) mapLegend(s mapSpec, title string, x, y, w, h float64) {
 	line("S small, L large, H huge", func(cx, cy float64) {})
 	sub("Marks")
 	line("battle or encounter this month", func(cx, cy float64) { drawBattle(pdf, cx, cy, 1.8) })
+	if !s.referee {
+		line("supply line: force to its depot or city", func(cx, cy float64) {
+			pdf.SetDrawColor(s.colour.R, s.colour.G, s.colour.B)
+			pdf.SetLineWidth(0.35)
+			pdf.SetDashPattern([]float64{1.2, 0.8}, 0)
+			pdf.Line(cx-4, cy, cx+4, cy)
+			pdf.SetDashPattern(nil, 0)
+		})
+		line("last seen: counter with the month seen", func(cx, cy float64) {})
+	}
 	line("city besieged (solid) / masked (dashed ring)", func(cx, cy float64) {
 		pdf.SetDrawColor(190, 20, 20)
 		pdf.SetLineWidth(0.3)

@@ -105,7 +105,8 @@ type LedgerLine struct {
 
 // OwnForce is one of the nation's forces or fleets in full.
 type OwnForce struct {
-	ID game.ForceID
+	ID     game.ForceID
+	Nation game.NationID
 	// At is the hex ("0812") or sea area ("S2"); Where prints it with the
 	// city's name when there is one ("0812 (Konigsfeld)").
 	At    game.Place
@@ -128,10 +129,13 @@ type OwnForce struct {
 	MP int
 	// Supply is the month's supply trace ("depot E-D1, 3 MP", "unsupplied:
 	// no depot within reach"); empty when no trace was made (the start).
-	Supply     string `json:",omitempty"`
-	Unsupplied bool   `json:",omitempty"`
-	Garrison   bool   `json:",omitempty"`
-	Fieldworks int    `json:",omitempty"`
+	Supply string `json:",omitempty"`
+	// SupplyAt is where the supplying depot or city stands (the map draws
+	// the supply line to it).
+	SupplyAt   *game.Place `json:",omitempty"`
+	Unsupplied bool        `json:",omitempty"`
+	Garrison   bool        `json:",omitempty"`
+	Fieldworks int         `json:",omitempty"`
 	// Cargo (fleets) lists the forces aboard, and the cargo points used of
 	// the transports' capacity.
 	Cargo         []game.ForceID `json:",omitempty"`

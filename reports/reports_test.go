@@ -2,12 +2,14 @@ package reports_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -178,4 +180,58 @@ func dropUnaffordableFielding(rep *parser.Report) {
 		out = append(out, d)
 	}
 	rep.Diagnostics = out
+}
+
+func refereeOf(t testing.TB, g *scripted, i int) *reports.RefereeModel {
+	t.Helper()
+	tp := g.turns[i]
+	md, err := reports.BuildReferee(reports.RefereeInput{Map: g.m, Rules: ruleset.SYW1752(), State: tp.state,
+		Events: tp.events, Rolls: tp.rolls, Deadline: testDeadline, Zone: zone(),
+		Rulings: []reports.Ruling{{Text: "Approved: Eisenmark may hire 24 Swiss infantry.", Nations: []game.NationID{"eisenmark"}}},
+		Sheets: []reports.SheetReceipt{
+			{Nation: "eisenmark", Received: testDeadline.Add(-26 * time.Hour), Receipt: "3f2a9c81d0", From: "eisenmark@pbem.localhost"},
+			{Nation: "fromande", Received: testDeadline.Add(-3 * time.Hour), Receipt: "a81c0e22f9", From: "fromande@pbem.localhost", Errors: 1},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return md
+}
+
+// TestRefereeReport pins the referee's master report after the turn with
+// the most events: every force with its ID, every die roll, the sheets
+// received and missing.
+func TestRefereeReport(t *testing.T) {
+	g := scriptedGame(t)
+	md := refereeOf(t, g, 4)
+	js, err := json.MarshalIndent(md, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "referee-turn5.json", append(js, '\n'))
+	golden(t, "referee-turn5.txt", []byte(reports.RefereeText(md)))
+	var a, b bytes.Buffer
+	if err := reports.RenderReferee(&a, md, g.m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := reports.RenderReferee(&b, md, g.m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two renderings of the referee report differ")
+	}
+	text := pdfText(t, a.Bytes())
+	for _, f := range g.turns[4].state.Forces {
+		if !strings.Contains(text, string(f.ID)) {
+			t.Errorf("the referee's PDF does not show force %s", f.ID)
+		}
+	}
+	for _, want := range []string{"Missing: hispardia, morgronskia, unterreich", "3f2a9c81d0", "Every die roll", "Swiss infantry"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the referee's PDF lacks %q", want)
+		}
+	}
+	if len(md.Rolls) == 0 {
+		t.Error("the turn threw no dice: pick a turn with battles")
+	}
 }

@@ -87,11 +87,13 @@ func commands() []*command {
 					"areas, good-holding hexes on the coast, roads and rivers on real hexes, and every nation's home\n" +
 					"tax base at the rules' starting value. Prints a summary; every error with its line.\n" +
 					"FILE defaults to the config's scenario map, or " + defaultMapFile + ". Exits 1 when the map has errors."},
-			{name: "render", args: "--out FILE.pdf [FILE]", run: runMapRender,
-				summary: "draws the map as a PDF (A3), the way the rules' map key describes it",
+			{name: "render", args: "--out FILE.pdf [--game] [FILE]", run: runMapRender,
+				summary: "draws the map as a PDF (A3), the way the rules' map key describes it; --game draws the game's current state",
 				description: "Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n" +
 					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
-					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\"."},
+					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\".\n" +
+					"With --game it draws the configured game as it stands: every force with its ID and size class,\n" +
+					"provinces tinted and cities marked by the nation holding them, sieges."},
 		}},
 		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] DIR", run: runInit,
 			summary: "writes a new game folder for a real game by mail: a commented config, fresh passwords in secrets/, the map and scenario to edit",
@@ -123,6 +125,12 @@ func commands() []*command {
 				"scenario's starting position is used. --turn checks it as orders for a later turn (year-end: the\n" +
 				"next year-end), --treasury as if the treasury held that many crowns: a year-end sheet can be\n" +
 				"checked in any month."},
+		{name: "report", args: "--nation NAME|--referee [--turn T] [--json] [--paper A4|A3] --out FILE", run: runReport,
+			summary: "renders a nation's turn report (or the referee's master report) from the store, without mailing it",
+			description: "Renders the report a nation was (or will be) mailed for a resolved turn, from the store: the PDF,\n" +
+				"or with --json the nation's view as JSON (docs/reports.md). --turn T is the resolved turn (0: the\n" +
+				"starting report; default: the latest). --referee renders the referee's master report: every force,\n" +
+				"battle, die roll and treasury, and the sheets received and missing. Nothing is mailed."},
 		{name: "send", args: "--from ADDR [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
 			summary: "posts a sheet or message to the mail server by SMTP, as a mail client would",
 			description: "Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n" +

@@ -158,6 +158,7 @@ func runMapRender(e *env, c *command, args []string) int {
 	out := fs.String("out", "", "the PDF file to write (required)")
 	paper := fs.String("paper", "A3", "paper size: A3, A4, A2, Letter, Tabloid …")
 	rulesFlag := fs.String("ruleset", "", "the ruleset whose tax values label the cities (default: the config's, or syw-1752)")
+	gameState := fs.Bool("game", false, "draw the configured game's current state (forces, controllers, sieges)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -168,6 +169,9 @@ func runMapRender(e *env, c *command, args []string) int {
 	if !mapdraw.KnownPageSize(*paper) {
 		e.errorf("map render: unknown paper size %q for --paper: expected one of %s", *paper, strings.Join(mapdraw.PageSizes(), ", "))
 		return exitUsage
+	}
+	if *gameState {
+		return renderGameMap(e, *out, *paper)
 	}
 	file, m, rules, code := loadMap(e, fs.Args(), *rulesFlag)
 	if code != exitOK {

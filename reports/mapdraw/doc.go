@@ -27,12 +27,20 @@
 //
 // # Layers
 //
-// The map is painted bottom up: terrain fills (one colour at a time), terrain
-// marks, grid, sea-area borders, province borders and coast (wider where a
+// The map is painted bottom up: terrain fills (one colour at a time), the
+// Options.Tint wash (provinces by controller, translucent), terrain marks, grid, sea-area borders, province borders and coast (wider where a
 // river runs along them, so the river keeps a black edge), rivers, roads,
 // hex numbers, the Dim wash, good-holding dots, the Highlight outline, wind
 // arrows, cities, then the labels, Markers and finally Options.Overlay.
 // Options.Hide turns layers off.
+//
+// # Windows
+//
+// Options.Window draws a rectangle of hexes enlarged to fill the region (a
+// nation's zoomed page): the projection fits the window's hex outlines to
+// the region, the page is clipped to the region, and only the hexes under
+// it (and a ring round them) are painted; labels are still placed against
+// the whole map, so they read the same as on the continent page.
 //
 // # Labels
 //

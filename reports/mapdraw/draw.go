@@ -45,12 +45,12 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		o.Region = Rect{X: l, Y: t, W: w - l - r, H: h - t - b}
 	}
 	p := newProjection(m, o.Region)
+	if !o.Window.IsZero() {
+		p = windowProjection(m, o.Region, o.Window)
+	}
 	if o.Taxes == nil {
 		pdf.SetError(errNoTaxes)
 		return p
-	}
-	if !o.Window.IsZero() {
-		p = windowProjection(m, o.Region, o.Window)
 	}
 	if m.Cols <= 0 || m.Rows <= 0 || len(m.Terrain) < m.Cols*m.Rows {
 		return p
@@ -176,12 +176,11 @@ func (d *drawer) width(mm, min float64) {
 }
 
 // hexes calls f for every hex of the map in canonical order (column, row);
-// in a windowed drawing only for the window's hexes and a ring round them.
+// in a windowed drawing only for the hexes in (or next to) the clip region.
 func (d *drawer) hexes(f func(h game.Hex, t game.Terrain)) {
 	c0, c1, r0, r1 := 1, d.m.Cols, 1, d.m.Rows
-	if w := d.o.Window; !w.IsZero() {
-		c0, c1 = max(c0, w.Min.Col-1), min(c1, w.Max.Col+1)
-		r0, r1 = max(r0, w.Min.Row-1), min(r1, w.Max.Row+1)
+	if d.p.win != nil {
+		c0, c1, r0, r1 = d.p.visMin.Col, d.p.visMax.Col, d.p.visMin.Row, d.p.visMax.Row
 	}
 	for c := c0; c <= c1; c++ {
 		for r := r0; r <= r1; r++ {

@@ -97,6 +97,9 @@ type Projection struct {
 	r      float64 // millimetres per hex unit: a hex's circumradius
 	seaAt  map[game.SeaID]pt
 	win    *Rect // the clip region of a windowed drawing
+	// visMin and visMax bound the hexes a windowed drawing shows in its
+	// clip region (the window and whatever else fits round it).
+	visMin, visMax game.Hex
 }
 
 func newProjection(m *hexmap.Map, region Rect) *Projection {
@@ -117,7 +120,7 @@ func windowProjection(m *hexmap.Map, region Rect, win HexWindow) *Projection {
 	hi := pt{1.5*float64(win.Max.Col-1) + 1 + 1, sqrt3*float64(win.Max.Row-1) + sqrt3/2 + sqrt3}
 	w, h := hi.X-lo.X, hi.Y-lo.Y
 	r := math.Min(region.W/w, region.H/h)
-	return &Projection{
+	p := &Projection{
 		m:     m,
 		r:     r,
 		x0:    region.X + (region.W-w*r)/2 - lo.X*r,
@@ -125,6 +128,12 @@ func windowProjection(m *hexmap.Map, region Rect, win HexWindow) *Projection {
 		seaAt: map[game.SeaID]pt{},
 		win:   &Rect{X: region.X, Y: region.Y, W: region.W, H: region.H},
 	}
+	// The hexes under the region's corners, and one more all round.
+	a := hexAt(pt{(region.X - p.x0) / r, (region.Y - p.y0) / r})
+	b := hexAt(pt{(region.X + region.W - p.x0) / r, (region.Y + region.H - p.y0) / r})
+	p.visMin = game.Hex{Col: max(1, a.Col-1), Row: max(1, a.Row-1)}
+	p.visMax = game.Hex{Col: min(m.Cols, b.Col+1), Row: min(m.Rows, b.Row+1)}
+	return p
 }
 
 // Radius is a hex's circumradius on the page in millimetres (a hex is

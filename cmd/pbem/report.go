@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/reports"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// storedTurn is one turn record decoded: the state after the turn, its
+// events and dice, and the deadline that followed it.
+type storedTurn struct {
+	rec    store.TurnRecord
+	state  *engine.State
+	events []engine.Event
+	rolls  []engine.Roll
+}
+
+// loadTurn reads turn t from the store (t < 0: the latest).
+func loadTurn(ctx context.Context, g *daemon.Game, t int) (*storedTurn, error) {
+	var rec store.TurnRecord
+	var err error
+	if t < 0 {
+		rec, err = g.DB.LatestTurn(ctx, g.ID())
+	} else {
+		rec, err = g.DB.Turn(ctx, g.ID(), t)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		if t < 0 {
+			return nil, fmt.Errorf("game %s has not been created yet: run \"pbem new\"", g.ID())
+		}
+		return nil, fmt.Errorf("game %s has no turn %d in the store (turn 0 is the opening position)", g.ID(), t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := &storedTurn{rec: rec, state: new(engine.State)}
+	if err := json.Unmarshal(rec.State, st.state); err != nil {
+		return nil, fmt.Errorf("the stored state of turn %d is damaged: %w", rec.Turn, err)
+	}
+	if len(bytes.TrimSpace(rec.EventLog)) > 0 {
+		if st.events, err = engine.UnmarshalEvents(rec.EventLog); err != nil {
+			return nil, fmt.Errorf("the stored events of turn %d: %w", rec.Turn, err)
+		}
+	}
+	if len(bytes.TrimSpace(rec.Dice)) > 0 {
+		if err := json.Unmarshal(rec.Dice, &st.rolls); err != nil {
+			return nil, fmt.Errorf("the stored dice of turn %d: %w", rec.Turn, err)
+		}
+	}
+	return st, nil
+}
+
+func runReport(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	nation := fs.String("nation", "", "the nation whose report to render")
+	referee := fs.Bool("referee", false, "render the referee's master report instead")
+	turn := fs.Int("turn", -1, "the resolved turn to report on (0: the starting report; default: the latest)")
+	out := fs.String("out", "", "the file to write: the PDF, or the JSON with --json (required)")
+	asJSON := fs.Bool("json", false, "write the report's JSON (docs/reports.md) instead of the PDF")
+	paper := fs.String("paper", "A4", "paper size: A4 or A3")
+	if code, ok := parseNoArgs(e, c, fs, args); !ok {
+		return code
+	}
+	if *out == "" || (*nation == "") == !*referee {
+		e.errorf("report: give --out FILE and either --nation NAME or --referee (see \"pbem report --help\")")
+		return exitUsage
+	}
+	cfg, code := loadConfig(e)
+	if code != exitOK {
+		return code
+	}
+	ctx := context.Background()
+	g, err := daemon.Open(ctx, cfg, nil)
+	if err != nil {
+		return failed(e, err)
+	}
+	defer g.Close()
+	last, err := loadTurn(ctx, g, *turn)
+	if err != nil {
+		return failed(e, err)
+	}
+	deadline, ok := cfg.Game.Deadline.Next(last.rec.ResolvedAt, g.Zone)
+	if !ok {
+		deadline = time.Time{}
+	}
+	opts := &reports.Options{PageSize: *paper, Taxes: &g.Rules.Taxes}
+	var data []byte
+	if *referee {
+		var sheets []reports.SheetReceipt
+		if last.rec.Turn > 0 {
+			subs, err := g.DB.Submissions(ctx, g.ID(), last.rec.Turn)
+			if err != nil {
+				return failed(e, err)
+			}
+			for _, s := range subs {
+				if s.Kind == "orders" && s.Valid && !s.Superseded {
+					sheets = append(sheets, reports.SheetReceipt{Nation: game.NationID(s.Nation), Received: s.SubmittedAt, Receipt: s.ReceiptHash})
+				}
+			}
+		}
+		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: last.state,
+			Events: last.events, Rolls: last.rolls, Sheets: sheets, GameName: cfg.Game.Name, Deadline: deadline, Zone: g.Zone})
+		if err != nil {
+			return failed(e, err)
+		}
+		data, err = encode(*asJSON, md, func(b *bytes.Buffer) error { return reports.RenderReferee(b, md, g.Map, opts) })
+		if err != nil {
+			return failed(e, err)
+		}
+	} else {
+		n := game.NationID(*nation)
+		if _, ok := g.Map.Nation(n); !ok {
+			e.errorf("report: there is no nation %q in the game", *nation)
+			return exitUsage
+		}
+		// The chain of reports from the opening carries last-seen
+		// intelligence forward, as the mailed reports did.
+		var md *reports.Model
+		for t := 0; t <= last.rec.Turn; t++ {
+			st := last
+			if t != last.rec.Turn {
+				if st, err = loadTurn(ctx, g, t); err != nil {
+					return failed(e, err)
+				}
+			}
+			in := reports.Input{Map: g.Map, Rules: g.Rules, State: st.state, Events: st.events, Nation: n,
+				GameName: cfg.Game.Name, Zone: g.Zone, Previous: md}
+			if t == last.rec.Turn {
+				in.Deadline = deadline
+			}
+			if md, err = reports.Build(in); err != nil {
+				return failed(e, err)
+			}
+		}
+		data, err = encode(*asJSON, md, func(b *bytes.Buffer) error { return reports.Render(b, md, g.Map, opts) })
+		if err != nil {
+			return failed(e, err)
+		}
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		e.errorf("cannot write %s: %v", *out, err)
+		return exitFailure
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", *out, len(data))
+	return exitOK
+}
+
+// encode returns v's indented JSON, or what pdf writes.
+func encode(asJSON bool, v any, pdf func(*bytes.Buffer) error) ([]byte, error) {
+	if asJSON {
+		b, err := json.MarshalIndent(v, "", "  ")
+		return append(b, '\n'), err
+	}
+	var b bytes.Buffer
+	err := pdf(&b)
+	return b.Bytes(), err
+}
+
+// renderGameMap draws the game's current state (every force with its ID,
+// cities by controller) for "pbem map render --game".
+func renderGameMap(e *env, out, paper string) int {
+	cfg, code := loadConfig(e)
+	if code != exitOK {
+		return code
+	}
+	ctx := context.Background()
+	g, err := openForCheck(ctx, cfg)
+	if err != nil {
+		return failed(e, err)
+	}
+	defer g.Close()
+	st, err := g.State(ctx)
+	if err != nil {
+		return failed(e, err)
+	}
+	md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: st, GameName: cfg.Game.Name})
+	if err != nil {
+		return failed(e, err)
+	}
+	var b bytes.Buffer
+	if err := reports.RenderMap(&b, md, g.Map, &reports.Options{PageSize: paper, Taxes: &g.Rules.Taxes}); err != nil {
+		e.errorf("map render: %v", err)
+		return exitFailure
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		e.errorf("cannot write %s: %v", out, err)
+		return exitFailure
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", out, g.Map.Name, st.Calendar.Label(st.Turn))
+	return exitOK
+}

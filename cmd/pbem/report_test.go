@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReportCommands: after "pbem new", "pbem report" renders Eisenmark's
+// starting report (PDF and JSON) and the referee's report from the store,
+// and "pbem map render --game" draws the game; bad arguments are usage
+// errors, a turn not in the store a failure.
+func TestReportCommands(t *testing.T) {
+	dir := t.TempDir()
+	conf, err := os.ReadFile("../../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen, _ := filepath.Abs("../../scenarios/default")
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
+		t.Fatalf("pbem new: exit %d\n%s", code, errs)
+	}
+	pdf, js, ref, mp := filepath.Join(dir, "e.pdf"), filepath.Join(dir, "e.json"), filepath.Join(dir, "r.pdf"), filepath.Join(dir, "m.pdf")
+	for _, args := range [][]string{
+		{"report", "--nation", "eisenmark", "--out", pdf},
+		{"report", "--nation", "eisenmark", "--json", "--out", js},
+		{"report", "--referee", "--paper", "A3", "--out", ref},
+		{"map", "render", "--game", "--out", mp},
+	} {
+		if code, _, errs := run(t, "", append([]string{"--config", path}, args...)...); code != exitOK {
+			t.Fatalf("pbem %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+		}
+	}
+	var md struct {
+		Nation   string
+		Starting bool
+		Template string
+	}
+	data, _ := os.ReadFile(js)
+	if err := json.Unmarshal(data, &md); err != nil || md.Nation != "eisenmark" || !md.Starting || !strings.Contains(md.Template, "TURN 1") {
+		t.Errorf("the JSON report: %v %+v", err, md)
+	}
+	if _, err := exec.LookPath("pdftotext"); err == nil {
+		txt, _ := exec.Command("pdftotext", pdf, "-").Output()
+		for _, want := range []string{"Eisenmark", "Starting report", "E1", "NATION eisenmark"} {
+			if !strings.Contains(string(txt), want) {
+				t.Errorf("the starting report's PDF lacks %q", want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"report", "--out", pdf}, exitUsage},
+		{[]string{"report", "--nation", "eisenmark", "--referee", "--out", pdf}, exitUsage},
+		{[]string{"report", "--nation", "atlantis", "--out", pdf}, exitUsage},
+		{[]string{"report", "--nation", "eisenmark", "--turn", "9", "--out", pdf}, exitFailure},
+	} {
+		if code, _, errs := run(t, "", append([]string{"--config", path}, c.args...)...); code != c.code {
+			t.Errorf("pbem %s: exit %d, want %d\n%s", strings.Join(c.args, " "), code, c.code, errs)
+		}
+	}
+}

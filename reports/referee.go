@@ -1,0 +1,343 @@
+package reports
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/reports/fonts"
+	"github.com/syw-pbem/pbem/reports/mapdraw"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// RefereeInput is what the referee's master report is built from: the whole
+// state and every event and die roll of the turn, the rulings, and the
+// sheets received.
+type RefereeInput struct {
+	Map   *hexmap.Map
+	Rules *ruleset.Ruleset
+	// State is the game after the turn.
+	State *engine.State
+	// Events and Rolls are the turn's, whole (empty for the opening).
+	Events []engine.Event
+	Rolls  []engine.Roll
+	// Rulings are every ruling of the turn.
+	Rulings []Ruling
+	// Sheets are the order sheets in force for the turn just resolved.
+	Sheets   []SheetReceipt
+	GameName string
+	Deadline time.Time
+	Zone     *time.Location
+}
+
+// SheetReceipt is one order sheet received: whose, when, its receipt.
+type SheetReceipt struct {
+	Nation   game.NationID
+	Received time.Time
+	Receipt  string
+	From     string `json:",omitempty"`
+	Errors   int    `json:",omitempty"`
+}
+
+// RefereeModel is the referee's master report: everything, unfogged.
+type RefereeModel struct {
+	Schema   string
+	Game     string
+	GameName string
+	// Ruleset is the edition the game is played under ("syw-1752").
+	Ruleset   string
+	Turn      int
+	TurnLabel string
+	Resolved  string `json:",omitempty"`
+	Deadline  string `json:",omitempty"`
+	// Sheets are those received (with receipts and times), Missing the
+	// nations in the game that sent none.
+	Sheets  []SheetLine     `json:",omitempty"`
+	Missing []game.NationID `json:",omitempty"`
+	// Treasuries are every nation's, by city.
+	Treasuries []NationTreasury `json:",omitempty"`
+	// Forces are every force in full, by nation.
+	Forces []OwnForce `json:",omitempty"`
+	Cities []City     `json:",omitempty"`
+	// Battles are every battle and encounter, told whole.
+	Battles []Narrative `json:",omitempty"`
+	// Rolls are every die thrown, in order.
+	Rolls []engine.Roll `json:",omitempty"`
+	// Events are every event in one line each, in order.
+	Events   []string `json:",omitempty"`
+	Rulings  []string `json:",omitempty"`
+	Treaties []Treaty `json:",omitempty"`
+}
+
+// SheetLine is a sheet received, printed.
+type SheetLine struct {
+	Nation   game.NationID
+	Received string
+	Receipt  string
+	From     string `json:",omitempty"`
+	Errors   int    `json:",omitempty"`
+}
+
+// NationTreasury is one nation's money.
+type NationTreasury struct {
+	Nation game.NationID
+	Name   string
+	Total  int
+	Cities []CityMoney `json:",omitempty"`
+}
+
+// BuildReferee makes the referee's master report.
+func BuildReferee(in RefereeInput) (*RefereeModel, error) {
+	if in.Map == nil || in.Rules == nil || in.State == nil {
+		return nil, errors.New("referee report: the map, the ruleset and the state are required")
+	}
+	st := in.State
+	md := &RefereeModel{Schema: SchemaVersion, Ruleset: in.Rules.ID, Game: st.Game, GameName: in.GameName, Turn: st.Turn,
+		TurnLabel: st.Calendar.Label(st.Turn), Deadline: FormatDeadline(in.Deadline, in.Zone), Rolls: in.Rolls}
+	if md.GameName == "" {
+		md.GameName = in.Map.Name
+	}
+	if len(in.Events) > 0 {
+		md.Resolved = st.Calendar.Label(max(st.Turn-1, 1))
+	}
+	got := map[game.NationID]bool{}
+	sheets := slices.Clone(in.Sheets)
+	slices.SortStableFunc(sheets, func(a, b SheetReceipt) int { return a.Received.Compare(b.Received) })
+	for _, s := range sheets {
+		got[s.Nation] = true
+		md.Sheets = append(md.Sheets, SheetLine{Nation: s.Nation, Received: FormatDeadline(s.Received, in.Zone),
+			Receipt: s.Receipt, From: s.From, Errors: s.Errors})
+	}
+	for _, n := range st.Nations {
+		if !n.Eliminated && !got[n.ID] && len(in.Events) > 0 {
+			md.Missing = append(md.Missing, n.ID)
+		}
+		nt := NationTreasury{Nation: n.ID, Name: nationName(in.Map, n.ID)}
+		v := engine.View(in.Map, in.Rules, st, n.ID)
+		for _, c := range v.Cities {
+			mc, ok := in.Map.City(c.Name)
+			if c.Treasury == 0 && (!ok || mc.Capitol != n.ID) {
+				continue
+			}
+			nt.Cities = append(nt.Cities, CityMoney{City: c.Name, Crowns: c.Treasury})
+			nt.Total += c.Treasury
+		}
+		md.Treasuries = append(md.Treasuries, nt)
+	}
+	// Every force, as its owner sees it: the referee's view is the union of
+	// the nations' own views.
+	for _, n := range st.Nations {
+		sub, err := Build(Input{Map: in.Map, Rules: in.Rules, State: st, Events: in.Events, Nation: n.ID})
+		if err != nil {
+			return nil, err
+		}
+		md.Forces = append(md.Forces, sub.Forces...)
+		md.Forces = append(md.Forces, sub.Fleets...)
+		if md.Cities == nil {
+			md.Cities = sub.Cities
+		}
+	}
+	for _, t := range st.Treaties {
+		tr := Treaty{ID: t.ID, Title: t.Title, Parties: t.Parties, Text: t.Text, Attested: t.Attested}
+		if t.Published > 0 {
+			tr.Published = st.Calendar.Label(t.Published)
+		}
+		md.Treaties = append(md.Treaties, tr)
+	}
+	for _, r := range in.Rulings {
+		s := r.Text
+		if len(r.Nations) > 0 {
+			s += " (" + ids2(r.Nations) + ")"
+		}
+		if r.Public {
+			s += " [public]"
+		}
+		md.Rulings = append(md.Rulings, s)
+	}
+	md.Battles = Narrate(in.Map, engine.Referee, in.Events)
+	for _, e := range in.Events {
+		line := movementLine(in.Map, e)
+		if isBattleEvent(e) {
+			line = plainSentence(in.Map, engine.Referee, e)
+		}
+		if line == "" {
+			continue
+		}
+		h := e.Head()
+		md.Events = append(md.Events, fmt.Sprintf("[%s] %s%s", h.Step, line, visibility(h)))
+	}
+	return md, nil
+}
+
+func visibility(h *engine.Header) string {
+	switch {
+	case h.Visibility.Public:
+		return " (public)"
+	case len(h.Visibility.To) == 0:
+		return " (referee only)"
+	}
+	return " (to " + ids2(h.Visibility.To) + ")"
+}
+
+// RenderReferee writes the referee's master report PDF: the sheets
+// received and missing, the full map with every force and owner, every
+// treasury, every force, every battle and every die roll, every event,
+// the rulings and treaties.
+func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
+	if md == nil || m == nil {
+		return errors.New("referee report: the model and the map are required")
+	}
+	title := "Referee — " + md.TurnLabel
+	opts, err := withTaxes(opts, md.Ruleset)
+	if err != nil {
+		return err
+	}
+	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · referee · %s", md.GameName, md.TurnLabel))
+	if err != nil {
+		return err
+	}
+	pdf := d.pdf
+	d.portrait()
+	pdf.SetFont(fonts.Sans, "B", 24)
+	pdf.CellFormat(0, 12, "Referee's master report", "", 1, "L", false, 0, "")
+	pdf.SetFont(fonts.Sans, "B", 13)
+	sub := md.GameName + " — opening position"
+	if md.Resolved != "" {
+		sub = md.GameName + " — " + md.Resolved + " resolved"
+	}
+	pdf.CellFormat(0, 7, sub, "", 1, "L", false, 0, "")
+	d.para(fmt.Sprintf("Next orders: %s. Deadline: %s.", md.TurnLabel, orNone(md.Deadline)))
+	d.heading("Sheets received")
+	if len(md.Sheets) == 0 {
+		d.para("No sheets.")
+	} else {
+		var rows [][]string
+		for _, s := range md.Sheets {
+			rows = append(rows, []string{string(s.Nation), s.Received, s.Receipt, s.From, fmt.Sprint(s.Errors)})
+		}
+		d.table([]string{"Nation", "Received", "Receipt", "From", "Errors"}, []float64{0.16, 0.3, 0.14, 0.3, 0.1}, rows)
+	}
+	if len(md.Missing) > 0 {
+		d.para("Missing: " + ids2(md.Missing) + ".")
+	}
+	d.heading("Treasuries")
+	var rows [][]string
+	for _, t := range md.Treasuries {
+		var cs []string
+		for _, c := range t.Cities {
+			cs = append(cs, fmt.Sprintf("%s %d", c.City, c.Crowns))
+		}
+		rows = append(rows, []string{t.Name, fmt.Sprint(t.Total), strings.Join(cs, ", ")})
+	}
+	d.table([]string{"Nation", "Crowns", "Held at"}, []float64{0.2, 0.12, 0.68}, rows)
+
+	d.mapPages(refereeMap(md, m), "Referee")
+
+	d.portrait()
+	d.heading("Every force")
+	rows = nil
+	for _, f := range md.Forces {
+		r := ownRow(f)
+		rows = append(rows, r)
+	}
+	d.table([]string{"Force", "Where", "Contents", "Leaders", "Orders", "State"}, []float64{0.07, 0.15, 0.28, 0.18, 0.14, 0.18}, rows)
+	d.heading("Battles and encounters")
+	if len(md.Battles) == 0 {
+		d.para("No battle this turn.")
+	}
+	d.narratives(md.Battles)
+	d.heading("Every die roll")
+	if len(md.Rolls) == 0 {
+		d.para("No die was thrown.")
+	} else {
+		rows = nil
+		for i, r := range md.Rolls {
+			rows = append(rows, []string{fmt.Sprint(i + 1), r.Step, r.Purpose, r.Subject, fmt.Sprintf("d%d", r.Sides), fmt.Sprint(r.Result)})
+		}
+		d.table([]string{"#", "Step", "Purpose", "Subject", "Die", "Result"}, []float64{0.06, 0.16, 0.4, 0.2, 0.08, 0.1}, rows)
+	}
+	d.heading("Every event")
+	if len(md.Events) == 0 {
+		d.para("No events.")
+	}
+	d.bullets(md.Events)
+	d.heading("Rulings")
+	if len(md.Rulings) == 0 {
+		d.para("No rulings.")
+	}
+	d.bullets(md.Rulings)
+	if len(md.Treaties) > 0 {
+		d.heading("Treaties")
+		for _, t := range md.Treaties {
+			state := "awaiting attestations"
+			if t.Published != "" {
+				state = "published " + t.Published
+			}
+			d.para(fmt.Sprintf("%s — %s (%s; %s)\n%s", t.ID, t.Title, ids2(t.Parties), state, t.Text))
+		}
+	}
+	return d.finish(w)
+}
+
+// RefereeText renders the master report as plain text (the referee's mail
+// body).
+func RefereeText(md *RefereeModel) string {
+	var b strings.Builder
+	title := "Referee — " + md.TurnLabel
+	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len([]rune(title))))
+	if md.Resolved != "" {
+		fmt.Fprintf(&b, "Resolved: %s\n", md.Resolved)
+	}
+	fmt.Fprintf(&b, "Next orders: %s\nDeadline: %s\n", md.TurnLabel, orNone(md.Deadline))
+	section(&b, "Sheets received")
+	for _, s := range md.Sheets {
+		fmt.Fprintf(&b, "%-12s %s  receipt %s  %s\n", s.Nation, s.Received, s.Receipt, s.From)
+	}
+	if len(md.Missing) > 0 {
+		fmt.Fprintf(&b, "Missing: %s\n", ids2(md.Missing))
+	}
+	section(&b, "Treasuries")
+	for _, t := range md.Treasuries {
+		fmt.Fprintf(&b, "%-12s %6d crowns\n", t.Name, t.Total)
+	}
+	section(&b, "Battles and encounters")
+	for _, n := range md.Battles {
+		fmt.Fprintf(&b, "%s\n", n.Title)
+		for _, t := range n.Text {
+			fmt.Fprintf(&b, "  %s\n", t)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d dice thrown, %d events; every force, roll and event is in the PDF.\n", len(md.Rolls), len(md.Events))
+	if len(md.Rulings) > 0 {
+		section(&b, "Rulings")
+		for _, r := range md.Rulings {
+			fmt.Fprintf(&b, "- %s\n", r)
+		}
+	}
+	return b.String()
+}
+
+// RenderMap writes one landscape page: the whole map with every force of
+// md (ID, size class, owner's colour), the cities by controller and the
+// turn's battles, with its legend. It is "pbem map render --game".
+func RenderMap(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
+	if md == nil || m == nil {
+		return errors.New("map: the game and the map are required")
+	}
+	opts, err := withTaxes(opts, md.Ruleset)
+	if err != nil {
+		return err
+	}
+	d, err := newDoc(m, opts, md.GameName+" — "+md.TurnLabel, fmt.Sprintf("%s · %s", md.GameName, md.TurnLabel))
+	if err != nil {
+		return err
+	}
+	d.mapPage(refereeMap(md, m), md.GameName+" — "+md.TurnLabel, mapdraw.HexWindow{})
+	return d.finish(w)
+}
