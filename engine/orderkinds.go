@@ -48,10 +48,10 @@ type OrderKind struct {
 	// legal, else why not. It judges an order whose forces the caller has
 	// found (a missing force is each caller's own message).
 	Legal func(s *Situation, o Order) *Refusal
-	// Apply carries out an order filed for the organisation step (the
+	// apply carries out an order filed for the organisation step (the
 	// other steps read their orders with ordersFor); it returns the force
 	// whose standing orders changed, if any. nil for kinds of other steps.
-	Apply func(t *turn, n game.NationID, o Order) game.ForceID
+	apply func(t *turn, n game.NationID, o Order) game.ForceID
 	// Once: a force (fleet, city) may be given one order of the kind a turn;
 	// Subject names it.
 	Once bool

@@ -42,11 +42,11 @@ func TestOrderKindRegistry(t *testing.T) {
 			if given && !slices.Contains(Steps(yearEnd), step) {
 				t.Errorf("%s: step %q is not a step of the pipeline (year-end %v)", k.Keyword, step, yearEnd)
 			}
-			if step == "organisation" && k.Apply == nil {
-				t.Errorf("%s is filed for the organisation step but has no Apply", k.Keyword)
+			if step == "organisation" && k.apply == nil {
+				t.Errorf("%s is filed for the organisation step but has no apply", k.Keyword)
 			}
-			if !yearEnd && step != "organisation" && step != "" && k.Apply != nil {
-				t.Errorf("%s has an Apply, which only the organisation step calls, but is filed for %s", k.Keyword, step)
+			if !yearEnd && step != "organisation" && step != "" && k.apply != nil {
+				t.Errorf("%s has an apply, which only the organisation step calls, but is filed for %s", k.Keyword, step)
 			}
 			if step == "orders" || step == "rulings" || step == "end-of-turn" {
 				t.Errorf("%s is filed for the %s step, which carries out no order", k.Keyword, step)

@@ -81,15 +81,15 @@ func (SlowEnemy) Kind() string { return "slow" }
 var landOrderKinds = []OrderKind{
 	{Keyword: "move", Turn: MonthlyTurn, Step: "movement", Zero: Move{}, Legal: legalMove, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Move).Force, "move") }},
-	{Keyword: "stance", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, Apply: applyStance, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
+	{Keyword: "stance", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, apply: applyStance, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SetStance).Force, "stance") }},
-	{Keyword: "retreat", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, Apply: applyRetreat, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
+	{Keyword: "retreat", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, apply: applyRetreat, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Retreat).Force, "retreat") }},
-	{Keyword: "pursue", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, Apply: applyPursue, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
+	{Keyword: "pursue", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, apply: applyPursue, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Pursue).Force, "pursue") }},
-	{Keyword: "on-contact", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, Apply: applyOnContact, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
+	{Keyword: "on-contact", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, apply: applyOnContact, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(OnContact).Force, "on-contact") }},
-	{Keyword: "slow", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, Apply: applySlow, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
+	{Keyword: "slow", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, apply: applySlow, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SlowEnemy).Force, "slow") }},
 }
 

@@ -71,7 +71,7 @@ var seaOrderKinds = []OrderKind{
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Sail).Fleet, "sail") }},
 	{Keyword: "debark", Turn: MonthlyTurn, Step: "movement", Zero: Debark{}, Legal: legalDebark, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Debark).Force, "debark") }},
-	{Keyword: "fleet-stance", Turn: MonthlyTurn, Step: "organisation", Zero: FleetStance{}, Apply: applyFleetStance, Legal: legalFleet(func(o Order) game.ForceID { return o.(FleetStance).Fleet }), Once: true,
+	{Keyword: "fleet-stance", Turn: MonthlyTurn, Step: "organisation", Zero: FleetStance{}, apply: applyFleetStance, Legal: legalFleet(func(o Order) game.ForceID { return o.(FleetStance).Fleet }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(FleetStance).Fleet, "fleet-stance") }},
 	{Keyword: "repair", Turn: MonthlyTurn, Step: "sea-battles", Zero: Repair{}, Legal: legalRepair, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Repair).Fleet, "repair") }},

@@ -23,13 +23,13 @@ func (t *turn) stepOrganisation() {
 			continue
 		}
 		k, _ := KindOf(no.o.Kind())
-		if k.Apply == nil {
+		if k.apply == nil {
 			// A kind filed here without a way to carry it out: say so.
 			f, _ := KindSubject(no.o)
 			t.ignore(n, no.o, f, org, fmt.Sprintf("%s is not carried out yet", strings.ToUpper(no.o.Kind())))
 			continue
 		}
-		if id := k.Apply(t, n, no.o); id != "" {
+		if id := k.apply(t, n, no.o); id != "" {
 			changed[id] = true
 		}
 	}
