@@ -40,6 +40,9 @@ type OrderKind struct {
 	// a year-end-only kind: at the year-end); YearEndStep, for kinds given
 	// on both kinds of turn, the year-end step.
 	Step, YearEndStep string
+	// Section and Para are where the rulebook has the kind's rules: its
+	// events cite them ("1752 Sieges ¶Assaults").
+	Section, Para string
 	// Zero is the order's zero value, for the codec.
 	Zero Order
 	// Legal is the order's legality check, shared by the engine (at the
@@ -237,6 +240,9 @@ func (t *turn) legal(n game.NationID, o Order, rule string) bool {
 	r := k.Legal(t.situation(n), o)
 	if r == nil {
 		return true
+	}
+	if k.Section != "" {
+		rule = t.cite(k.Section, k.Para)
 	}
 	f, _ := k.Subject(o)
 	t.ignore(n, o, f, rule, r.Reason)

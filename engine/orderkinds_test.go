@@ -32,6 +32,8 @@ func TestOrderKindRegistry(t *testing.T) {
 			t.Errorf("%s has no Subject", k.Keyword)
 		case k.Turn == 0:
 			t.Errorf("%s is given on no turn", k.Keyword)
+		case k.Section == "":
+			t.Errorf("%s cites no section of the rules", k.Keyword)
 		}
 		for _, yearEnd := range []bool{false, true} {
 			step := k.StepFor(yearEnd)

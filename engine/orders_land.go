@@ -79,17 +79,17 @@ func (SlowEnemy) Kind() string { return "slow" }
 // carried out by the movement step (movement.go), the standing orders by the
 // organisation step (organise.go).
 var landOrderKinds = []OrderKind{
-	{Keyword: "move", Turn: MonthlyTurn, Step: "movement", Zero: Move{}, Legal: legalMove, Once: true,
+	{Keyword: "move", Section: "Land Movement", Turn: MonthlyTurn, Step: "movement", Zero: Move{}, Legal: legalMove, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Move).Force, "move") }},
-	{Keyword: "stance", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, apply: applyStance, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
+	{Keyword: "stance", Section: "Land Battles", Para: "Attack and Defend", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, apply: applyStance, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SetStance).Force, "stance") }},
-	{Keyword: "retreat", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, apply: applyRetreat, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
+	{Keyword: "retreat", Section: "Land Battles", Para: "Retreat before Battle", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, apply: applyRetreat, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Retreat).Force, "retreat") }},
-	{Keyword: "pursue", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, apply: applyPursue, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
+	{Keyword: "pursue", Section: "Land Battles", Para: "Retreat before Battle", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, apply: applyPursue, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Pursue).Force, "pursue") }},
-	{Keyword: "on-contact", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, apply: applyOnContact, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
+	{Keyword: "on-contact", Section: "Land Battles", Para: "Force Sizes and Overrun Attacks", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, apply: applyOnContact, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(OnContact).Force, "on-contact") }},
-	{Keyword: "slow", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, apply: applySlow, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
+	{Keyword: "slow", Section: "Land Battles", Para: "Slowing the Enemy", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, apply: applySlow, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SlowEnemy).Force, "slow") }},
 }
 

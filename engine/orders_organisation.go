@@ -89,28 +89,28 @@ func (Special) Kind() string { return "special" }
 // the start of the turn (organise.go). At the year-end, depot grants and
 // special actions are filed for the transfers and treaties steps.
 var organisationOrderKinds = []OrderKind{
-	{Keyword: "split", Turn: MonthlyTurn, Step: "organisation", Zero: Split{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+	{Keyword: "split", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: Split{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
 		t.split(n, o.(Split), t.cite("Land Movement", ""))
 		return ""
 	}, Legal: legalSplit,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Split).Force, "" }},
-	{Keyword: "merge", Turn: MonthlyTurn, Step: "organisation", Zero: Merge{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+	{Keyword: "merge", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: Merge{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
 		t.merge(n, o.(Merge), t.cite("Land Movement", ""))
 		return ""
 	}, Legal: legalMerge,
 		Subject: func(o Order) (game.ForceID, string) { return "", "" }},
-	{Keyword: "assign", Turn: MonthlyTurn, Step: "organisation", Zero: AssignLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+	{Keyword: "assign", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: AssignLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
 		t.assignLeader(n, o.(AssignLeader), t.cite("Land Movement", ""))
 		return ""
 	}, Legal: legalAssign, Subject: noSubject},
-	{Keyword: "detach", Turn: MonthlyTurn, Step: "organisation", Zero: DetachLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+	{Keyword: "detach", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: DetachLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
 		t.detachLeader(n, o.(DetachLeader), t.cite("Land Movement", ""))
 		return ""
 	}, Legal: legalDetach, Subject: noSubject},
-	{Keyword: "garrison", Turn: MonthlyTurn, Step: "organisation", Zero: Garrison{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.setGarrison(n, o.(Garrison)); return "" }, Legal: legalGarrison,
+	{Keyword: "garrison", Section: "Capturing and Controlling Cities and Provinces", Turn: MonthlyTurn, Step: "organisation", Zero: Garrison{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.setGarrison(n, o.(Garrison)); return "" }, Legal: legalGarrison,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Garrison).Force, "" }},
-	{Keyword: "supply", Turn: AnyTurn, Step: "organisation", YearEndStep: "transfers", Zero: GrantSupply{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.grantSupply(n, o.(GrantSupply)); return "" }, Legal: legalGrant, Subject: noSubject},
-	{Keyword: "special", Turn: AnyTurn, Step: "organisation", YearEndStep: "treaties", Zero: Special{}, apply: applySpecial, Legal: legalSpecial, Subject: noSubject},
+	{Keyword: "supply", Section: "Supply", Turn: AnyTurn, Step: "organisation", YearEndStep: "transfers", Zero: GrantSupply{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.grantSupply(n, o.(GrantSupply)); return "" }, Legal: legalGrant, Subject: noSubject},
+	{Keyword: "special", Section: "Introduction", Turn: AnyTurn, Step: "organisation", YearEndStep: "treaties", Zero: Special{}, apply: applySpecial, Legal: legalSpecial, Subject: noSubject},
 }
 
 // legalSplit: "Troops are moved according to force"; a fleet at sea may only
