@@ -40,6 +40,9 @@ type OrderKind struct {
 	// a year-end-only kind: at the year-end); YearEndStep, for kinds given
 	// on both kinds of turn, the year-end step.
 	Step, YearEndStep string
+	// Section and Para are where the rulebook has the kind's rules: its
+	// events cite them ("1752 Sieges ¶Assaults").
+	Section, Para string
 	// Zero is the order's zero value, for the codec.
 	Zero Order
 	// Legal is the order's legality check, shared by the engine (at the
@@ -48,6 +51,10 @@ type OrderKind struct {
 	// legal, else why not. It judges an order whose forces the caller has
 	// found (a missing force is each caller's own message).
 	Legal func(s *Situation, o Order) *Refusal
+	// apply carries out an order filed for the organisation step (the
+	// other steps read their orders with ordersFor); it returns the force
+	// whose standing orders changed, if any. nil for kinds of other steps.
+	apply func(t *turn, n game.NationID, o Order) game.ForceID
 	// Once: a force (fleet, city) may be given one order of the kind a turn;
 	// Subject names it.
 	Once bool
@@ -233,6 +240,9 @@ func (t *turn) legal(n game.NationID, o Order, rule string) bool {
 	r := k.Legal(t.situation(n), o)
 	if r == nil {
 		return true
+	}
+	if k.Section != "" {
+		rule = t.cite(k.Section, k.Para)
 	}
 	f, _ := k.Subject(o)
 	t.ignore(n, o, f, rule, r.Reason)

@@ -32,6 +32,8 @@ func TestOrderKindRegistry(t *testing.T) {
 			t.Errorf("%s has no Subject", k.Keyword)
 		case k.Turn == 0:
 			t.Errorf("%s is given on no turn", k.Keyword)
+		case k.Section == "":
+			t.Errorf("%s cites no section of the rules", k.Keyword)
 		}
 		for _, yearEnd := range []bool{false, true} {
 			step := k.StepFor(yearEnd)
@@ -41,6 +43,12 @@ func TestOrderKindRegistry(t *testing.T) {
 			}
 			if given && !slices.Contains(Steps(yearEnd), step) {
 				t.Errorf("%s: step %q is not a step of the pipeline (year-end %v)", k.Keyword, step, yearEnd)
+			}
+			if step == "organisation" && k.apply == nil {
+				t.Errorf("%s is filed for the organisation step but has no apply", k.Keyword)
+			}
+			if !yearEnd && step != "organisation" && step != "" && k.apply != nil {
+				t.Errorf("%s has an apply, which only the organisation step calls, but is filed for %s", k.Keyword, step)
 			}
 			if step == "orders" || step == "rulings" || step == "end-of-turn" {
 				t.Errorf("%s is filed for the %s step, which carries out no order", k.Keyword, step)

@@ -79,17 +79,17 @@ func (SlowEnemy) Kind() string { return "slow" }
 // carried out by the movement step (movement.go), the standing orders by the
 // organisation step (organise.go).
 var landOrderKinds = []OrderKind{
-	{Keyword: "move", Turn: MonthlyTurn, Step: "movement", Zero: Move{}, Legal: legalMove, Once: true,
+	{Keyword: "move", Section: "Land Movement", Turn: MonthlyTurn, Step: "movement", Zero: Move{}, Legal: legalMove, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Move).Force, "move") }},
-	{Keyword: "stance", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
+	{Keyword: "stance", Section: "Land Battles", Para: "Attack and Defend", Turn: MonthlyTurn, Step: "organisation", Zero: SetStance{}, apply: applyStance, Legal: legalLand(func(o Order) game.ForceID { return o.(SetStance).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SetStance).Force, "stance") }},
-	{Keyword: "retreat", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
+	{Keyword: "retreat", Section: "Land Battles", Para: "Retreat before Battle", Turn: MonthlyTurn, Step: "organisation", Zero: Retreat{}, apply: applyRetreat, Legal: legalLand(func(o Order) game.ForceID { return o.(Retreat).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Retreat).Force, "retreat") }},
-	{Keyword: "pursue", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
+	{Keyword: "pursue", Section: "Land Battles", Para: "Retreat before Battle", Turn: MonthlyTurn, Step: "organisation", Zero: Pursue{}, apply: applyPursue, Legal: legalLand(func(o Order) game.ForceID { return o.(Pursue).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Pursue).Force, "pursue") }},
-	{Keyword: "on-contact", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
+	{Keyword: "on-contact", Section: "Land Battles", Para: "Force Sizes and Overrun Attacks", Turn: MonthlyTurn, Step: "organisation", Zero: OnContact{}, apply: applyOnContact, Legal: legalLand(func(o Order) game.ForceID { return o.(OnContact).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(OnContact).Force, "on-contact") }},
-	{Keyword: "slow", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
+	{Keyword: "slow", Section: "Land Battles", Para: "Slowing the Enemy", Turn: MonthlyTurn, Step: "organisation", Zero: SlowEnemy{}, apply: applySlow, Legal: legalLand(func(o Order) game.ForceID { return o.(SlowEnemy).Force }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(SlowEnemy).Force, "slow") }},
 }
 
@@ -135,4 +135,62 @@ func legalMove(s *Situation, o Order) *Refusal {
 			Hint:    fmt.Sprintf("ASSIGN a general to %s, or MERGE it into a force that has one.", f.ID)}
 	}
 	return nil
+}
+
+// ---- carried out by the organisation step (organise.go) ----
+
+func applyStance(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(SetStance)
+	if f := t.ownForce(n, x, x.Force, t.cite("Land Battles", "Attack and Defend")); f != nil {
+		f.Stance = x.Stance
+		return f.ID
+	}
+	return ""
+}
+
+func applyRetreat(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(Retreat)
+	f := t.ownForce(n, x, x.Force, t.cite("Land Battles", "Retreat before Battle"))
+	if f == nil {
+		return ""
+	}
+	switch {
+	case x.Never:
+		f.Standing.RetreatBelow = 0
+	case x.Always:
+		f.Standing.RetreatBelow = -1
+	case x.Odds > 0:
+		f.Standing.RetreatBelow = x.Odds
+	default:
+		t.ignore(n, x, f.ID, t.cite("Land Battles", "Retreat before Battle"), "expected always, never or odds such as 3:2")
+		return ""
+	}
+	return f.ID
+}
+
+func applyPursue(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(Pursue)
+	if f := t.ownForce(n, x, x.Force, t.cite("Land Battles", "Retreat before Battle")); f != nil {
+		f.Standing.Pursue = x.On
+		return f.ID
+	}
+	return ""
+}
+
+func applyOnContact(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(OnContact)
+	if f := t.ownForce(n, x, x.Force, t.cite("Land Battles", "Force Sizes and Overrun Attacks")); f != nil {
+		f.Standing.Continue = x.Continue
+		return f.ID
+	}
+	return ""
+}
+
+func applySlow(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(SlowEnemy)
+	if f := t.ownForce(n, x, x.Force, t.cite("Land Battles", "Slowing the Enemy")); f != nil {
+		f.Standing.SlowEnemy = x.On
+		return f.ID
+	}
+	return ""
 }

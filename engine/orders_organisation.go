@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/syw-pbem/pbem/game"
 )
@@ -88,16 +89,28 @@ func (Special) Kind() string { return "special" }
 // the start of the turn (organise.go). At the year-end, depot grants and
 // special actions are filed for the transfers and treaties steps.
 var organisationOrderKinds = []OrderKind{
-	{Keyword: "split", Turn: MonthlyTurn, Step: "organisation", Zero: Split{}, Legal: legalSplit,
+	{Keyword: "split", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: Split{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+		t.split(n, o.(Split), t.cite("Land Movement", ""))
+		return ""
+	}, Legal: legalSplit,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Split).Force, "" }},
-	{Keyword: "merge", Turn: MonthlyTurn, Step: "organisation", Zero: Merge{}, Legal: legalMerge,
+	{Keyword: "merge", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: Merge{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+		t.merge(n, o.(Merge), t.cite("Land Movement", ""))
+		return ""
+	}, Legal: legalMerge,
 		Subject: func(o Order) (game.ForceID, string) { return "", "" }},
-	{Keyword: "assign", Turn: MonthlyTurn, Step: "organisation", Zero: AssignLeader{}, Legal: legalAssign, Subject: noSubject},
-	{Keyword: "detach", Turn: MonthlyTurn, Step: "organisation", Zero: DetachLeader{}, Legal: legalDetach, Subject: noSubject},
-	{Keyword: "garrison", Turn: MonthlyTurn, Step: "organisation", Zero: Garrison{}, Legal: legalGarrison,
+	{Keyword: "assign", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: AssignLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+		t.assignLeader(n, o.(AssignLeader), t.cite("Land Movement", ""))
+		return ""
+	}, Legal: legalAssign, Subject: noSubject},
+	{Keyword: "detach", Section: "Land Movement", Turn: MonthlyTurn, Step: "organisation", Zero: DetachLeader{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID {
+		t.detachLeader(n, o.(DetachLeader), t.cite("Land Movement", ""))
+		return ""
+	}, Legal: legalDetach, Subject: noSubject},
+	{Keyword: "garrison", Section: "Capturing and Controlling Cities and Provinces", Turn: MonthlyTurn, Step: "organisation", Zero: Garrison{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.setGarrison(n, o.(Garrison)); return "" }, Legal: legalGarrison,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Garrison).Force, "" }},
-	{Keyword: "supply", Turn: AnyTurn, Step: "organisation", YearEndStep: "transfers", Zero: GrantSupply{}, Legal: legalGrant, Subject: noSubject},
-	{Keyword: "special", Turn: AnyTurn, Step: "organisation", YearEndStep: "treaties", Zero: Special{}, Legal: legalSpecial, Subject: noSubject},
+	{Keyword: "supply", Section: "Supply", Turn: AnyTurn, Step: "organisation", YearEndStep: "transfers", Zero: GrantSupply{}, apply: func(t *turn, n game.NationID, o Order) game.ForceID { t.grantSupply(n, o.(GrantSupply)); return "" }, Legal: legalGrant, Subject: noSubject},
+	{Keyword: "special", Section: "Introduction", Turn: AnyTurn, Step: "organisation", YearEndStep: "treaties", Zero: Special{}, apply: applySpecial, Legal: legalSpecial, Subject: noSubject},
 }
 
 // legalSplit: "Troops are moved according to force"; a fleet at sea may only
@@ -211,4 +224,247 @@ func legalSpecial(s *Situation, o Order) *Refusal {
 			Hint: "Write what you ask for between the quotes."}
 	}
 	return nil
+}
+
+// ---- carried out by the organisation step (organise.go) ----
+
+func (t *turn) split(n game.NationID, o Split, rule string) {
+	src := t.ownForce(n, o, o.Force, rule)
+	if src == nil {
+		return
+	}
+	// Check everything first: a split is carried out whole or not at all.
+	for _, want := range o.Troops {
+		have := 0
+		for _, tr := range src.Troops {
+			if tr.Arm == want.Arm && tr.Grade == want.Grade {
+				have += tr.Count
+			}
+		}
+		if want.Count <= 0 || want.Count > have {
+			t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s has %d %s %s, cannot split off %d", src.ID, have, want.Grade, want.Arm, want.Count))
+			return
+		}
+	}
+	for _, want := range o.Guns {
+		have := 0
+		for _, g := range src.Guns {
+			if g.Kind == want.Kind && g.Owner == want.Owner {
+				have += g.Count
+			}
+		}
+		if want.Count <= 0 || want.Count > have {
+			t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s has %d %s, cannot split off %d", src.ID, have, want.Kind, want.Count))
+			return
+		}
+	}
+	sh, have := o.Ships, src.Ships
+	if sh.Warships > have.Warships || sh.DamagedWarships > have.DamagedWarships || sh.Transports > have.Transports || sh.DamagedTransports > have.DamagedTransports ||
+		sh.Warships < 0 || sh.DamagedWarships < 0 || sh.Transports < 0 || sh.DamagedTransports < 0 {
+		t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s has not the ships to split off", src.ID))
+		return
+	}
+	for _, l := range o.Leaders {
+		if !slices.ContainsFunc(src.Leaders, func(x game.Leader) bool { return x.ID == l }) {
+			t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s is not with %s", l, src.ID))
+			return
+		}
+	}
+	if adrift(src) && sh.Total() == 0 {
+		t.ignore(n, o, src.ID, t.cite("Sea Movement", ""), fmt.Sprintf("%s is at sea in %s: what is split off it must take ships", src.ID, src.At.Sea))
+		return
+	}
+	id, err := t.newForceID(n, o.NewID)
+	if err != nil {
+		t.ignore(n, o, src.ID, rule, err.Error())
+		return
+	}
+	nf := &game.Force{ID: id, Nation: n, At: src.At, Aboard: src.Aboard, Stance: src.Stance, Standing: src.Standing,
+		Unsupplied: src.Unsupplied, Since: src.Since}
+	for _, want := range o.Troops {
+		left := want.Count
+		for i := range src.Troops {
+			tr := &src.Troops[i]
+			if tr.Arm != want.Arm || tr.Grade != want.Grade || left == 0 {
+				continue
+			}
+			k := min(left, tr.Count)
+			// Exhausted figures go with the part in proportion.
+			ex := tr.Exhausted * k / max(tr.Count, 1)
+			tr.Count -= k
+			tr.Exhausted -= ex
+			left -= k
+			nf.Troops = append(nf.Troops, game.Troops{Arm: tr.Arm, Grade: tr.Grade, Count: k, Exhausted: ex})
+		}
+	}
+	for _, want := range o.Guns {
+		left := want.Count
+		for i := range src.Guns {
+			g := &src.Guns[i]
+			if g.Kind != want.Kind || g.Owner != want.Owner || left == 0 {
+				continue
+			}
+			k := min(left, g.Count)
+			g.Count -= k
+			left -= k
+			nf.Guns = append(nf.Guns, game.Guns{Kind: g.Kind, Owner: g.Owner, Count: k})
+		}
+	}
+	src.Ships.Warships -= sh.Warships
+	src.Ships.DamagedWarships -= sh.DamagedWarships
+	src.Ships.Transports -= sh.Transports
+	src.Ships.DamagedTransports -= sh.DamagedTransports
+	nf.Ships = sh
+	for _, l := range o.Leaders {
+		i := slices.IndexFunc(src.Leaders, func(x game.Leader) bool { return x.ID == l })
+		nf.Leaders = append(nf.Leaders, src.Leaders[i])
+		src.Leaders = slices.Delete(src.Leaders, i, i+1)
+	}
+	src.Normalize()
+	nf.Normalize()
+	t.addForce(nf)
+	t.emit(&ForceSplit{Force: src.ID, New: nf.ID}, rule, src.At, to(n), n)
+	if src.IsEmpty() {
+		// Everything went to the new force, the passengers of a fleet too.
+		t.reboard(src.ID, nf.ID)
+		t.remove(src.ID)
+	}
+	t.checkMinimumAt(nf.At, n)
+}
+
+func (t *turn) merge(n game.NationID, o Merge, rule string) {
+	f := t.ownForce(n, o, o.Force, rule)
+	if f == nil {
+		return
+	}
+	into := t.ownForce(n, o, o.Into, rule)
+	if into == nil {
+		return
+	}
+	if f == into || !samePlace(f, into) {
+		t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s and %s are not in the same place", f.ID, into.ID))
+		return
+	}
+	// Troops and guns go aboard by embarking, within the cargo limit; a
+	// leader alone may join either.
+	army := func(x *game.Force) bool { return x.Figures() > 0 || x.GunCount() > 0 }
+	if f.IsFleet() != into.IsFleet() && (army(f) || army(into)) {
+		t.ignore(n, o, f.ID, t.cite("Sea Movement", "Transports"), fmt.Sprintf("%s and %s are a fleet and a land force, which do not merge: embark the land force", f.ID, into.ID))
+		return
+	}
+	into.Troops = append(into.Troops, f.Troops...)
+	into.Guns = append(into.Guns, f.Guns...)
+	into.Leaders = append(into.Leaders, f.Leaders...)
+	into.Ships.Warships += f.Ships.Warships
+	into.Ships.DamagedWarships += f.Ships.DamagedWarships
+	into.Ships.Transports += f.Ships.Transports
+	into.Ships.DamagedTransports += f.Ships.DamagedTransports
+	into.Unsupplied = into.Unsupplied || f.Unsupplied
+	into.Normalize()
+	if f.IsFleet() {
+		t.reboard(f.ID, into.ID)
+	}
+	t.remove(f.ID)
+	t.emit(&ForcesMerged{Force: f.ID, Into: into.ID}, rule, into.At, to(n), n)
+}
+
+func (t *turn) assignLeader(n game.NationID, o AssignLeader, rule string) {
+	src, i := t.leaderForce(n, o.Leader)
+	if src == nil {
+		t.ignore(n, o, "", rule, fmt.Sprintf("you have no general or admiral %q", o.Leader))
+		return
+	}
+	dst := t.ownForce(n, o, o.To, rule)
+	if dst == nil {
+		return
+	}
+	if dst == src {
+		t.ignore(n, o, dst.ID, rule, fmt.Sprintf("%s is already with %s", o.Leader, dst.ID))
+		return
+	}
+	if !samePlace(src, dst) {
+		t.ignore(n, o, dst.ID, rule, fmt.Sprintf("%s is not in the same place as %s", o.Leader, dst.ID))
+		return
+	}
+	dst.Leaders = append(dst.Leaders, src.Leaders[i])
+	src.Leaders = slices.Delete(src.Leaders, i, i+1)
+	dst.Normalize()
+	t.emit(&LeaderAssigned{Leader: o.Leader, From: src.ID, To: dst.ID}, rule, dst.At, to(n), n)
+	if src.IsEmpty() {
+		t.remove(src.ID)
+	} else {
+		t.checkMinimumAt(src.At, n)
+	}
+}
+
+func (t *turn) detachLeader(n game.NationID, o DetachLeader, rule string) {
+	src, i := t.leaderForce(n, o.Leader)
+	if src == nil {
+		t.ignore(n, o, "", rule, fmt.Sprintf("you have no general or admiral %q", o.Leader))
+		return
+	}
+	if src.IsEmpty() || (len(src.Leaders) == 1 && src.Figures() == 0 && src.GunCount() == 0 && src.Ships.Total() == 0) {
+		t.ignore(n, o, src.ID, rule, fmt.Sprintf("%s is already alone", o.Leader))
+		return
+	}
+	if adrift(src) {
+		t.ignore(n, o, src.ID, t.cite("Sea Movement", ""), fmt.Sprintf("%s is at sea in %s with %s: he can leave it only in a port or good-holding hex", o.Leader, src.At.Sea, src.ID))
+		return
+	}
+	id, err := t.newForceID(n, o.NewID)
+	if err != nil {
+		t.ignore(n, o, src.ID, rule, err.Error())
+		return
+	}
+	nf := &game.Force{ID: id, Nation: n, At: src.At, Aboard: src.Aboard, Leaders: []game.Leader{src.Leaders[i]}, Since: src.Since}
+	src.Leaders = slices.Delete(src.Leaders, i, i+1)
+	src.Normalize()
+	t.addForce(nf)
+	t.emit(&LeaderAssigned{Leader: o.Leader, From: src.ID, To: nf.ID, Detached: true}, rule, src.At, to(n), n)
+	t.checkMinimumAt(src.At, n)
+}
+
+func (t *turn) setGarrison(n game.NationID, o Garrison) {
+	rule := t.cite("Capturing and Controlling Cities and Provinces", "")
+	f := t.ownForce(n, o, o.Force, rule)
+	if f == nil {
+		return
+	}
+	c, ok := t.m.City(o.City)
+	if !ok || f.At.Hex != c.Hex || f.Aboard != "" {
+		t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s is not in the city %q", f.ID, o.City))
+		return
+	}
+	f.Garrison = true
+	t.emit(&GarrisonSet{Force: f.ID, City: c.Name}, rule, f.At, to(n), n)
+}
+
+func (t *turn) grantSupply(n game.NationID, o GrantSupply) {
+	rule := t.cite("Supply", "")
+	i := slices.IndexFunc(t.s.Depots, func(d game.Depot) bool { return d.ID == o.Depot })
+	if i < 0 || t.s.Depots[i].Nation != n {
+		t.ignore(n, o, "", rule, fmt.Sprintf("you have no depot %q", o.Depot))
+		return
+	}
+	if _, ok := t.s.Nation(o.Nation); !ok || o.Nation == n {
+		t.ignore(n, o, "", rule, fmt.Sprintf("%q is not another nation in the game", o.Nation))
+		return
+	}
+	d := &t.s.Depots[i]
+	has := slices.Contains(d.GrantedTo, o.Nation)
+	switch {
+	case o.Withdraw && has:
+		d.GrantedTo = slices.DeleteFunc(d.GrantedTo, func(x game.NationID) bool { return x == o.Nation })
+	case !o.Withdraw && !has:
+		d.GrantedTo = append(d.GrantedTo, o.Nation)
+		slices.Sort(d.GrantedTo)
+	}
+	place := d.At
+	t.emit(&DepotGranted{Depot: d.ID, Nation: o.Nation, Withdrawn: o.Withdraw}, rule, place, to(n, o.Nation), n, o.Nation)
+}
+
+func applySpecial(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(Special)
+	t.emit(&SpecialRequested{Nation: n, Line: x.Line, Text: x.Text}, t.cite("Introduction", ""), game.Place{}, to(n), n)
+	return ""
 }

@@ -65,15 +65,15 @@ func (Repair) Kind() string { return "repair" }
 // the movement clock), FLEET by the organisation step; repairs are filed for
 // the sea-battles step ("damaged ships must be repaired in a port").
 var seaOrderKinds = []OrderKind{
-	{Keyword: "embark", Turn: MonthlyTurn, Step: "movement", Zero: Embark{}, Legal: legalEmbark, Once: true,
+	{Keyword: "embark", Section: "Sea Movement", Para: "Transports", Turn: MonthlyTurn, Step: "movement", Zero: Embark{}, Legal: legalEmbark, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Embark).Force, "embark") }},
-	{Keyword: "sail", Turn: MonthlyTurn, Step: "movement", Zero: Sail{}, Legal: legalFleet(func(o Order) game.ForceID { return o.(Sail).Fleet }), Once: true,
+	{Keyword: "sail", Section: "Sea Movement", Turn: MonthlyTurn, Step: "movement", Zero: Sail{}, Legal: legalFleet(func(o Order) game.ForceID { return o.(Sail).Fleet }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Sail).Fleet, "sail") }},
-	{Keyword: "debark", Turn: MonthlyTurn, Step: "movement", Zero: Debark{}, Legal: legalDebark, Once: true,
+	{Keyword: "debark", Section: "Sea Movement", Para: "Coastal Landings", Turn: MonthlyTurn, Step: "movement", Zero: Debark{}, Legal: legalDebark, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Debark).Force, "debark") }},
-	{Keyword: "fleet-stance", Turn: MonthlyTurn, Step: "organisation", Zero: FleetStance{}, Legal: legalFleet(func(o Order) game.ForceID { return o.(FleetStance).Fleet }), Once: true,
+	{Keyword: "fleet-stance", Section: "Sea Battles", Turn: MonthlyTurn, Step: "organisation", Zero: FleetStance{}, apply: applyFleetStance, Legal: legalFleet(func(o Order) game.ForceID { return o.(FleetStance).Fleet }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(FleetStance).Fleet, "fleet-stance") }},
-	{Keyword: "repair", Turn: MonthlyTurn, Step: "sea-battles", Zero: Repair{}, Legal: legalRepair, Once: true,
+	{Keyword: "repair", Section: "Sea Battles", Turn: MonthlyTurn, Step: "sea-battles", Zero: Repair{}, Legal: legalRepair, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Repair).Fleet, "repair") }},
 }
 
@@ -161,3 +161,22 @@ func legalRepair(s *Situation, o Order) *Refusal {
 	}
 	return nil
 }
+
+// ---- carried out by the organisation step (organise.go) ----
+
+func applyFleetStance(t *turn, n game.NationID, o Order) game.ForceID {
+	x := o.(FleetStance)
+	f := t.ownForce(n, x, x.Fleet, t.cite("Sea Battles", ""))
+	if f == nil {
+		return ""
+	}
+	if !f.IsFleet() {
+		t.ignore(n, x, f.ID, t.cite("Sea Battles", ""), fmt.Sprintf("%s is not a fleet", f.ID))
+		return ""
+	}
+	f.Standing.AvoidBattle = x.Avoid
+	return f.ID
+}
+
+// The sea orders of the movement step (Embark, Sail, Debark) are carried out
+// on the movement clock: sea.go.

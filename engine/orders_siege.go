@@ -58,11 +58,11 @@ func (Bombard) Kind() string { return "bombard" }
 // are filed for the battles step, where they count. Until those steps are
 // filled each order is checked and then reported "not carried out yet".
 var siegeOrderKinds = []OrderKind{
-	{Keyword: "fieldworks", Turn: MonthlyTurn, Step: "battles", Zero: Fieldworks{}, Legal: legalFieldworks, Once: true,
+	{Keyword: "fieldworks", Section: "Land Battles", Para: "Fieldworks", Turn: MonthlyTurn, Step: "battles", Zero: Fieldworks{}, Legal: legalFieldworks, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Fieldworks).Force, "fieldworks") }},
-	{Keyword: "besiege", Turn: MonthlyTurn, Step: "sieges", Zero: Besiege{}, Legal: legalBesiege,
+	{Keyword: "besiege", Section: "Sieges", Turn: MonthlyTurn, Step: "sieges", Zero: Besiege{}, Legal: legalBesiege,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Besiege).Force, "" }},
-	{Keyword: "assault", Turn: MonthlyTurn, Step: "sieges", Zero: Assault{}, Legal: legalAssault, Once: true,
+	{Keyword: "assault", Section: "Sieges", Para: "Assaults", Turn: MonthlyTurn, Step: "sieges", Zero: Assault{}, Legal: legalAssault, Once: true,
 		Subject: func(o Order) (game.ForceID, string) {
 			x := o.(Assault)
 			if x.City == "" {
@@ -70,7 +70,7 @@ var siegeOrderKinds = []OrderKind{
 			}
 			return x.Force, "assault " + x.City
 		}},
-	{Keyword: "bombard", Turn: MonthlyTurn, Step: "sieges", Zero: Bombard{}, Legal: legalBombard,
+	{Keyword: "bombard", Section: "Sieges", Para: "Breaching the Walls", Turn: MonthlyTurn, Step: "sieges", Zero: Bombard{}, Legal: legalBombard,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Bombard).Force, "" }},
 }
 

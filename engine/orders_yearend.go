@@ -95,15 +95,15 @@ func (TemporaryCapitol) Kind() string { return "temporary-capitol" }
 // for its year-end step (pipeline.go). Until the game-year issue fills those
 // steps each order is checked and then reported "not carried out yet".
 var yearEndOrderKinds = []OrderKind{
-	{Keyword: "buy", Turn: YearEndTurn, Step: "purchases", Zero: Buy{}, Legal: legalBuy, Subject: noSubject},
-	{Keyword: "field", Turn: YearEndTurn, Step: "fielding", Zero: Field{}, Legal: legalField,
+	{Keyword: "buy", Section: "Collecting Taxes, Buying and Fielding Troops", Turn: YearEndTurn, Step: "purchases", Zero: Buy{}, Legal: legalBuy, Subject: noSubject},
+	{Keyword: "field", Section: "Collecting Taxes, Buying and Fielding Troops", Turn: YearEndTurn, Step: "fielding", Zero: Field{}, Legal: legalField,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Field).Force, "" }},
-	{Keyword: "disband", Turn: YearEndTurn, Step: "fielding", Zero: Disband{}, Legal: legalDisband,
+	{Keyword: "disband", Section: "Collecting Taxes, Buying and Fielding Troops", Turn: YearEndTurn, Step: "fielding", Zero: Disband{}, Legal: legalDisband,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Disband).Force, "" }},
-	{Keyword: "transfer", Turn: YearEndTurn, Step: "transfers", Zero: Transfer{}, Legal: legalTransfer,
+	{Keyword: "transfer", Section: "Collecting Taxes, Buying and Fielding Troops", Para: "Transferring Forces", Turn: YearEndTurn, Step: "transfers", Zero: Transfer{}, Legal: legalTransfer,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Transfer).Force, "" }},
-	{Keyword: "treasury", Turn: YearEndTurn, Step: "transfers", Zero: MoveTreasury{}, Legal: legalMoveTreasury, Subject: noSubject},
-	{Keyword: "temporary-capitol", Turn: YearEndTurn, Step: "taxes", Zero: TemporaryCapitol{}, Legal: legalTemporaryCapitol, Subject: noSubject},
+	{Keyword: "treasury", Section: "Your Capitol City", Turn: YearEndTurn, Step: "transfers", Zero: MoveTreasury{}, Legal: legalMoveTreasury, Subject: noSubject},
+	{Keyword: "temporary-capitol", Section: "Your Capitol City", Turn: YearEndTurn, Step: "taxes", Zero: TemporaryCapitol{}, Legal: legalTemporaryCapitol, Subject: noSubject},
 }
 
 // legalBuy: "When you buy new troops you must place them in unbesieged,

@@ -81,7 +81,7 @@ type RemoveUnits struct {
 // PlaceForce puts a force in a hex (ashore, off any fleet).
 type PlaceForce struct {
 	Force game.ForceID
-	To    game.Hex
+	To    game.Hex `json:",omitzero"`
 }
 
 // SetLoyalty makes a city loyal to a nation (Neutral for none).
@@ -309,11 +309,19 @@ func (t *turn) applyEffect(r Ruling, e Effect) {
 		done(x.Nation, "", city, cityPlace(t, city), to(x.Nation, r.Nation),
 			fmt.Sprintf("treasury in %s %+d crowns: %d → %d", city, cs.Treasury-before, before, cs.Treasury))
 	case AddUnits:
+		if why := badCounts(x.Units); why != "" {
+			refuse(t.nationOfID(x.Force), why)
+			return
+		}
 		t.addUnits(r, x, done, refuse)
 	case RemoveUnits:
 		f := t.force(x.Force)
 		if f == nil {
 			refuse(t.nationOfID(x.Force), fmt.Sprintf("there is no force %s", x.Force))
+			return
+		}
+		if why := badCounts(x.Units); why != "" {
+			refuse(f.Nation, why)
 			return
 		}
 		if x.Units.IsEmpty() {
@@ -517,6 +525,25 @@ func takeUnits(f *game.Force, u Units, apply bool) string {
 	}
 	if apply {
 		f.Normalize()
+	}
+	return ""
+}
+
+// badCounts says why units with a count of 0 or less cannot be added or
+// removed ("" if every count is positive).
+func badCounts(u Units) string {
+	for _, tr := range u.Troops {
+		if tr.Count <= 0 || tr.Exhausted < 0 {
+			return fmt.Sprintf("a count of %d %s %s", tr.Count, tr.Grade, tr.Arm)
+		}
+	}
+	for _, g := range u.Guns {
+		if g.Count <= 0 {
+			return fmt.Sprintf("a count of %d %s", g.Count, g.Kind)
+		}
+	}
+	if s := u.Ships; s.Warships < 0 || s.DamagedWarships < 0 || s.Transports < 0 || s.DamagedTransports < 0 {
+		return "a negative count of ships"
 	}
 	return ""
 }

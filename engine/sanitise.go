@@ -52,8 +52,9 @@ func (t *turn) unread(step string) {
 	if slices.Contains(read, "") {
 		return
 	}
-	rule := t.cite(stepRule(step), "")
 	for _, no := range t.filed[step] {
+		k, _ := KindOf(no.o.Kind())
+		rule := t.cite(k.Section, k.Para)
 		if slices.Contains(read, no.o.Kind()) || !t.legal(no.nation, no.o, rule) {
 			continue
 		}
@@ -61,25 +62,6 @@ func (t *turn) unread(step string) {
 		t.ignore(no.nation, no.o, f, rule, fmt.Sprintf("%s is not carried out yet: pbem does not resolve the %s step yet; the referee rules on it",
 			strings.ToUpper(strings.ReplaceAll(no.o.Kind(), "-", " ")), step))
 	}
-}
-
-// stepRule is the rulebook section of a step's orders, for citations.
-func stepRule(step string) string {
-	switch step {
-	case "sieges":
-		return "Sieges"
-	case "sea-battles":
-		return "Sea Battles"
-	case "battles":
-		return "Land Battles"
-	case "treaties":
-		return "Public Treaties"
-	case "transfers":
-		return "Transferring Forces"
-	case "organisation", "movement":
-		return "Land Movement"
-	}
-	return "Collecting Taxes, Buying and Fielding Troops"
 }
 
 // stepOrders sanitises the orders: each nation's sheet must be for a nation
