@@ -59,6 +59,7 @@ const (
 	Skip
 )
 
+// String is the status as "pbem doctor" prints it: ok, warn, FAIL, skip.
 func (s Status) String() string {
 	return [...]string{"ok", "warn", "FAIL", "skip"}[s]
 }
@@ -92,11 +93,9 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
-	// ConfigPath is shown in messages (default the config's source).
-	ConfigPath string
 }
 
-func (o *Options) defaults(cfg *config.Config) {
+func (o *Options) defaults() {
 	if o.DKIMWait == 0 {
 		o.DKIMWait = 30 * time.Second
 	}
@@ -105,9 +104,6 @@ func (o *Options) defaults(cfg *config.Config) {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.ConfigPath == "" {
-		o.ConfigPath = cfg.Source()
 	}
 }
 
@@ -147,7 +143,7 @@ func Run(ctx context.Context, cfg *config.Config, opts *Options, out io.Writer) 
 	if opts != nil {
 		o = *opts
 	}
-	o.defaults(cfg)
+	o.defaults()
 	r := &report{out: out}
 	checkClock(r, cfg, o)
 	checkScenario(ctx, r, cfg)

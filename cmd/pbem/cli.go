@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 )
 
@@ -18,21 +19,21 @@ func (e *env) noteConfigFlag(fs *flag.FlagSet) {
 	})
 }
 
-// checkNationFlag refuses a --nation that is not one of the game's nations,
-// as a usage error that lists them.
-func checkNationFlag(e *env, nation string, st *engine.State) int {
+// checkNationFlag reads --nation as one of the game's nations (in any
+// case), refusing any other as a usage error that lists them.
+func checkNationFlag(e *env, nation string, st *engine.State) (game.NationID, int) {
 	if nation == "" {
-		return exitOK
+		return "", exitOK
 	}
 	var ids []string
 	for _, n := range st.Nations {
 		if strings.EqualFold(string(n.ID), nation) {
-			return exitOK
+			return n.ID, exitOK
 		}
 		ids = append(ids, string(n.ID))
 	}
 	e.errorf("check: --nation %s: this game has no such nation; expected one of %s", nation, strings.Join(ids, ", "))
-	return exitUsage
+	return "", exitUsage
 }
 
 // checkTurnFlag reads --turn: a turn number from the current one on, or

@@ -22,7 +22,7 @@ func runDoctor(e *env, c *command, args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fmt.Fprintf(e.stdout, "pbem doctor: checking %s (mail.mode: %s)\n\n", e.configPath, cfg.Mail.Mode)
-	lines := doctor.Run(ctx, cfg, &doctor.Options{NoSend: *noSend, ConfigPath: e.configPath}, e.stdout)
+	lines := doctor.Run(ctx, cfg, &doctor.Options{NoSend: *noSend}, e.stdout)
 	counts := map[doctor.Status]int{}
 	for _, l := range lines {
 		counts[l.Status]++

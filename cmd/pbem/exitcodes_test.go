@@ -147,6 +147,10 @@ func TestFlagsAfterArguments(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("check FILE --nation eisenmark: exit %d\n%s%s", code, out, errs)
 	}
+	code, out, errs = run(t, "", "check", "--nation", "EISENMARK", "docs/examples/monthly.txt")
+	if code != exitOK {
+		t.Errorf("check --nation EISENMARK: exit %d\n%s%s", code, out, errs)
+	}
 	code, _, errs = run(t, "", "check", "--", "--nation")
 	if code != exitFailure || !strings.Contains(errs, "cannot read --nation") {
 		t.Errorf("check -- --nation: exit %d, %q", code, errs)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
-	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -123,7 +122,8 @@ func runCheck(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	if code := checkNationFlag(e, *nation, st); code != exitOK {
+	nationID, code := checkNationFlag(e, *nation, st)
+	if code != exitOK {
 		return code
 	}
 	turn, code := checkTurnFlag(e, *turnFlag, st)
@@ -138,7 +138,7 @@ func runCheck(e *env, c *command, args []string) int {
 		deadline = time.Time{} // that turn's deadline is not set yet
 	}
 	report, err := parser.CheckReader(in, parser.CheckContext{
-		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: game.NationID(*nation),
+		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: nationID,
 		Deadline: deadline, Zone: g.Zone, Turn: turn,
 	})
 	if err != nil {
