@@ -32,6 +32,8 @@ import (
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
+//	treaty T1 eisenmark,fromande [attested=eisenmark,…] [ratified=N] [published=N] [penalty=OFFENDER>AGGRIEVED:SINCE[:ENDED]]
+//	(city lines take treasury=N; nation lines temp=CITY, the temporary capitol)
 //	ORDERS
 //	eisenmark {"kind":"move","Force":"E1","Path":["0201"]}
 //	POSTSTATE
@@ -40,6 +42,12 @@ import (
 //	gone E2
 //	city Mitte controller=eisenmark
 //	intel eisenmark F1 2
+//	treasury eisenmark 450          (the crowns the nation may spend: Treasury)
+//	taxbase eisenmark 1600          (TaxBase)
+//	depot E-D1 [nation]             (the depot exists [and belongs to nation])
+//	nodepot E-D1
+//	treaty T1 published=5 penalty=fromande>eisenmark:7[:ended]  (fields compared if given)
+//	victory eisenmark,fromande | victory none
 //	EVENTS
 //	ForceMoved {"Force":"E1","MP":6}    (an event of that kind whose JSON contains these fields)
 //	NO Contact {}                        (no such event)
@@ -336,6 +344,9 @@ func buildState(c *testCase) (*State, error) {
 				if v, ok := strings.CutPrefix(kv, "next="); ok {
 					ns.NextForce, _ = strconv.Atoi(v)
 				}
+				if v, ok := strings.CutPrefix(kv, "temp="); ok {
+					ns.TemporaryCapitol = v
+				}
 			}
 			s.Nations = append(s.Nations, ns)
 		case "city":
@@ -351,6 +362,8 @@ func buildState(c *testCase) (*State, error) {
 					if err := cs.Siege.UnmarshalText([]byte(v)); err != nil {
 						return nil, err
 					}
+				case "treasury":
+					cs.Treasury, _ = strconv.Atoi(v)
 				}
 			}
 			s.Cities = slices.DeleteFunc(s.Cities, func(x game.CityState) bool { return x.Name == cs.Name })
@@ -383,7 +396,13 @@ func buildState(c *testCase) (*State, error) {
 			lv, _ := strconv.Atoi(w[2])
 			s.Intel = append(s.Intel, Sighting{Nation: game.NationID(w[0]), Force: game.ForceID(w[1]), Level: lv, Turn: c.turn - 1})
 		default:
-			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force or intel", l)
+			if ok, err := yearEndPrestate(s, word, w); ok || err != nil {
+				if err != nil {
+					return nil, fmt.Errorf("PRESTATE line %q: %v", l, err)
+				}
+				continue
+			}
+			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force, intel or treaty", l)
 		}
 	}
 	s.Normalize()
@@ -571,6 +590,10 @@ func runCase(t *testing.T, c *testCase) {
 					if string(cs.Loyalty) != v {
 						fail("POSTSTATE city %s: loyalty %q, want %q", w[0], cs.Loyalty, v)
 					}
+				case "treasury":
+					if strconv.Itoa(cs.Treasury) != v {
+						fail("POSTSTATE city %s: treasury %d, want %s", w[0], cs.Treasury, v)
+					}
 				}
 			}
 		case "intel":
@@ -591,7 +614,13 @@ func runCase(t *testing.T, c *testCase) {
 				fail("POSTSTATE turn %d, want %d", res.State.Turn, n)
 			}
 		default:
-			t.Fatalf("POSTSTATE line %q: expected force, gone, city, intel or turn", l)
+			if msg, ok := yearEndPoststate(m, rules, res.State, word, strings.Fields(rest)); ok {
+				if msg != "" {
+					fail("POSTSTATE %s", msg)
+				}
+				continue
+			}
+			t.Fatalf("POSTSTATE line %q: expected force, gone, city, intel, turn, treasury, taxbase, depot, nodepot, treaty or victory", l)
 		}
 	}
 	for _, l := range c.events {

@@ -10,6 +10,8 @@ package engine
 //  1. orders        — sanitise: every order is checked for its nation, turn and
 //     kind, and sorted into the step that carries it out; of two orders of
 //     a kind for one force, the first counts (onceKey).
+//     treaties      — public treaties attested by every party during the
+//     turn are published (yearend_treaties.go).
 //  2. organisation  — standing orders (stance, retreat, pursue, continue,
 //     slow, fleet stance), then split, merge, assign and detach leaders,
 //     garrison, depot grants, special requests; minimum sizes after splits.
@@ -47,6 +49,7 @@ type pipelineStep struct {
 
 var monthlySteps = []pipelineStep{
 	{"orders", (*turn).stepOrders},
+	{"treaties", (*turn).stepTreaties},
 	{"organisation", (*turn).stepOrganisation},
 	{"supply", (*turn).stepSupply},
 	{"movement", (*turn).stepMovement},
@@ -91,26 +94,6 @@ func Steps(yearEnd bool) []string {
 // section. Until then cities keep their siege status as the state gives it.
 func (t *turn) stepSieges() {}
 
-// The year-end steps are filled by the year-end issue; the orders for them
-// are in t.buckets.later.
-
-// stepYearEndTreaties publishes public treaties received during the buy.
-func (t *turn) stepYearEndTreaties() {}
-
-// stepYearEndTaxes collects taxes (full, half for foreign or masked cities,
-// none for besieged, 3/4 without the capitol) into the treasuries.
-func (t *turn) stepYearEndTaxes() {}
-
-// stepYearEndLoyalty turns neutral provinces loyal to a nation holding all
-// their cities.
-func (t *turn) stepYearEndLoyalty() {}
-
-// stepYearEndFielding pays field costs and disbands what is not fielded.
-func (t *turn) stepYearEndFielding() {}
-
-// stepYearEndPurchases places bought troops, ships, depots and leaders.
-func (t *turn) stepYearEndPurchases() {}
-
-// stepYearEndTransfers transfers ships, depots, guns and leaders, and
-// treasuries of captured capitols.
-func (t *turn) stepYearEndTransfers() {}
+// The year-end steps (treaties, taxes, loyalty, fielding, purchases,
+// transfers) are in yearend_*.go; they read their orders through
+// yearEndOrders.

@@ -29,6 +29,7 @@ type Ruleset struct {
 	Fieldworks  FieldworksRules
 	PointValues PointValues
 	Taxes       TaxValues
+	YearEnd     YearEndRules
 
 	SupplyAttrition AttritionRates
 	Retreat         RetreatRules
