@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // stepYearEndTaxes is "Collecting Taxes" and "Your Capitol City", for each
@@ -137,11 +139,11 @@ func (t *turn) moveTreasuries() {
 	}
 }
 
-// cityTax is what one city pays its controller this year, and why it pays
-// less than its value.
-func (t *turn) cityTax(cs *game.CityState, n game.NationID) CityTax {
-	mc, _ := t.m.City(cs.Name)
-	tx := t.r.Taxes
+// cityTax is what one city pays its controller n this year, and why it
+// pays less than its value.
+func cityTax(m *hexmap.Map, r *ruleset.Ruleset, cs *game.CityState, n game.NationID) CityTax {
+	mc, _ := m.City(cs.Name)
+	tx := r.Taxes
 	ct := CityTax{City: cs.Name, Value: tx.Of(mc.Port, mc.River)}
 	ct.Paid = ct.Value
 	var why []string
@@ -161,29 +163,57 @@ func (t *turn) cityTax(cs *game.CityState, n game.NationID) CityTax {
 	return ct
 }
 
-func (t *turn) collectTaxes(n game.NationID) {
-	rule := t.cite("Collecting Taxes, Buying and Fielding Troops", "")
-	nat, ok := t.m.Nation(n)
-	if !ok {
-		return
-	}
-	ev := &TaxesCollected{Nation: n}
-	for i := range t.s.Cities {
-		cs := &t.s.Cities[i]
-		if cs.Controller != n {
+// TaxesDue returns the taxes nation n collects at the year-end from the
+// cities as they stand in s: each city's part, the sum, and what reaches the
+// treasury (3/4 of it, rounded down, while n does not hold its capitol).
+// The order checker uses it to show a year-end sheet what it may spend.
+func TaxesDue(m *hexmap.Map, r *ruleset.Ruleset, s *State, n game.NationID) TaxesCollected {
+	ev := TaxesCollected{Nation: n}
+	for i := range s.Cities {
+		cs := &s.Cities[i]
+		if cs.Controller != n || n == game.Neutral {
 			continue
 		}
-		if _, ok := t.m.City(cs.Name); !ok {
+		if _, ok := m.City(cs.Name); !ok {
 			continue
 		}
-		ct := t.cityTax(cs, n)
+		ct := cityTax(m, r, cs, n)
 		ev.Cities = append(ev.Cities, ct)
 		ev.Gross += ct.Paid
 	}
 	ev.Collected = ev.Gross
-	if cs, ok := t.s.City(nat.Capitol); !ok || cs.Controller != n {
+	nat, ok := m.Nation(n)
+	if !ok {
+		return ev
+	}
+	if cs, ok := s.City(nat.Capitol); !ok || cs.Controller != n {
 		ev.CapitolLost = true
-		ev.Collected = ev.Gross * t.r.Taxes.CapitolLostNum / t.r.Taxes.CapitolLostDen
+		ev.Collected = ev.Gross * r.Taxes.CapitolLostNum / r.Taxes.CapitolLostDen
+	}
+	return ev
+}
+
+// PenaltiesDue returns the treaty penalties nation n pays at the year-end.
+func PenaltiesDue(r *ruleset.Ruleset, s *State, n game.NationID) int {
+	k := 0
+	for _, tr := range s.Treaties {
+		for _, p := range tr.Penalties {
+			if p.Offender == n && p.Ended == 0 {
+				k++
+			}
+		}
+	}
+	return k * r.Taxes.TreatyPenalty
+}
+
+func (t *turn) collectTaxes(n game.NationID) {
+	rule := t.cite("Collecting Taxes, Buying and Fielding Troops", "")
+	if _, ok := t.m.Nation(n); !ok {
+		return
+	}
+	due := TaxesDue(t.m, t.r, t.s, n)
+	ev := &due
+	if ev.CapitolLost {
 		rule = t.cite("Your Capitol City", "")
 	}
 	city := TreasuryCity(t.m, t.s, n)

@@ -114,7 +114,7 @@ func TestCheck(t *testing.T) {
 		{7, "FIELD ALL\nBUY 24 C infantry AT Valmont", "error: you do not control Valmont"},
 		{7, "FIELD ALL\nBUY 24 C infantry AT Dresna", "error: you do not control Dresna"},
 		{7, "FIELD ALL\nBUY GENERAL Keith AT Konigsfeld", "error: there is already a leader named Keith"},
-		{7, "FIELD ALL\nBUY 600 B heavy-cavalry AT Konigsfeld", "error: 600 B heavy-cavalry costs 12000 crowns"},
+		{7, "FIELD ALL\nBUY 600 B heavy-cavalry AT Konigsfeld", "warning: 600 B heavy-cavalry costs 12000 crowns; with the orders above the sheet would spend 13399, but you will hold 4000 at the year-end (treasury in Konigsfeld 2400 + taxes 1600): the order will be refused"},
 		{7, "BUY 24 C infantry AT Konigsfeld", "warning: not fielded: E1, E2, E3, E4, E5, E6 and E-D1"},
 		{7, "FIELD ALL\nFIELD E2", "error: E2 is fielded already"},
 		{7, "FIELD E1\nFIELD E2\nFIELD E3\nFIELD E4\nFIELD E5\nFIELD E6\nFIELD DEPOT E-D1", "ok"},

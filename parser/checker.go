@@ -525,14 +525,14 @@ func (c *checker) finish() {
 		}
 		if len(unfielded) > 0 {
 			c.st = nil
-			c.warn("", fmt.Sprintf("not fielded: %s; they are disbanded at the year-end (\"You must then field any existing troops you want to keep\")", andList(unfielded)),
-				"Add FIELD ALL, or a FIELD line for each force and depot you keep.")
+			c.warn("", unfieldedWarning(c.rules, andList(unfielded)),
+				"Add FIELD ALL, or a FIELD line for each force and depot you keep, or DISBAND what you do not.")
 		}
 	}
 	if c.spent > 0 {
 		c.st = nil
 		c.r.Diagnostics = append(c.r.Diagnostics, Diagnostic{Severity: Note,
-			Message: fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)})
+			Message: spendingNote(c)})
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // The year-end orders ("Collecting Taxes, Buying and Fielding Troops") and
@@ -61,7 +62,45 @@ func (c *checker) checkBuy(o engine.Buy) {
 		}
 		cost = costs.Leader.Buy
 	}
-	c.spend(cost, what)
+	c.spendYearEnd(cost, what)
+}
+
+// yearEndFunds is what the nation will hold when the year-end's fielding
+// begins: its treasury now, the crowns TREASURY orders above bring it, the
+// taxes it will collect from its cities as they stand (engine.TaxesDue:
+// taxes are collected before troops are fielded and bought), less the
+// treaty penalties it pays.
+func (c *checker) yearEndFunds() (total, taxes, penalties int) {
+	taxes = engine.TaxesDue(c.m, c.rules, c.s, c.nation).Collected
+	penalties = engine.PenaltiesDue(c.rules, c.s, c.nation)
+	return max(c.funds+taxes-penalties, 0), taxes, penalties
+}
+
+// spendYearEnd adds a year-end order's cost to the sheet's running total
+// and warns when the total passes what the nation will hold. The order is
+// not refused: the engine pays orders in sheet order, fielding before
+// buying, and refuses whole the ones the treasury cannot pay by then
+// (engine/yearend_fielding.go), so an order over the total is dropped at
+// the year-end and does not count towards the orders after it.
+func (c *checker) spendYearEnd(amount int, what string) {
+	if amount <= 0 {
+		return
+	}
+	funds, taxes, penalties := c.yearEndFunds()
+	total := c.spent + amount
+	if total > funds {
+		pen := ""
+		if penalties > 0 {
+			pen = fmt.Sprintf(" - treaty penalties %d", penalties)
+		}
+		c.warn("", fmt.Sprintf("%s costs %d crowns; with the orders above the sheet would spend %d, but you will hold %d at the year-end (treasury in %s %d + taxes %d%s): the order will be refused",
+			what, amount, total, funds, c.fundsCity, c.funds, taxes, pen),
+			"Spend less: drop or reduce this order or an earlier one. Orders are paid in sheet order, fielding before buying; one the treasury cannot pay is refused whole.")
+		c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, over the %d you will hold", amount, funds))
+		return
+	}
+	c.spent = total
+	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, %d of %d spent", amount, total, funds))
 }
 
 // fieldCost is the crowns to field a force for another year: the field
@@ -125,7 +164,7 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 			}
 			cost += c.rules.Costs.Depot.Field
 		}
-		c.spend(cost, "fielding everything")
+		c.spendYearEnd(cost, "fielding everything")
 	case o.Depot != "":
 		d := c.depot(o.Depot)
 		o.Depot = d.ID
@@ -136,14 +175,14 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 			c.reject(d.ID, why+": \"You may not field depots that are in besieged or masked cities, or that are carried on transports\"", "Leave the order out.")
 		}
 		c.fieldedDepot[d.ID] = true
-		c.spend(c.rules.Costs.Depot.Field, "fielding "+d.ID)
+		c.spendYearEnd(c.rules.Costs.Depot.Field, "fielding "+d.ID)
 	default:
 		f := c.own(o.Force)
 		if c.fielded[f.ID] || c.fieldAll {
 			c.reject(string(f.ID), fmt.Sprintf("%s is fielded already by an order above", f.ID), "Delete one of the two.")
 		}
 		c.fielded[f.ID] = true
-		c.spend(c.fieldCost(f), "fielding "+string(f.ID))
+		c.spendYearEnd(c.fieldCost(f), "fielding "+string(f.ID))
 	}
 	return o
 }
@@ -248,4 +287,23 @@ func (c *checker) checkAttest(a *Attest) {
 		return
 	}
 	c.reject(a.Treaty, fmt.Sprintf("no treaty %s%s", a.Treaty, didYouMean(suggest(a.Treaty, ids))), "Name the treaty by the ID printed in your report.")
+}
+
+// unfieldedWarning says what happens at the year-end to what the sheet
+// neither fields nor disbands, by the ruleset's YearEnd.Unfielded.
+func unfieldedWarning(r *ruleset.Ruleset, list string) string {
+	if r.YearEnd.Unfielded == ruleset.UnfieldedDisband {
+		return fmt.Sprintf("not fielded: %s; they are disbanded at the year-end (\"You must then field any existing troops you want to keep\")", list)
+	}
+	return fmt.Sprintf("not fielded: %s; after your orders they are fielded in turn while the treasury can pay, and what it cannot pay for is disbanded (\"You must then field any existing troops you want to keep\")", list)
+}
+
+// spendingNote is the sheet's closing note on its spending.
+func spendingNote(c *checker) string {
+	if !c.yearEnd {
+		return fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)
+	}
+	funds, taxes, _ := c.yearEndFunds()
+	return fmt.Sprintf("these orders spend %d of the %d crowns you will hold at the year-end (treasury in %s %d + taxes %d), leaving %d",
+		c.spent, funds, c.fundsCity, c.funds, taxes, funds-c.spent)
 }
