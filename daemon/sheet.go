@@ -79,6 +79,10 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
 	}
 	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report, late))
+	if report.TurnLabel != "" {
+		// The turn as people read it: "[syw] Eisenmark, Turn 2, May 1752: …".
+		subject = fmt.Sprintf("[%s] %s, %s: %s", g.ID(), g.nationName(nation), report.TurnLabel, ackSubject(report, late))
+	}
 	out := outcome{status: store.MailAcknowledged, class: class}
 	if !report.Refused && !late {
 		for _, req := range report.Requests {

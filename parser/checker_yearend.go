@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -306,4 +307,27 @@ func spendingNote(c *checker) string {
 	funds, taxes, _ := c.yearEndFunds()
 	return fmt.Sprintf("these orders spend %d of the %d crowns you will hold at the year-end (treasury in %s %d + taxes %d), leaving %d",
 		c.spent, funds, c.fundsCity, c.funds, taxes, funds-c.spent)
+}
+
+// turnByName reads a turn's name at the start of words ("May 1752", "1752
+// year-end", "year-end 1752"; game.Calendar.ParseName), stopping at the
+// next header keyword: the turn number and how many words it took.
+func (v *Vocabulary) turnByName(words []string) (turn, used int, ok bool) {
+	if v == nil || v.calendar == nil || v.calendar.StartYear == 0 {
+		return 0, 0, false
+	}
+	end := len(words)
+	for k, w := range words {
+		if k > 0 && contains(headerKeywords, strings.ToUpper(strings.TrimSuffix(w, ":"))) {
+			end = k
+			break
+		}
+	}
+	// The longest run of up to three words that names a turn.
+	for n := min(end, 3); n >= 2; n-- {
+		if t, err := v.calendar.ParseName(strings.Join(words[:n], " ")); err == nil {
+			return t, n, true
+		}
+	}
+	return 0, 0, false
 }

@@ -42,3 +42,28 @@ func TestYearEndRunningTotal(t *testing.T) {
 	}
 	t.Log(r.canonical(true))
 }
+
+// TestTurnByName: a sheet may name its turn as the report prints it, the
+// year first or last, instead of its number; a wrong name is refused.
+func TestTurnByName(t *testing.T) {
+	for _, tc := range []struct {
+		turn int
+		line string
+		ok   bool
+	}{
+		{3, "TURN June 1752", true},
+		{3, "TURN 1752 June", true},
+		{3, "TURN 1752 Jun", true},
+		{7, "TURN year-end 1752", true},
+		{7, "TURN 1752 year-end", true},
+		{7, "TURN 1752 YEAR END", true},
+		{3, "TURN May 1752", false},
+		{3, "TURN Juni 1752", false},
+	} {
+		sheet := "GAME syw\nNATION eisenmark\nPASSWORD tobacco\n" + tc.line + "\nEND\n"
+		r := Check(sheet, fixture(t, tc.turn))
+		if r.Refused == tc.ok {
+			t.Errorf("%q at turn %d: refused %v, want %v: %+v", tc.line, tc.turn, r.Refused, !tc.ok, r.Diagnostics)
+		}
+	}
+}

@@ -253,9 +253,14 @@ func parseHeader(lines []physLine, v *Vocabulary, diags *[]Diagnostic) Header {
 				h.Password, h.HasPassword = val, true
 			case "TURN":
 				n, err := strconv.Atoi(strings.TrimSuffix(val, ","))
+				// A turn's name: "May 1752", "1752 year-end".
+				if tn, used, ok := v.turnByName(f[i:]); ok {
+					n, err = tn, nil
+					i += used - 1
+				}
 				if err != nil || n < 1 || n > 100000 {
 					bad(fmt.Sprintf("expected a turn number after TURN, read %q", val),
-						"Write the number of the turn these orders are for, as printed on your report: TURN 3.")
+						"Write the number or the name of the turn these orders are for, as printed on your report: TURN 3, or TURN May 1752.")
 					break
 				}
 				h.Turn = n

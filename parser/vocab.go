@@ -27,6 +27,8 @@ type Vocabulary struct {
 	leaders   []game.Leader // every leader in the game, sorted by ID
 	leaderKey map[string]game.Leader
 	leadWords int
+	// calendar names the turns (TURN May 1752); nil without a state.
+	calendar *game.Calendar
 }
 
 // NewVocabulary collects the names of a map and a game state; either may be
@@ -37,6 +39,10 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 		cityAt:    map[game.Hex]string{},
 		seaByKey:  map[string]game.SeaID{},
 		leaderKey: map[string]game.Leader{},
+	}
+	if s != nil {
+		cal := s.Calendar
+		v.calendar = &cal
 	}
 	if m != nil {
 		for i := range m.Cities {
