@@ -84,13 +84,7 @@ func (t *turn) stepYearEndFielding() {
 			}
 		}
 	}
-	for _, f := range t.live() {
-		if !fielded[f.ID] {
-			t.emit(&ForceDisbanded{Force: f.ID, Reason: "not fielded at the year-end", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
-				rule, f.At, to(f.Nation), f.Nation)
-			t.remove(f.ID)
-		}
-	}
+	t.disbandUnfielded(fielded, rule)
 	t.s.Depots = slices.DeleteFunc(t.s.Depots, func(d game.Depot) bool {
 		if depots[d.ID] {
 			return false
@@ -312,4 +306,35 @@ func takeUnits(f *game.Force, troops []game.Troops, guns []game.Guns, ships game
 	f.Ships.DamagedTransports -= ships.DamagedTransports
 	f.Normalize()
 	return ""
+}
+
+// disbandUnfielded takes every force not fielded out of the game at once
+// (and the forces aboard a fleet that goes), in one pass over the forces
+// rather than one per force.
+func (t *turn) disbandUnfielded(fielded map[game.ForceID]bool, rule string) {
+	gone := map[game.ForceID]bool{}
+	for _, f := range t.live() {
+		if fielded[f.ID] {
+			continue
+		}
+		t.emit(&ForceDisbanded{Force: f.ID, Reason: "not fielded at the year-end", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+			rule, f.At, to(f.Nation), f.Nation)
+		gone[f.ID] = true
+	}
+	for _, f := range t.forces {
+		if f != nil && !gone[f.ID] && f.Aboard != "" && gone[f.Aboard] {
+			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+				t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
+			gone[f.ID] = true
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	for id := range gone {
+		delete(t.byID, id)
+		t.fi(id).removed = true
+	}
+	t.nextSort = true
+	t.compact()
 }
