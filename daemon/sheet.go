@@ -22,6 +22,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	if err != nil {
 		return outcome{}, err
 	}
+	g.withTreaties(ctx, st) // treaty.go: the treaties sent and attested so far
 	text, sheet := findSheet(ex, parser.NewVocabulary(g.Map, st))
 	if !sheet.Header.Found {
 		return g.answerNoSheet(m, ex, auth, st), nil
@@ -89,8 +90,21 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
 		}
 		now := g.Now().UTC()
+		// treaty.go: IDs for the sheet's treaties, attestations, mail to the parties.
+		tro, err := g.sheetTreaties(ctx, m, st, nation, report)
+		if err != nil {
+			return outcome{}, err
+		}
+		reply += tro.note
+		out.msgs = append(out.msgs, tro.msgs...)
 		out.save = func(ctx context.Context, tx *store.Tx) error {
-			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, report, now)
+			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, report, now); err != nil {
+				return err
+			}
+			if tro.changed {
+				return g.saveLedgerIfUnchanged(ctx, tx, tro.was, tro.ledger)
+			}
+			return nil
 		}
 	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))
@@ -193,6 +207,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
+	// treaty.go: BREACH and LIFT change the treaty ledger at once.
+	tl, err := g.readLedger(ctx, g.DB.GetMeta)
+	if err != nil {
+		return outcome{}, err
+	}
+	ts := st.Clone()
+	ts.Treaties = tl.treaties
+	ts.Normalize()
+	ledgerChanged := false
 	v := parser.NewVocabulary(g.Map, st)
 	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
 	if rs.Game != "" && rs.Game != g.ID() {
@@ -210,6 +233,12 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	now := g.Now().UTC()
 	sum := store.SHA256Hex(m.Raw)
 	for _, c := range rs.Commands {
+		if line, msgs, ok := g.refereeTreatyCommand(m, st, ts, c); ok {
+			lines = append(lines, line)
+			out.msgs = append(out.msgs, msgs...)
+			ledgerChanged = ledgerChanged || len(msgs) > 0
+			continue
+		}
 		formatted := parser.FormatRefereeCommand(c, v)
 		token, verdict := "", ""
 		switch x := c.(type) {
@@ -260,6 +289,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
 				return err
 			}
+		}
+		if ledgerChanged {
+			return g.saveLedgerIfUnchanged(ctx, tx, tl.raw, ts.Treaties)
 		}
 		return nil
 	}
