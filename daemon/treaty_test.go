@@ -131,7 +131,9 @@ func TestTreatyByMail(t *testing.T) {
 	}
 	h.send("referee@pbem.localhost", "lift", "LIFT T1 eisenmark AGAINST morgronskia\n")
 	for _, who := range [][2]string{{eis, eisPW}, {mor, morPW}} {
-		if m, _ := h.waitFor(who[0], who[1], func(m string) bool { return strings.Contains(header(m, "Subject"), "the penalty of Eisenmark is ended") }); m == "" {
+		if m, _ := h.waitFor(who[0], who[1], func(m string) bool {
+			return strings.Contains(header(m, "Subject"), "the penalty of Eisenmark is ended")
+		}); m == "" {
 			t.Errorf("%s was not told the penalty ended", who[0])
 		}
 	}
