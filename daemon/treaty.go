@@ -29,9 +29,9 @@ import (
 //   - a sheet's ATTEST records the attestation; the last one makes the
 //     treaty public, and every party is told when it will be published
 //     (treaty-ratified.txt);
-//   - the referee's BREACH starts the yearly penalty and LIFT (on the
-//     aggrieved party's word) ends it; both parties are told
-//     (treaty-breach.txt, treaty-lifted.txt);
+//   - the referee's BREACH starts the yearly penalty; the aggrieved
+//     party's LIFT on its sheet ends it (or the referee's LIFT on its word);
+//     the parties are told (treaty-breach.txt, treaty-lifted.txt);
 //   - PublishTreaties mails every nation each treaty that became public
 //     during a turn since resolved (treaty-published.txt): at the start of
 //     the next turn, or of the game-year for the buy.
@@ -133,7 +133,7 @@ type treatyOutcome struct {
 // a copy of the ledger in st (which handleSheet filled with TreatiesInto).
 func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State, nation game.NationID, r *parser.Report) (treatyOutcome, error) {
 	var out treatyOutcome
-	if len(r.Treaties) == 0 && len(r.Attestations) == 0 {
+	if len(r.Treaties) == 0 && len(r.Attestations) == 0 && len(r.Lifts) == 0 {
 		return out, nil
 	}
 	l, err := g.readLedger(ctx, g.DB.GetMeta)
@@ -203,6 +203,24 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 			out.msgs = append(out.msgs, g.message(MailTreaty, string(p), st.Turn, tr.ID+".ratified", []string{g.registered(p)},
 				fmt.Sprintf("[%s] Treaty %s is public: %s", g.ID(), tr.ID, tr.Title),
 				templates.Must("treaty-ratified", map[string]any{"ID": tr.ID, "Title": tr.Title, "Parties": g.partyNames(tr.Parties), "When": when}), m.ReceivedAt))
+		}
+	}
+	for _, l := range r.Lifts {
+		if err := engine.LiftPenalty(s, l.Treaty, l.Offender, nation, nation); err != nil {
+			lines = append(lines, fmt.Sprintf("LIFT %s %s could not be recorded: %v.", l.Treaty, l.Offender, err))
+			continue
+		}
+		out.changed = true
+		tr, _ := engine.FindTreaty(s, l.Treaty)
+		lines = append(lines, fmt.Sprintf("The penalty of %s under %s is ended: nothing more is taken from it at the year-ends.", g.nationName(l.Offender), tr.ID))
+		data := map[string]any{"ID": tr.ID, "Title": tr.Title, "Offender": g.nationName(l.Offender), "Aggrieved": g.nationName(nation)}
+		subject := fmt.Sprintf("[%s] Treaty %s: the penalty of %s is ended", g.ID(), tr.ID, g.nationName(l.Offender))
+		key := tr.ID + ".lift." + string(l.Offender) + "." + string(nation) + "." + store.SHA256Hex(m.Raw)[:12]
+		out.msgs = append(out.msgs, g.message(MailTreaty, string(l.Offender), st.Turn, key, []string{g.registered(l.Offender)},
+			subject, templates.Must("treaty-lifted", data), m.ReceivedAt))
+		if g.Config.Game.Referee != "" {
+			out.msgs = append(out.msgs, g.message(MailTreaty, "referee", st.Turn, key, []string{g.Config.Game.Referee},
+				subject, templates.Must("treaty-lifted", data), m.ReceivedAt))
 		}
 	}
 	out.ledger = s.Treaties

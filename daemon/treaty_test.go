@@ -12,8 +12,10 @@ import (
 	"github.com/syw-pbem/pbem/store"
 )
 
-func sheetOf(nation, pw, body string) string {
-	return "GAME syw\nNATION " + nation + "\nPASSWORD " + pw + "\nTURN 1\n" + body + "\nEND\n"
+func sheetOf(nation, pw, body string) string { return sheetFor(nation, pw, "1", body) }
+
+func sheetFor(nation, pw, turn, body string) string {
+	return "GAME syw\nNATION " + nation + "\nPASSWORD " + pw + "\nTURN " + turn + "\n" + body + "\nEND\n"
 }
 
 // resolveTurn stands in for the turn runner: the turn now open is resolved
@@ -57,8 +59,9 @@ func resolveTurn(t *testing.T, h *harness) *engine.Result {
 // acknowledgment; Morgronskia is mailed its text, its ID and how to attest;
 // Morgronskia's ATTEST makes it public and both are told when it will be
 // published; at the start of the next turn every nation is mailed it; the
-// referee's BREACH starts the penalty and his LIFT, on the aggrieved
-// party's word, ends it, both parties told each time.
+// referee's BREACH starts the penalty, both parties told; the aggrieved
+// party's LIFT on its sheet ends it (the offender's own is refused), and
+// a LIFT by the referee after that finds nothing to end.
 func TestTreatyByMail(t *testing.T) {
 	h := newHarness(t, nil)
 	const eis, eisPW = "eisenmark@pbem.localhost", "pw-eisenmark"
@@ -129,13 +132,20 @@ func TestTreatyByMail(t *testing.T) {
 	if len(ts[0].Penalties) != 1 || ts[0].Penalties[0].Ended != 0 {
 		t.Fatalf("penalties after the breach: %+v", ts[0].Penalties)
 	}
-	h.send("referee@pbem.localhost", "lift", "LIFT T1 eisenmark AGAINST morgronskia\n")
-	for _, who := range [][2]string{{eis, eisPW}, {mor, morPW}} {
-		if m, _ := h.waitFor(who[0], who[1], func(m string) bool {
-			return strings.Contains(header(m, "Subject"), "the penalty of Eisenmark is ended")
-		}); m == "" {
-			t.Errorf("%s was not told the penalty ended", who[0])
-		}
+	// The offender cannot end his own penalty; the aggrieved party can, on
+	// its sheet (named by the turn's name).
+	id = h.send(eis, "lift", sheetFor("eisenmark", "demo-eisenmark", "May 1752", "LIFT T1 eisenmark"))
+	if ack, _ := h.waitFor(eis, eisPW, replyTo(id)); !strings.Contains(body(ack), "pays no penalty to Eisenmark under T1") {
+		t.Errorf("the offender's LIFT was not refused:\n%s", body(ack))
+	}
+	id = h.send(mor, "lift", sheetFor("morgronskia", "demo-morgronskia", "1752 May", "LIFT T1 eisenmark"))
+	if ack, _ := h.waitFor(mor, morPW, replyTo(id)); !strings.Contains(strings.Join(strings.Fields(body(ack)), " "), "The penalty of Eisenmark under T1 is ended") {
+		t.Errorf("the aggrieved party's LIFT:\n%s", body(ack))
+	}
+	if m, _ := h.waitFor(eis, eisPW, func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "the penalty of Eisenmark is ended")
+	}); m == "" {
+		t.Error("Eisenmark was not told its penalty ended")
 	}
 	h.settle()
 	ts, _ = h.d.Game.Treaties(context.Background())

@@ -227,6 +227,9 @@ func (c *checker) check(st *Statement) (ok bool) {
 	case st.Attest != nil:
 		c.checkAttest(st.Attest)
 		return true
+	case st.Lift != nil:
+		c.checkLift(st.Lift)
+		return true
 	case st.Request != nil:
 		c.requests[st.Request.Text]++
 		st.Request.Token = requestToken(c.ctx.Game, c.nation, c.r.Turn, c.requests[st.Request.Text], st.Request.Text)

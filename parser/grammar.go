@@ -25,7 +25,7 @@ func init() {
 		"REPAIR": parseRepair, "SPECIAL": parseSpecial,
 		"BUY": parseBuy, "FIELD": parseField, "DISBAND": parseDisband, "TRANSFER": parseTransfer,
 		"TREASURY": parseTreasury, "TEMPORARY": parseTemporary,
-		"TREATY": parseTreaty, "ATTEST": parseAttest, "REQUEST": parseRequest, "PASSWORD": parsePassword,
+		"TREATY": parseTreaty, "ATTEST": parseAttest, "LIFT": parseLift, "REQUEST": parseRequest, "PASSWORD": parsePassword,
 	}
 }
 

@@ -87,6 +87,7 @@ type Statement struct {
 	Order    engine.Order    `json:",omitempty"`
 	Treaty   *Treaty         `json:",omitempty"`
 	Attest   *Attest         `json:",omitempty"`
+	Lift     *Lift           `json:",omitempty"`
 	Request  *Request        `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
 }
@@ -101,6 +102,8 @@ func (s *Statement) Kind() string {
 		return "treaty"
 	case s.Attest != nil:
 		return "attest"
+	case s.Lift != nil:
+		return "lift"
 	case s.Request != nil:
 		return "request"
 	case s.Password != nil:
