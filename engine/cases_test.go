@@ -44,7 +44,7 @@ import (
 //	intel eisenmark F1 2
 //	treasury eisenmark 450          (the crowns the nation may spend: Treasury)
 //	taxbase eisenmark 1600          (TaxBase)
-//	depot E-D1 [nation]             (the depot exists [and belongs to nation])
+//	depot E-D1 [nation [aboard=E4]] (the depot exists [and belongs to nation] [aboard the fleet])
 //	nodepot E-D1
 //	treaty T1 published=5 penalty=fromande>eisenmark:7[:ended]  (fields compared if given)
 //	victory eisenmark,fromande | victory none

@@ -231,6 +231,9 @@ type Purchase struct {
 	Transports int          `json:",omitempty"`
 	Leader     *game.Leader `json:",omitempty"`
 	Count      int          `json:",omitempty"` // guns
+	// Aboard is, for a depot, the nation's fleet in the port that carries
+	// it ("on a transport in a port at the start of the game-year").
+	Aboard game.ForceID `json:",omitempty"`
 }
 
 // Buy buys units which appear in City (an unbesieged, unmasked city the

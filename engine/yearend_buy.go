@@ -16,7 +16,8 @@ import (
 // the treasury — an order the treasury cannot pay is refused whole, and the
 // next order is tried — then placed: troops, guns and generals join the
 // nation's new land force in that city (one per city a year-end), ships and
-// admirals its new fleet there, a depot stands in the city.
+// admirals its new fleet there, a depot stands in the city or, with Aboard,
+// goes aboard the nation's fleet in that port if its transports have room.
 func (t *turn) stepYearEndPurchases() {
 	rule := t.cite("Collecting Taxes, Buying and Fielding Troops", "Cost Chart for Troops (Buy/Field)")
 	levies := map[string]*game.Force{} // nation|city|land or fleet → the new force
@@ -43,7 +44,7 @@ func (t *turn) stepYearEndPurchases() {
 				id = fmt.Sprintf("%s-D%d", t.nationLetter(n), num)
 			}
 			ns.NextDepot = num + 1
-			t.s.Depots = append(t.s.Depots, game.Depot{ID: id, Nation: n, At: game.AtHex(mc.Hex)})
+			t.s.Depots = append(t.s.Depots, game.Depot{ID: id, Nation: n, At: game.AtHex(mc.Hex), Aboard: w.Aboard})
 			ev.Depot = id
 		} else {
 			key := string(n) + "|" + mc.Name + "|" + strconv.FormatBool(fleet)
@@ -125,7 +126,21 @@ func (t *turn) purchase(n game.NationID, o Buy) (what string, cost int, fleet bo
 		}
 		return what, c.Gun(w.Gun).Buy * w.Count, false, ""
 	case w.Depot:
-		return "a depot", c.Depot.Buy, false, ""
+		if w.Aboard == "" {
+			return "a depot", c.Depot.Buy, false, ""
+		}
+		what = "a depot aboard " + string(w.Aboard)
+		f := t.force(w.Aboard)
+		switch {
+		case f == nil || f.Nation != n:
+			return what, 0, false, fmt.Sprintf("you have no fleet %s", w.Aboard)
+		case !mc.Port || f.At != game.AtHex(mc.Hex):
+			return what, 0, false, fmt.Sprintf("%s does not lie in the port of %s: a depot goes \"in an unbesieged and unmasked city or on a transport in a port\"", f.ID, mc.Name)
+		}
+		if used, capacity := t.cargo(f); used+t.r.Cargo.Depot > capacity {
+			return what, 0, false, fmt.Sprintf("%s carries %d of its %d cargo points: no room for a depot (%d)", f.ID, used, capacity, t.r.Cargo.Depot)
+		}
+		return what, c.Depot.Buy, false, ""
 	case w.Warships > 0 || w.Transports > 0:
 		what = fmt.Sprintf("%d warships, %d transports", w.Warships, w.Transports)
 		if w.Warships < 0 || w.Transports < 0 {

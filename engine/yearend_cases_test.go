@@ -94,6 +94,11 @@ func yearEndPoststate(m *hexmap.Map, r *ruleset.Ruleset, s *State, word string, 
 		case word == "depot" && len(w) > 1 && string(s.Depots[i].Nation) != w[1]:
 			return fmt.Sprintf("depot %s belongs to %s, want %s", w[0], s.Depots[i].Nation, w[1]), true
 		}
+		if word == "depot" && len(w) > 2 {
+			if v, ok := strings.CutPrefix(w[2], "aboard="); ok && string(s.Depots[i].Aboard) != v {
+				return fmt.Sprintf("depot %s aboard %q, want %q", w[0], s.Depots[i].Aboard, v), true
+			}
+		}
 	case "treaty":
 		tr, found := FindTreaty(s, w[0])
 		if !found {

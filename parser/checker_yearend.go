@@ -50,6 +50,16 @@ func (c *checker) checkBuy(o engine.Buy) {
 		cost = costs.Gun(w.Gun).Buy * w.Count
 	case w.Depot:
 		what, cost = "a depot", costs.Depot.Buy
+		if w.Aboard != "" {
+			f := c.own(w.Aboard)
+			if !f.IsFleet() || f.Ships.AllTransports() == 0 {
+				c.reject(string(f.ID), fmt.Sprintf("%s has no transports to carry a depot", f.ID), "Name a fleet with a transport in the port.")
+			}
+			if f.At.IsSea() || f.At.Hex != mc.Hex {
+				c.reject(string(f.ID), fmt.Sprintf("%s does not lie in %s: a bought depot goes \"on a transport in a port\"", f.ID, mc.Name), "Name a fleet in that port, or leave out ABOARD.")
+			}
+			what = "a depot aboard " + string(f.ID)
+		}
 	case w.Warships > 0 || w.Transports > 0:
 		if !mc.Port {
 			c.reject(mc.Name, fmt.Sprintf("%s is not a port: ships are bought only in ports", mc.Name), "Place ships in a port you hold.")

@@ -137,6 +137,9 @@ func FormatOrder(o engine.Order, v *Vocabulary) string {
 	case engine.Special:
 		return "SPECIAL " + quote(o.Text)
 	case engine.Buy:
+		if o.What.Depot && o.What.Aboard != "" {
+			return fmt.Sprintf("BUY %s AT %s ABOARD %s", formatPurchase(o.What), cityName(o.City), o.What.Aboard)
+		}
 		return fmt.Sprintf("BUY %s AT %s", formatPurchase(o.What), cityName(o.City))
 	case engine.Field:
 		switch {
