@@ -277,7 +277,7 @@ func (c *checker) checkTreaty(t *Treaty) {
 	for _, p := range t.Parties {
 		c.otherNation(p, true)
 	}
-	c.note("the treaty is published when every party has sent it or attested it (ATTEST with the treaty's ID)")
+	c.note("the treaty gets its ID when this sheet is accepted, and the other parties are sent its text; it is published to every nation once they have all attested it (ATTEST with its ID)")
 }
 
 func (c *checker) checkAttest(a *Attest) {
