@@ -120,6 +120,10 @@ func runCheck(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
+	// The treaties sent and attested so far, for ATTEST and LIFT.
+	if err := g.TreatiesInto(ctx, st); err != nil {
+		return failed(e, err)
+	}
 	deadline, _ := g.Deadline(ctx)
 	report, err := parser.CheckReader(in, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: cfg.Game.ID, Nation: game.NationID(*nation),
