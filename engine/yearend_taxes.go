@@ -132,10 +132,8 @@ func (t *turn) moveTreasuries() {
 			t.ignore(n, o, "", rule, fmt.Sprintf("%s holds no treasury city to receive the crowns", o.To))
 			continue
 		}
-		t.moveCrowns(mc.Capitol, mc.Name, -o.Amount, "treasury moved", fmt.Sprintf("taken by %s to %s", n, o.To), o.Line, rule)
-		t.events[len(t.events)-1].Head().Visibility = to(mc.Capitol, n)
-		t.moveCrowns(o.To, dest, o.Amount, "treasury moved", fmt.Sprintf("from the captured capitol %s, sent by %s", mc.Name, n), o.Line, rule)
-		t.events[len(t.events)-1].Head().Visibility = to(o.To, n)
+		t.moveCrowns(mc.Capitol, mc.Name, -o.Amount, "treasury moved", fmt.Sprintf("taken by %s to %s", n, o.To), o.Line, rule, n)
+		t.moveCrowns(o.To, dest, o.Amount, "treasury moved", fmt.Sprintf("from the captured capitol %s, sent by %s", mc.Name, n), o.Line, rule, n)
 	}
 }
 
@@ -191,6 +189,25 @@ func TaxesDue(m *hexmap.Map, r *ruleset.Ruleset, s *State, n game.NationID) Taxe
 		ev.Collected = ev.Gross * r.Taxes.CapitolLostNum / r.Taxes.CapitolLostDen
 	}
 	return ev
+}
+
+// FundsAtFielding returns the crowns nation n will hold when the year-end's
+// fielding begins if no TEMPORARY CAPITOL or TREASURY order changes them:
+// the treasury it may spend now (with a temporary capitol's crowns, when
+// the real capitol is held again), the taxes due, less the treaty penalties
+// (never below 0). The order checker counts year-end spending against it.
+func FundsAtFielding(m *hexmap.Map, r *ruleset.Ruleset, s *State, n game.NationID) int {
+	_, have := Treasury(m, s, n)
+	if nat, ok := m.Nation(n); ok {
+		ns, _ := s.Nation(n)
+		if cs, ok := s.City(nat.Capitol); ok && cs.Controller == n && ns != nil && ns.TemporaryCapitol != "" && ns.TemporaryCapitol != nat.Capitol {
+			if tc, ok := s.City(ns.TemporaryCapitol); ok && tc.Controller == n {
+				have += tc.Treasury
+			}
+		}
+	}
+	have += TaxesDue(m, r, s, n).Collected
+	return max(have-PenaltiesDue(r, s, n), 0)
 }
 
 // PenaltiesDue returns the treaty penalties nation n pays at the year-end.

@@ -187,3 +187,47 @@ func BenchmarkYearEndLarge(b *testing.B) {
 	b.ReportMetric(float64(len(st.Forces)), "forces")
 	b.ReportMetric(float64(events), "events")
 }
+
+// TestFundsAtFieldingForecast: what the checker forecasts a nation will
+// hold at the year-end's fielding is what the engine gives it, with the
+// capitol held, lost (the crowns left in it are not counted), regained
+// (the temporary capitol's crowns come home), and under a treaty penalty.
+func TestFundsAtFieldingForecast(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(s *engine.State)
+	}{
+		{"held", func(s *engine.State) {}},
+		{"lost", func(s *engine.State) {
+			c, _ := s.City("Altburg")
+			c.Controller, c.Treasury = "fromande", 500
+			h, _ := s.City("Hafen")
+			h.Treasury = 40
+			n, _ := s.Nation("eisenmark")
+			n.TemporaryCapitol = "Hafen"
+		}},
+		{"regained", func(s *engine.State) {
+			c, _ := s.City("Altburg")
+			c.Treasury = 10
+			h, _ := s.City("Hafen")
+			h.Treasury = 400
+			n, _ := s.Nation("eisenmark")
+			n.TemporaryCapitol = "Hafen"
+		}},
+		{"penalty", func(s *engine.State) {
+			s.Treaties = []game.Treaty{{ID: "T1", Parties: []game.NationID{"eisenmark", "fromande"}, Ratified: 2, Published: 3,
+				Penalties: []game.TreatyPenalty{{Offender: "eisenmark", Aggrieved: "fromande", Since: 4}}}}
+		}},
+	} {
+		m, s := yearEndState(t)
+		tc.setup(s)
+		want := engine.FundsAtFielding(m, ruleset.SYW1752, s, "eisenmark")
+		res, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752, State: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := engine.Treasury(m, res.State, "eisenmark"); got != want {
+			t.Errorf("%s: forecast %d, the engine gives %d", tc.name, want, got)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func (t *turn) funds(n game.NationID) int {
 
 // moveCrowns adds change crowns (negative: takes them) to the treasury in
 // city, for nation n, and records why.
-func (t *turn) moveCrowns(n game.NationID, city string, change int, why, what string, line int, rule string) {
+func (t *turn) moveCrowns(n game.NationID, city string, change int, why, what string, line int, rule string, also ...game.NationID) {
 	if _, ok := t.m.City(city); !ok || change == 0 {
 		return
 	}
@@ -99,8 +99,9 @@ func (t *turn) moveCrowns(n game.NationID, city string, change int, why, what st
 	if mc, ok := t.m.City(city); ok {
 		place = game.AtHex(mc.Hex)
 	}
+	viewers := append([]game.NationID{n}, also...)
 	t.emit(&TreasuryChanged{Nation: n, City: city, Before: before, Change: change, After: cs.Treasury, Why: why, What: what, Line: line},
-		rule, place, to(n), n)
+		rule, place, to(viewers...), viewers...)
 }
 
 // pay takes cost crowns from the nation's treasury if it holds them, and

@@ -84,7 +84,12 @@ func (c *checker) checkBuy(o engine.Buy) {
 func (c *checker) yearEndFunds() (total, taxes, penalties int) {
 	taxes = engine.TaxesDue(c.m, c.rules, c.s, c.nation).Collected
 	penalties = engine.PenaltiesDue(c.rules, c.s, c.nation)
-	return max(c.funds+taxes-penalties, 0), taxes, penalties
+	// c.funds is the treasury the checker started from plus the crowns
+	// TREASURY orders above bring; the engine's reckoning replaces the
+	// first (a lost capitol's crowns are not the nation's to spend).
+	start, _ := c.treasury()
+	moved := c.funds - start
+	return engine.FundsAtFielding(c.m, c.rules, c.s, c.nation) + moved, taxes, penalties
 }
 
 // spendYearEnd adds a year-end order's cost to the sheet's running total
