@@ -41,3 +41,25 @@ func flip(s string) string {
 	}
 	return s
 }
+
+// FuzzParseName: any text read as a turn's name either fails or names a
+// turn whose printed name reads back as the same turn.
+func FuzzParseName(f *testing.F) {
+	for _, s := range []string{"May 1752", "1752 year-end", "Jun, 1753", "yearend 1760", "1752", "", "9999999999999999999 May"} {
+		f.Add(s)
+	}
+	c := Calendar{StartYear: 1752, FirstMonth: 4}
+	f.Fuzz(func(t *testing.T, s string) {
+		turn, err := c.ParseName(s)
+		if err != nil {
+			return
+		}
+		if turn < 1 {
+			t.Fatalf("ParseName(%q) = %d", s, turn)
+		}
+		back, err := c.ParseName(c.Name(turn))
+		if err != nil || back != turn {
+			t.Fatalf("ParseName(%q) = %d, whose name %q reads back as %d, %v", s, turn, c.Name(turn), back, err)
+		}
+	})
+}
