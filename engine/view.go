@@ -30,12 +30,17 @@ type NationView struct {
 	Treaties []game.Treaty `json:",omitempty"`
 	// Nations are the nations in the game and whether they are eliminated.
 	Nations []NationSummary `json:",omitempty"`
+	// Victory is the game's end, once a nation has won (public).
+	Victory *Victory `json:",omitempty"`
 }
 
 // NationSummary is a nation's public standing.
 type NationSummary struct {
 	ID         game.NationID
 	Eliminated bool `json:",omitempty"`
+	// TaxBase is the full tax value of the cities it controls (TaxBase):
+	// public, as every city's controller is.
+	TaxBase int `json:",omitempty"`
 }
 
 // CityView is a city's public state.
@@ -139,8 +144,9 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 		}
 	}
 	for _, n := range state.Nations {
-		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated})
+		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated, TaxBase: TaxBase(m, rules, state, n.ID)})
 	}
+	v.Victory = state.Victory
 	return v
 }
 

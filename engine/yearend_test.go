@@ -137,8 +137,14 @@ func TestTreatyLife(t *testing.T) {
 	if got.Published != 4 {
 		t.Fatalf("published %d, want 4", got.Published)
 	}
-	if v := engine.View(m, ruleset.SYW1752, res.State, "unterreich"); len(v.Treaties) != 1 {
+	v := engine.View(m, ruleset.SYW1752, res.State, "unterreich")
+	if len(v.Treaties) != 1 {
 		t.Fatalf("unterreich sees %d treaties after publication, want 1", len(v.Treaties))
+	}
+	for _, ns := range v.Nations {
+		if ns.ID == "eisenmark" && ns.TaxBase != 1000 {
+			t.Errorf("unterreich sees Eisenmark's tax base as %d, want 1000", ns.TaxBase)
+		}
 	}
 	s = res.State
 	if err := engine.DeclareBreach(s, "T1", "eisenmark", "fromande"); err != nil {
