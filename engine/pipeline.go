@@ -36,6 +36,8 @@ package engine
 //  10. minimum-sizes — forces with nothing left leave the game; minimum force
 //     sizes (militia, desertion).
 //  11. captures     — cities captured, garrisons killed by the townsfolk.
+//     repairs       — damaged ships that spent the whole turn in their own
+//     port under a REPAIR order are repaired and paid for (repairs.go).
 //  12. end-of-turn  — exhaustion recovery, scouting intelligence stored in
 //     State.Intel, Turn+1, normalised state.
 //
@@ -60,6 +62,7 @@ var monthlySteps = []pipelineStep{
 	{"attrition", (*turn).stepAttrition},
 	{"minimum-sizes", (*turn).stepMinimumSizes},
 	{"captures", (*turn).stepCaptures},
+	{"repairs", (*turn).stepRepairs},
 	{"end-of-turn", (*turn).stepEndOfTurn},
 }
 
@@ -96,4 +99,4 @@ func (t *turn) stepSieges() {}
 
 // The year-end steps (treaties, taxes, loyalty, fielding, purchases,
 // transfers) are in yearend_*.go; they read their orders through
-// yearEndOrders.
+// ordersOfKind.

@@ -21,7 +21,7 @@ import (
 func (t *turn) stepYearEndPurchases() {
 	rule := t.cite("Collecting Taxes, Buying and Fielding Troops", "Cost Chart for Troops (Buy/Field)")
 	levies := map[string]*game.Force{} // nation|city|land or fleet → the new force
-	for _, no := range yearEndOrders[Buy](t) {
+	for _, no := range ordersOfKind[Buy](t) {
 		n, o := no.nation, no.o.(Buy)
 		what, cost, fleet, why := t.purchase(n, o)
 		if why != "" {

@@ -33,13 +33,13 @@ import (
 //     they are disbanded.
 func (t *turn) stepYearEndFielding() {
 	rule := t.cite("Collecting Taxes, Buying and Fielding Troops", "")
-	for _, no := range yearEndOrders[Disband](t) {
+	for _, no := range ordersOfKind[Disband](t) {
 		t.disband(no.nation, no.o.(Disband), rule)
 	}
 	fielded := map[game.ForceID]bool{}
 	depots := map[string]bool{}
 	byNation := map[game.NationID][]yearEndOrder{}
-	for _, no := range yearEndOrders[Field](t) {
+	for _, no := range ordersOfKind[Field](t) {
 		byNation[no.nation] = append(byNation[no.nation], no)
 	}
 	for _, n := range t.activeNations() {

@@ -44,7 +44,7 @@ func (t *turn) stepYearEndTaxes() {
 func (t *turn) temporaryCapitols() {
 	rule := t.cite("Your Capitol City", "")
 	done := map[game.NationID]bool{}
-	for _, no := range yearEndOrders[TemporaryCapitol](t) {
+	for _, no := range ordersOfKind[TemporaryCapitol](t) {
 		n, o := no.nation, no.o.(TemporaryCapitol)
 		nat, _ := t.m.Nation(n)
 		mc, ok := t.m.City(o.City)
@@ -101,7 +101,7 @@ func (t *turn) temporaryCapitols() {
 
 func (t *turn) moveTreasuries() {
 	rule := t.cite("Your Capitol City", "")
-	for _, no := range yearEndOrders[MoveTreasury](t) {
+	for _, no := range ordersOfKind[MoveTreasury](t) {
 		n, o := no.nation, no.o.(MoveTreasury)
 		mc, ok := t.m.City(o.From)
 		if !ok {

@@ -25,7 +25,7 @@ import (
 // the sheet. Orders on monthly turns are refused by the orders step.
 func (t *turn) stepYearEndTransfers() {
 	rule := t.cite("Transferring Forces and Moving another Player's Forces", "")
-	for _, no := range yearEndOrders[Transfer](t) {
+	for _, no := range ordersOfKind[Transfer](t) {
 		t.transfer(no.nation, no.o.(Transfer), rule)
 	}
 	t.compact()

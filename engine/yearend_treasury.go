@@ -19,11 +19,11 @@ import (
 // sorted it.
 type yearEndOrder = nationOrder
 
-// yearEndOrders returns the sanitised year-end orders of type T, in nation
-// order then sheet order. This is the one place the year-end steps read
-// their orders from (today the unnamed t.buckets.later; at merge, the
-// per-step buckets).
-func yearEndOrders[T Order](t *turn) []yearEndOrder {
+// ordersOfKind returns the sanitised orders of type T, in nation order then
+// sheet order. This is the one place the year-end steps (and the repairs
+// step) read their orders from: today the unnamed t.buckets.later; at
+// merge, the per-step buckets.
+func ordersOfKind[T Order](t *turn) []yearEndOrder {
 	var out []yearEndOrder
 	for _, no := range t.buckets.later {
 		if _, ok := no.o.(T); ok {
