@@ -45,7 +45,7 @@ func (t *turn) stepRepairs() {
 			why = fmt.Sprintf("%s is not your port", mc.Name)
 		case cs.Siege != game.NotBesieged:
 			why = fmt.Sprintf("%s is %s", mc.Name, cs.Siege)
-		case fi.moved || fi.start != f.At || fi.engaged:
+		case fi.moved || fi.start != f.At || fi.engaged || t.sailed(f.ID):
 			why = fmt.Sprintf("%s did not spend the whole turn in %s: a repair \"takes one full turn\"", f.ID, mc.Name)
 		}
 		if why != "" {
@@ -55,7 +55,12 @@ func (t *turn) stepRepairs() {
 		cost := sh.DamagedWarships*t.r.Costs.RepairWarship + sh.DamagedTransports*t.r.Costs.RepairTransport
 		what := fmt.Sprintf("repairing %d warships and %d transports of %s", sh.DamagedWarships, sh.DamagedTransports, f.ID)
 		if !t.pay(n, cost, "repair", what, o.Line, rule) {
-			t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s: %s", what, t.cannotPay(n, cost)))
+			city, have := Treasury(t.m, t.s, n)
+			held := fmt.Sprintf("the treasury in %s holds %d", city, have)
+			if city == "" {
+				held = "you hold no treasury (neither your capitol nor a temporary capitol)"
+			}
+			t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s costs %d crowns and %s", what, cost, held))
 			continue
 		}
 		t.emit(&ShipsRepaired{Fleet: f.ID, Warships: sh.DamagedWarships, Transports: sh.DamagedTransports, Cost: cost},
@@ -64,6 +69,17 @@ func (t *turn) stepRepairs() {
 		f.Ships.Transports += sh.DamagedTransports
 		f.Ships.DamagedWarships, f.Ships.DamagedTransports = 0, 0
 	}
+}
+
+// sailed reports a fleet that left its place during the turn, even if it
+// came back (a voyage out of port and in again).
+func (t *turn) sailed(id game.ForceID) bool {
+	for _, e := range t.events {
+		if sm, ok := e.(*SeaMoved); ok && sm.Fleet == id && len(sm.Path) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ShipsRepaired: a fleet's damaged ships were repaired in port for Cost
