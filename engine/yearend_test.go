@@ -1,6 +1,8 @@
 package engine_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -235,5 +237,40 @@ func TestFundsAtFieldingForecast(t *testing.T) {
 		if _, got := engine.Treasury(m, res.State, "eisenmark"); got != want {
 			t.Errorf("%s: forecast %d, the engine gives %d", tc.name, want, got)
 		}
+	}
+}
+
+// TestYearEndDeterminism: the year-end of a generated game, with fielding,
+// buying and penalties, gives the same bytes twice, and leaves its input
+// state untouched.
+func TestYearEndDeterminism(t *testing.T) {
+	g := newGenGame(3, 40, 40, 6, 12)
+	st := g.state.Clone()
+	st.Turn = 7
+	for i := range st.Cities {
+		st.Cities[i].Treasury = 700
+	}
+	st.Treaties = []game.Treaty{{ID: "T1", Parties: []game.NationID{st.Nations[0].ID, st.Nations[1].ID}, Ratified: 7,
+		Penalties: []game.TreatyPenalty{{Offender: st.Nations[0].ID, Aggrieved: st.Nations[1].ID, Since: 3}}}}
+	var orders []engine.Orders
+	for _, nat := range g.m.Nations {
+		orders = append(orders, engine.Orders{Nation: nat.ID, Turn: 7, List: []engine.Order{
+			engine.Field{At: engine.At{Line: 1}, All: true},
+			engine.Buy{At: engine.At{Line: 2}, City: nat.Capitol, What: engine.Purchase{Troops: &game.Troops{Arm: game.LightCavalry, Grade: game.GradeC, Count: 12}}},
+		}})
+	}
+	before, _ := json.Marshal(st)
+	in := engine.Input{Map: g.m, Rules: ruleset.SYW1752, State: st, Orders: orders, Seed: 5}
+	a, err := engine.Resolve(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := engine.Resolve(in)
+	if !bytes.Equal(encodeResult(t, a), encodeResult(t, b)) {
+		t.Fatal("two resolutions of the same year-end differ")
+	}
+	after, _ := json.Marshal(st)
+	if !bytes.Equal(before, after) {
+		t.Fatal("Resolve changed its input state")
 	}
 }
