@@ -149,6 +149,17 @@ func stage(st *Statement) int {
 		return 2
 	case engine.Debark:
 		return 3
+	// The year-end, in the engine's order (only on year-end sheets, where
+	// the monthly kinds are refused): capitols and treasuries, disbanding,
+	// fielding, buying, transfers.
+	case engine.TemporaryCapitol, engine.MoveTreasury:
+		return 0
+	case engine.Disband:
+		return 1
+	case engine.Field:
+		return 2
+	case engine.Buy:
+		return 3
 	}
 	return 4
 }

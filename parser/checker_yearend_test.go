@@ -67,3 +67,15 @@ func TestTurnByName(t *testing.T) {
 		}
 	}
 }
+
+// TestYearEndCheckedInEngineOrder: the checker adds up a year-end sheet as
+// the engine pays it — fielding before buying — whatever the sheet's order.
+func TestYearEndCheckedInEngineOrder(t *testing.T) {
+	r := Check(sheetFor(7, "BUY 10 C infantry AT Konigsfeld\nFIELD E1"), fixture(t, 7))
+	if r.HasErrors() || len(r.Accepted) != 2 {
+		t.Fatalf("%+v", r.Diagnostics)
+	}
+	if a := r.Annotations[0]; a != "40 crowns, 337 of 4000 spent" {
+		t.Errorf("BUY annotated %q, want the fielding above it counted first", a)
+	}
+}
