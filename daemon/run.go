@@ -59,6 +59,10 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return nil, err
 	}
+	// Treaties that became public during a turn resolved since (treaty.go).
+	if err := g.PublishTreaties(ctx); err != nil {
+		g.Log.Error("publishing treaties", "err", err)
+	}
 	imapEP, smtpEP := cfg.IMAPEndpoint(), cfg.SMTPEndpoint()
 	if cfg.Mail.Mode == config.ModeEmbedded {
 		if d.Mail, err = startMailServer(ctx, cfg, g.Log.With("part", "mailserver")); err != nil {

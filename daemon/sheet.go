@@ -22,6 +22,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	if err != nil {
 		return outcome{}, err
 	}
+	g.withTreaties(ctx, st) // treaty.go: the treaties sent and attested so far
 	text, sheet := findSheet(ex, parser.NewVocabulary(g.Map, st))
 	if !sheet.Header.Found {
 		return g.answerNoSheet(m, ex, auth, st), nil
@@ -83,18 +84,35 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
 	}
 	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report, late))
+	if report.TurnLabel != "" {
+		// The turn as people read it: "[syw] Eisenmark, Turn 2, May 1752: …".
+		subject = fmt.Sprintf("[%s] %s, %s: %s", g.ID(), g.nationName(nation), report.TurnLabel, ackSubject(report, late))
+	}
 	out := outcome{status: store.MailAcknowledged, class: class}
 	if !report.Refused && !late {
 		for _, req := range report.Requests {
 			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
 		}
 		now := g.Now().UTC()
+		// treaty.go: IDs for the sheet's treaties, attestations, mail to the parties.
+		tro, err := g.sheetTreaties(ctx, m, st, nation, report)
+		if err != nil {
+			return outcome{}, err
+		}
+		reply += tro.note
+		out.msgs = append(out.msgs, tro.msgs...)
 		pws := []string{sheet.Header.Password}
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
 		}
 		out.save = func(ctx context.Context, tx *store.Tx) error {
-			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now)
+			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
+				return err
+			}
+			if tro.changed {
+				return g.saveLedgerIfUnchanged(ctx, tx, tro.was, tro.ledger)
+			}
+			return nil
 		}
 	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))
@@ -204,6 +222,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
+	// treaty.go: BREACH and LIFT change the treaty ledger at once.
+	tl, err := g.readLedger(ctx, g.DB.GetMeta)
+	if err != nil {
+		return outcome{}, err
+	}
+	ts := st.Clone()
+	ts.Treaties = tl.treaties
+	ts.Normalize()
+	ledgerChanged := false
 	v := parser.NewVocabulary(g.Map, st)
 	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
 	if rs.Game != "" && rs.Game != g.ID() {
@@ -226,6 +253,12 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	}
 	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
 	for _, c := range rs.Commands {
+		if line, msgs, ok := g.refereeTreatyCommand(m, st, ts, c); ok {
+			lines = append(lines, line)
+			out.msgs = append(out.msgs, msgs...)
+			ledgerChanged = ledgerChanged || len(msgs) > 0
+			continue
+		}
 		formatted := parser.FormatRefereeCommand(c, v)
 		token, verdict := "", ""
 		switch x := c.(type) {
@@ -316,7 +349,12 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			}
 		}
 		if !newDeadline.IsZero() {
-			return tx.SetDeadline(ctx, g.ID(), turn, newDeadline, m.ID)
+			if err := tx.SetDeadline(ctx, g.ID(), turn, newDeadline, m.ID); err != nil {
+				return err
+			}
+		}
+		if ledgerChanged {
+			return g.saveLedgerIfUnchanged(ctx, tx, tl.raw, ts.Treaties)
 		}
 		return nil
 	}

@@ -33,6 +33,8 @@ import (
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
+//	treaty T1 eisenmark,fromande [attested=eisenmark,…] [ratified=N] [published=N] [penalty=OFFENDER>AGGRIEVED:SINCE[:ENDED]]
+//	(city lines take treasury=N; nation lines temp=CITY, the temporary capitol)
 //	ORDERS
 //	eisenmark {"kind":"move","Force":"E1","Path":["0201"]}
 //	RULINGS                        (the referee's approved rulings, engine.Input.Rulings, one JSON Ruling a line)
@@ -42,8 +44,13 @@ import (
 //	                                                         garrison=no: not a garrison)
 //	gone E2
 //	city Mitte controller=eisenmark treasury=400
-//	treaty T1 penalty=fromande:eisenmark   (penalty=none: no penalty runs)
 //	intel eisenmark F1 2
+//	treasury eisenmark 450          (the crowns the nation may spend: Treasury)
+//	taxbase eisenmark 1600          (TaxBase)
+//	depot E-D1 [nation [aboard=E4]] (the depot exists [and belongs to nation] [aboard the fleet])
+//	nodepot E-D1
+//	treaty T1 published=5 penalty=fromande>eisenmark:7[:ended]  (fields compared if given)
+//	victory eisenmark,fromande | victory none
 //	EVENTS
 //	ForceMoved {"Force":"E1","MP":6}    (an event of that kind whose JSON contains these fields)
 //	NO Contact {}                        (no such event)
@@ -343,6 +350,9 @@ func buildState(c *testCase) (*State, error) {
 				if v, ok := strings.CutPrefix(kv, "next="); ok {
 					ns.NextForce, _ = strconv.Atoi(v)
 				}
+				if v, ok := strings.CutPrefix(kv, "temp="); ok {
+					ns.TemporaryCapitol = v
+				}
 			}
 			s.Nations = append(s.Nations, ns)
 		case "city":
@@ -388,24 +398,17 @@ func buildState(c *testCase) (*State, error) {
 				return nil, err
 			}
 			s.Forces = append(s.Forces, pf.f)
-		case "treaty":
-			tr := game.Treaty{ID: w[0], Published: 1}
-			for _, n := range strings.Split(w[1], ",") {
-				tr.Parties = append(tr.Parties, game.NationID(n))
-			}
-			tr.Attested = tr.Parties
-			for _, kv := range w[2:] {
-				if v, ok := strings.CutPrefix(kv, "penalty="); ok {
-					off, agg, _ := strings.Cut(v, ":")
-					tr.Penalties = append(tr.Penalties, game.TreatyPenalty{Offender: game.NationID(off), Aggrieved: game.NationID(agg), Since: 1})
-				}
-			}
-			s.Treaties = append(s.Treaties, tr)
 		case "intel":
 			lv, _ := strconv.Atoi(w[2])
 			s.Intel = append(s.Intel, Sighting{Nation: game.NationID(w[0]), Force: game.ForceID(w[1]), Level: lv, Turn: c.turn - 1})
 		default:
-			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force, treaty or intel", l)
+			if ok, err := yearEndPrestate(s, word, w); ok || err != nil {
+				if err != nil {
+					return nil, fmt.Errorf("PRESTATE line %q: %v", l, err)
+				}
+				continue
+			}
+			return nil, fmt.Errorf("PRESTATE line %q: expected nation, city, depot, force, intel or treaty", l)
 		}
 	}
 	s.Normalize()
@@ -579,22 +582,6 @@ func runCase(t *testing.T, c *testCase) {
 					}
 				}
 			}
-		case "treaty":
-			w := strings.Fields(rest)
-			i := slices.IndexFunc(res.State.Treaties, func(tr game.Treaty) bool { return tr.ID == w[0] })
-			if i < 0 {
-				fail("POSTSTATE treaty %s: no such treaty", w[0])
-				continue
-			}
-			var got []string
-			for _, p := range res.State.Treaties[i].Penalties {
-				got = append(got, string(p.Offender)+":"+string(p.Aggrieved))
-			}
-			for _, kv := range w[1:] {
-				if v, ok := strings.CutPrefix(kv, "penalty="); ok && (v == "none" && len(got) > 0 || v != "none" && !slices.Contains(got, v)) {
-					fail("POSTSTATE treaty %s: penalties %v, want %s", w[0], got, v)
-				}
-			}
 		case "gone":
 			if f, ok := res.State.Force(game.ForceID(strings.TrimSpace(rest))); ok {
 				fail("POSTSTATE %s should be gone, is %s", rest, formatForce(f))
@@ -641,7 +628,13 @@ func runCase(t *testing.T, c *testCase) {
 				fail("POSTSTATE turn %d, want %d", res.State.Turn, n)
 			}
 		default:
-			t.Fatalf("POSTSTATE line %q: expected force, gone, city, treaty, intel or turn", l)
+			if msg, ok := yearEndPoststate(m, rules, res.State, word, strings.Fields(rest)); ok {
+				if msg != "" {
+					fail("POSTSTATE %s", msg)
+				}
+				continue
+			}
+			t.Fatalf("POSTSTATE line %q: expected force, gone, city, intel, turn, treasury, taxbase, depot, nodepot, treaty or victory", l)
 		}
 	}
 	for _, l := range c.events {

@@ -73,7 +73,7 @@ var seaOrderKinds = []OrderKind{
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Debark).Force, "debark") }},
 	{Keyword: "fleet-stance", Section: "Sea Battles", Turn: MonthlyTurn, Step: "organisation", Zero: FleetStance{}, apply: applyFleetStance, Legal: legalFleet(func(o Order) game.ForceID { return o.(FleetStance).Fleet }), Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(FleetStance).Fleet, "fleet-stance") }},
-	{Keyword: "repair", Section: "Sea Battles", Turn: MonthlyTurn, Step: "sea-battles", Zero: Repair{}, Legal: legalRepair, Once: true,
+	{Keyword: "repair", Section: "Sea Battles", Turn: MonthlyTurn, Step: "repairs", Zero: Repair{}, Legal: legalRepair, Once: true,
 		Subject: func(o Order) (game.ForceID, string) { return subjectForce(o.(Repair).Fleet, "repair") }},
 }
 

@@ -16,6 +16,9 @@ type Purchase struct {
 	Transports int          `json:",omitempty"`
 	Leader     *game.Leader `json:",omitempty"`
 	Count      int          `json:",omitempty"` // guns
+	// Aboard is, for a depot, the nation's fleet in the port that carries
+	// it ("on a transport in a port at the start of the game-year").
+	Aboard game.ForceID `json:",omitempty"`
 }
 
 // Buy buys units which appear in City (an unbesieged, unmasked city the
@@ -102,7 +105,7 @@ var yearEndOrderKinds = []OrderKind{
 		Subject: func(o Order) (game.ForceID, string) { return o.(Disband).Force, "" }},
 	{Keyword: "transfer", Section: "Collecting Taxes, Buying and Fielding Troops", Para: "Transferring Forces", Turn: YearEndTurn, Step: "transfers", Zero: Transfer{}, Legal: legalTransfer,
 		Subject: func(o Order) (game.ForceID, string) { return o.(Transfer).Force, "" }},
-	{Keyword: "treasury", Section: "Your Capitol City", Turn: YearEndTurn, Step: "transfers", Zero: MoveTreasury{}, Legal: legalMoveTreasury, Subject: noSubject},
+	{Keyword: "treasury", Section: "Your Capitol City", Turn: YearEndTurn, Step: "taxes", Zero: MoveTreasury{}, Legal: legalMoveTreasury, Subject: noSubject},
 	{Keyword: "temporary-capitol", Section: "Your Capitol City", Turn: YearEndTurn, Step: "taxes", Zero: TemporaryCapitol{}, Legal: legalTemporaryCapitol, Subject: noSubject},
 }
 

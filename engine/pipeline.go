@@ -13,6 +13,8 @@ package engine
 //     rulings       — the referee's approved rulings (Input.Rulings): treasury
 //     changes, units added or removed, forces placed, loyalty, treaty
 //     breaches and lifted penalties (rulings.go).
+//     treaties      — public treaties attested by every party during the
+//     turn are published (yearend_treaties.go).
 //  2. organisation  — standing orders (stance, retreat, pursue, continue,
 //     slow, fleet stance), then split, merge, assign and detach leaders,
 //     garrison, depot grants, special requests; minimum sizes after splits.
@@ -37,6 +39,8 @@ package engine
 //  10. minimum-sizes — forces with nothing left leave the game; minimum force
 //     sizes (militia, desertion).
 //  11. captures     — cities captured, garrisons killed by the townsfolk.
+//     repairs       — damaged ships that spent the whole turn in their own
+//     port under a REPAIR order are repaired and paid for (repairs.go).
 //  12. end-of-turn  — exhaustion recovery, scouting intelligence stored in
 //     State.Intel, Turn+1, normalised state.
 //
@@ -51,6 +55,7 @@ type pipelineStep struct {
 var monthlySteps = []pipelineStep{
 	{"orders", (*turn).stepOrders},
 	{"rulings", (*turn).stepRulings},
+	{"treaties", (*turn).stepTreaties},
 	{"organisation", (*turn).stepOrganisation},
 	{"supply", (*turn).stepSupply},
 	{"movement", (*turn).stepMovement},
@@ -61,6 +66,7 @@ var monthlySteps = []pipelineStep{
 	{"attrition", (*turn).stepAttrition},
 	{"minimum-sizes", (*turn).stepMinimumSizes},
 	{"captures", (*turn).stepCaptures},
+	{"repairs", (*turn).stepRepairs},
 	{"end-of-turn", (*turn).stepEndOfTurn},
 }
 
@@ -96,27 +102,6 @@ func Steps(yearEnd bool) []string {
 // section. Until then cities keep their siege status as the state gives it.
 func (t *turn) stepSieges() {}
 
-// The year-end steps are filled by the year-end issue; the orders for them
-// are filed by step: t.ordersFor("purchases") and so on (OrderKind.Step).
-// Until a step reads its orders, each is reported "not carried out yet".
-
-// stepYearEndTreaties publishes public treaties received during the buy.
-func (t *turn) stepYearEndTreaties() {}
-
-// stepYearEndTaxes collects taxes (full, half for foreign or masked cities,
-// none for besieged, 3/4 without the capitol) into the treasuries.
-func (t *turn) stepYearEndTaxes() {}
-
-// stepYearEndLoyalty turns neutral provinces loyal to a nation holding all
-// their cities.
-func (t *turn) stepYearEndLoyalty() {}
-
-// stepYearEndFielding pays field costs and disbands what is not fielded.
-func (t *turn) stepYearEndFielding() {}
-
-// stepYearEndPurchases places bought troops, ships, depots and leaders.
-func (t *turn) stepYearEndPurchases() {}
-
-// stepYearEndTransfers transfers ships, depots, guns and leaders, and
-// treasuries of captured capitols.
-func (t *turn) stepYearEndTransfers() {}
+// The year-end steps (treaties, taxes, loyalty, fielding, purchases,
+// transfers) are in yearend_*.go; they read their orders through
+// ordersOfKind.

@@ -375,34 +375,24 @@ func (t *turn) applyEffect(r Ruling, e Effect) {
 type doneFunc func(n game.NationID, f game.ForceID, city string, place game.Place, vis Visibility, what string)
 
 func (t *turn) treatyPenalty(r Ruling, e Effect, done doneFunc, refuse func(game.NationID, string)) {
-	var id string
-	var off, agg game.NationID
-	lift := false
+	// The same rules as a breach or a lift the daemon applies between turns
+	// (yearend_treaties.go): only a public treaty carries the penalty, and a
+	// penalty ended stays in the treaty's record with the turn it ended.
 	switch x := e.(type) {
 	case DeclareBreach:
-		id, off, agg = x.Treaty, x.Offender, x.Aggrieved
+		if err := BreachTreaty(t.s, x.Treaty, x.Offender, x.Aggrieved); err != nil {
+			refuse(x.Offender, err.Error())
+			return
+		}
+		done(x.Offender, "", "", game.Place{}, public(), fmt.Sprintf("%s is in breach of %s against %s: %d tax points a year until %s agrees to end it",
+			x.Offender, strings.ToUpper(x.Treaty), x.Aggrieved, t.r.Taxes.TreatyPenalty, x.Aggrieved))
 	case LiftPenalty:
-		id, off, agg, lift = x.Treaty, x.Offender, x.Aggrieved, true
-	}
-	i := slices.IndexFunc(t.s.Treaties, func(tr game.Treaty) bool { return strings.EqualFold(tr.ID, id) })
-	if i < 0 {
-		refuse(off, fmt.Sprintf("there is no public treaty %s", id))
-		return
-	}
-	tr := &t.s.Treaties[i]
-	j := slices.IndexFunc(tr.Penalties, func(p game.TreatyPenalty) bool { return p.Offender == off && p.Aggrieved == agg })
-	switch {
-	case lift && j < 0:
-		refuse(off, fmt.Sprintf("%s pays no penalty to %s under %s", off, agg, tr.ID))
-	case lift:
-		tr.Penalties = slices.Delete(tr.Penalties, j, j+1)
-		done(off, "", "", game.Place{}, public(), fmt.Sprintf("the penalty of %s for breaching %s against %s is lifted", off, tr.ID, agg))
-	case j >= 0:
-		refuse(off, fmt.Sprintf("%s already pays a penalty to %s under %s", off, agg, tr.ID))
-	default:
-		tr.Penalties = append(tr.Penalties, game.TreatyPenalty{Offender: off, Aggrieved: agg, Since: t.number})
-		done(off, "", "", game.Place{}, public(), fmt.Sprintf("%s is in breach of %s against %s: %d tax points a year until %s agrees to end it",
-			off, tr.ID, agg, t.r.Taxes.TreatyPenalty, agg))
+		if err := EndPenalty(t.s, x.Treaty, x.Offender, x.Aggrieved, Referee); err != nil {
+			refuse(x.Offender, err.Error())
+			return
+		}
+		done(x.Offender, "", "", game.Place{}, public(), fmt.Sprintf("the penalty of %s for breaching %s against %s is lifted",
+			x.Offender, strings.ToUpper(x.Treaty), x.Aggrieved))
 	}
 }
 
@@ -596,13 +586,7 @@ func (t *turn) nationOfID(id game.ForceID) game.NationID {
 // treasuryCity is the city holding a nation's treasury: its temporary
 // capitol while it has one, else its capitol.
 func (t *turn) treasuryCity(n game.NationID) string {
-	if ns, ok := t.s.Nation(n); ok && ns.TemporaryCapitol != "" {
-		return ns.TemporaryCapitol
-	}
-	if nat, ok := t.m.Nation(n); ok {
-		return nat.Capitol
-	}
-	return ""
+	return TreasuryCity(t.m, t.s, n)
 }
 
 func cityPlace(t *turn, name string) game.Place {

@@ -25,6 +25,9 @@ type State struct {
 	// sorted by (Nation, Force). It is the only way a foreign force's contents
 	// reach a nation's view.
 	Intel []Sighting `json:",omitempty"`
+	// Victory is set at the end of the game-year in which a nation reached
+	// the victory tax base (yearend_victory.go).
+	Victory *Victory `json:",omitempty"`
 }
 
 // NationState is what changes about a nation.

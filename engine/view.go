@@ -15,6 +15,8 @@ type NationView struct {
 	Nation game.NationID
 	Turn   int
 	Label  string
+	// Calendar names the game's turns (public): "May 1752", "year-end 1752".
+	Calendar game.Calendar
 	// Own are the nation's forces in full.
 	Own []game.Force `json:",omitempty"`
 	// Foreign are every other force: where it is (public, "General
@@ -35,12 +37,17 @@ type NationView struct {
 	// capitol is lost ("" when none).
 	NextForce        int    `json:",omitempty"`
 	TemporaryCapitol string `json:",omitempty"`
+	// Victory is the game's end, once a nation has won (public).
+	Victory *Victory `json:",omitempty"`
 }
 
 // NationSummary is a nation's public standing.
 type NationSummary struct {
 	ID         game.NationID
 	Eliminated bool `json:",omitempty"`
+	// TaxBase is the full tax value of the cities it controls (TaxBase):
+	// public, as every city's controller is.
+	TaxBase int `json:",omitempty"`
 }
 
 // CityView is a city's public state.
@@ -103,7 +110,7 @@ type ForeignForce struct {
 // siege status; its own treasuries; its depots and those granted to it;
 // published treaties.
 func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.NationID) *NationView {
-	v := &NationView{Nation: nation, Turn: state.Turn, Label: state.Calendar.Label(state.Turn)}
+	v := &NationView{Nation: nation, Turn: state.Turn, Label: state.Calendar.Label(state.Turn), Calendar: state.Calendar}
 	levels := map[game.ForceID]ruleset.ScoutingLevel{}
 	for _, s := range state.Intel {
 		if s.Nation == nation && ruleset.ScoutingLevel(s.Level) > levels[s.Force] {
@@ -144,11 +151,12 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 		}
 	}
 	for _, n := range state.Nations {
-		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated})
+		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated, TaxBase: TaxBase(m, rules, state, n.ID)})
 		if n.ID == nation {
 			v.NextForce, v.TemporaryCapitol = n.NextForce, n.TemporaryCapitol
 		}
 	}
+	v.Victory = state.Victory
 	return v
 }
 

@@ -1,6 +1,10 @@
 package game
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // TurnsPerYear is the number of turns in a game-year: six monthly turns of
 // campaigning (the winter months pass instantly) and the year-end, where taxes
@@ -68,4 +72,57 @@ func (c Calendar) Label(turn int) string {
 	}
 	m := (first-1+d.Month-1)%12 + 1
 	return fmt.Sprintf("Turn %d, %s %d", turn, monthNames[m-1], d.Year)
+}
+
+// Name prints a turn's name as people read it, without its number: "May
+// 1752" or "year-end 1752". ParseName reads it back.
+func (c Calendar) Name(turn int) string {
+	d := c.Date(turn)
+	if d.IsYearEnd() {
+		return fmt.Sprintf("year-end %d", d.Year)
+	}
+	return fmt.Sprintf("%s %d", monthNames[c.calendarMonth(d.Month)-1], d.Year)
+}
+
+// calendarMonth is the calendar month (1–12) of campaigning month m (1–6).
+func (c Calendar) calendarMonth(m int) int {
+	first := c.FirstMonth
+	if first < 1 || first > 12 {
+		first = 4
+	}
+	return (first-1+m-1)%12 + 1
+}
+
+// ParseName reads a turn's name, as Name writes it or with the year first
+// ("May 1752", "1752 May", "year-end 1752", "1752 year-end"), in any case;
+// a month may be cut to its first three letters ("Jun 1752"), and the
+// year-end written "yearend", "year end" or "buy". It returns the turn
+// number, or an error saying what was expected.
+func (c Calendar) ParseName(s string) (int, error) {
+	words := strings.Fields(strings.ToLower(strings.NewReplacer(",", " ", "-", " ").Replace(s)))
+	year, rest := 0, []string{}
+	for _, w := range words {
+		if n, err := strconv.Atoi(w); err == nil && year == 0 {
+			year = n
+			continue
+		}
+		rest = append(rest, w)
+	}
+	what := strings.Join(rest, "")
+	bad := func() (int, error) {
+		return 0, fmt.Errorf("turn %q: expected a turn number, or a month and a year such as %q or %q", s, c.Name(1), c.Name(TurnsPerYear))
+	}
+	if year < c.StartYear || year > c.StartYear+1000 || what == "" {
+		return bad()
+	}
+	if what == "yearend" || what == "buy" {
+		return c.Turn(Date{Year: year}), nil
+	}
+	for m := 1; m <= MonthlyTurns; m++ {
+		name := strings.ToLower(monthNames[c.calendarMonth(m)-1])
+		if what == name || (len(what) >= 3 && strings.HasPrefix(name, what)) {
+			return c.Turn(Date{Year: year, Month: m}), nil
+		}
+	}
+	return bad()
 }

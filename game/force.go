@@ -311,6 +311,14 @@ type Treaty struct {
 	Parties  []NationID
 	Text     string
 	Attested []NationID `json:",omitempty"`
+	// Proposer is the party that sent the text; Submitted the turn whose
+	// orders were being collected when it arrived.
+	Proposer  NationID `json:",omitempty"`
+	Submitted int      `json:",omitempty"`
+	// Ratified is the turn during which the last party attested (0 while
+	// attestations are awaited): the treaty is published when that turn is
+	// resolved, at the start of the next one.
+	Ratified int `json:",omitempty"`
 	// Published is the turn it was published at; 0 while awaiting attestations.
 	Published int `json:",omitempty"`
 	// Penalties lists nations found in breach and still paying the yearly
@@ -324,4 +332,7 @@ type TreatyPenalty struct {
 	Offender  NationID
 	Aggrieved NationID
 	Since     int
+	// Ended is the turn during which the aggrieved party ended the penalty
+	// (0 while it runs).
+	Ended int `json:",omitempty"`
 }

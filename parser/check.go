@@ -64,6 +64,7 @@ type Report struct {
 	// statements; PasswordChange is set when the sheet changes the password.
 	Treaties       []Treaty
 	Attestations   []Attest
+	Lifts          []Lift // penalties the sender, aggrieved, ends
 	Requests       []Request
 	PasswordChange *PasswordChange
 	// Accepted lists every accepted statement in sheet order, with
@@ -301,6 +302,8 @@ func (r *Report) accept(st Statement, annot string) {
 		r.Treaties = append(r.Treaties, *st.Treaty)
 	case st.Attest != nil:
 		r.Attestations = append(r.Attestations, *st.Attest)
+	case st.Lift != nil:
+		r.Lifts = append(r.Lifts, *st.Lift)
 	case st.Request != nil:
 		r.Requests = append(r.Requests, *st.Request)
 	case st.Password != nil:
@@ -312,7 +315,7 @@ func (r *Report) accept(st Statement, annot string) {
 func (r *Report) finish() {
 	if r.Refused {
 		r.Accepted, r.Orders.List, r.Annotations = nil, nil, map[int]string{}
-		r.Treaties, r.Attestations, r.Requests, r.PasswordChange = nil, nil, nil, nil
+		r.Treaties, r.Attestations, r.Lifts, r.Requests, r.PasswordChange = nil, nil, nil, nil, nil
 		return
 	}
 	sum := sha256.Sum256([]byte(r.canonical(false)))

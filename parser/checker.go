@@ -28,12 +28,15 @@ type checker struct {
 	rules *ruleset.Ruleset
 	// view is all the checker knows of the game: the nation's View (fog of
 	// war), never the whole state.
-	view    *engine.NationView
-	cal     game.Calendar
-	r       *Report
-	nation  game.NationID
-	letter  string
-	yearEnd bool
+	view *engine.NationView
+	// ledgerState is the view as a State for the year-end's reckonings
+	// (ledger, checker_yearend.go), made on first use.
+	ledgerState *engine.State
+	cal         game.Calendar
+	r           *Report
+	nation      game.NationID
+	letter      string
+	yearEnd     bool
 
 	// forces is the nation's forces as the organisation orders checked so
 	// far leave them (clones; the state is never changed).
@@ -253,6 +256,9 @@ func (c *checker) check(st *Statement) (ok bool) {
 		return true
 	case st.Attest != nil:
 		c.checkAttest(st.Attest)
+		return true
+	case st.Lift != nil:
+		c.checkLift(st.Lift)
 		return true
 	case st.Request != nil:
 		c.requests[st.Request.Text]++
@@ -580,14 +586,14 @@ func (c *checker) finish() {
 		}
 		if len(unfielded) > 0 {
 			c.st = nil
-			c.warn("", fmt.Sprintf("not fielded: %s; they are disbanded at the year-end (\"You must then field any existing troops you want to keep\")", andList(unfielded)),
-				"Add FIELD ALL, or a FIELD line for each force and depot you keep.")
+			c.warn("", unfieldedWarning(c.rules, andList(unfielded)),
+				"Add FIELD ALL, or a FIELD line for each force and depot you keep, or DISBAND what you do not.")
 		}
 	}
 	if c.spent > 0 {
 		c.st = nil
 		c.r.Diagnostics = append(c.r.Diagnostics, Diagnostic{Severity: Note,
-			Message: fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)})
+			Message: spendingNote(c)})
 	}
 }
 

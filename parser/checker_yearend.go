@@ -3,16 +3,18 @@ package parser
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // The year-end orders ("Collecting Taxes, Buying and Fielding Troops") and
 // the sheet-level statements (treaties, attestations).
 
 func (c *checker) checkBuy(o engine.Buy) {
-	c.city(o.City)
+	mc, _ := c.city(o.City)
 	c.legal(o)
 	costs := c.rules.Costs
 	w := o.What
@@ -29,6 +31,16 @@ func (c *checker) checkBuy(o engine.Buy) {
 		cost = costs.Gun(w.Gun).Buy * w.Count
 	case w.Depot:
 		what, cost = "a depot", costs.Depot.Buy
+		if w.Aboard != "" && mc != nil {
+			f := c.own(w.Aboard)
+			if !f.IsFleet() || f.Ships.AllTransports() == 0 {
+				c.reject(string(f.ID), fmt.Sprintf("%s has no transports to carry a depot", f.ID), "Name a fleet with a transport in the port.")
+			}
+			if f.At.IsSea() || f.At.Hex != mc.Hex {
+				c.reject(string(f.ID), fmt.Sprintf("%s does not lie in %s: a bought depot goes \"on a transport in a port\"", f.ID, mc.Name), "Name a fleet in that port, or leave out ABOARD.")
+			}
+			what = "a depot aboard " + string(f.ID)
+		}
 	case w.Warships > 0 || w.Transports > 0:
 		cost = w.Warships*costs.Warship.Buy + w.Transports*costs.Transport.Buy
 		what = FormatContents(Contents{Ships: game.Ships{Warships: w.Warships, Transports: w.Transports}}, nil)
@@ -39,7 +51,50 @@ func (c *checker) checkBuy(o engine.Buy) {
 		}
 		cost = costs.Leader.Buy
 	}
-	c.spend(cost, what)
+	c.spendYearEnd(cost, what)
+}
+
+// yearEndFunds is what the nation will hold when the year-end's fielding
+// begins: its treasury now, the crowns TREASURY orders above bring it, the
+// taxes it will collect from its cities as they stand (engine.TaxesDue:
+// taxes are collected before troops are fielded and bought), less the
+// treaty penalties it pays.
+func (c *checker) yearEndFunds() (total, taxes, penalties int) {
+	taxes = engine.TaxesDue(c.m, c.rules, c.ledger(), c.nation).Collected
+	penalties = engine.PenaltiesDue(c.rules, c.ledger(), c.nation)
+	// c.funds is the treasury the checker started from plus the crowns
+	// TREASURY orders above bring; the engine's reckoning replaces the
+	// first (a lost capitol's crowns are not the nation's to spend).
+	start, _ := c.treasury()
+	moved := c.funds - start
+	return engine.FundsAtFielding(c.m, c.rules, c.ledger(), c.nation) + moved, taxes, penalties
+}
+
+// spendYearEnd adds a year-end order's cost to the sheet's running total
+// and warns when the total passes what the nation will hold. The order is
+// not refused: the engine pays orders in sheet order, fielding before
+// buying, and refuses whole the ones the treasury cannot pay by then
+// (engine/yearend_fielding.go), so an order over the total is dropped at
+// the year-end and does not count towards the orders after it.
+func (c *checker) spendYearEnd(amount int, what string) {
+	if amount <= 0 {
+		return
+	}
+	funds, taxes, penalties := c.yearEndFunds()
+	total := c.spent + amount
+	if total > funds {
+		pen := ""
+		if penalties > 0 {
+			pen = fmt.Sprintf(" - treaty penalties %d", penalties)
+		}
+		c.warn("", fmt.Sprintf("%s costs %d crowns; with the orders above the sheet would spend %d, but you will hold %d at the year-end (treasury in %s %d + taxes %d%s): the order will be refused",
+			what, amount, total, funds, c.fundsCity, c.funds, taxes, pen),
+			"Spend less: drop or reduce this order or an earlier one. Orders are paid in sheet order, fielding before buying; one the treasury cannot pay is refused whole.")
+		c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, over the %d you will hold", amount, funds))
+		return
+	}
+	c.spent = total
+	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, %d of %d spent", amount, total, funds))
 }
 
 // fieldCost is the crowns to field a force for another year: the field
@@ -103,7 +158,7 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 			}
 			cost += c.rules.Costs.Depot.Field
 		}
-		c.spend(cost, "fielding everything")
+		c.spendYearEnd(cost, "fielding everything")
 	case o.Depot != "":
 		d := c.depot(o.Depot)
 		o.Depot = d.ID
@@ -114,14 +169,14 @@ func (c *checker) checkField(o engine.Field) engine.Field {
 			c.reject(d.ID, why+": \"You may not field depots that are in besieged or masked cities, or that are carried on transports\"", "Leave the order out.")
 		}
 		c.fieldedDepot[d.ID] = true
-		c.spend(c.rules.Costs.Depot.Field, "fielding "+d.ID)
+		c.spendYearEnd(c.rules.Costs.Depot.Field, "fielding "+d.ID)
 	default:
 		f := c.own(o.Force)
 		if c.fielded[f.ID] || c.fieldAll {
 			c.reject(string(f.ID), fmt.Sprintf("%s is fielded already by an order above", f.ID), "Delete one of the two.")
 		}
 		c.fielded[f.ID] = true
-		c.spend(c.fieldCost(f), "fielding "+string(f.ID))
+		c.spendYearEnd(c.fieldCost(f), "fielding "+string(f.ID))
 	}
 	return o
 }
@@ -183,7 +238,7 @@ func (c *checker) checkTreaty(t *Treaty) {
 	for _, p := range t.Parties {
 		c.otherNation(p, true)
 	}
-	c.note("the treaty is published when every party has sent it or attested it (ATTEST with the treaty's ID)")
+	c.note("the treaty gets its ID when this sheet is accepted, and the other parties are sent its text; it is published to every nation once they have all attested it (ATTEST with its ID)")
 }
 
 func (c *checker) checkAttest(a *Attest) {
@@ -204,4 +259,56 @@ func (c *checker) checkAttest(a *Attest) {
 		return
 	}
 	c.reject(a.Treaty, fmt.Sprintf("no treaty %s%s", a.Treaty, didYouMean(suggest(a.Treaty, ids))), "Name the treaty by the ID printed in your report.")
+}
+
+// unfieldedWarning says what happens at the year-end to what the sheet
+// neither fields nor disbands, by the ruleset's YearEnd.Unfielded.
+func unfieldedWarning(r *ruleset.Ruleset, list string) string {
+	if r.YearEnd.Unfielded == ruleset.UnfieldedDisband {
+		return fmt.Sprintf("not fielded: %s; they are disbanded at the year-end (\"You must then field any existing troops you want to keep\")", list)
+	}
+	return fmt.Sprintf("not fielded: %s; after your orders they are fielded in turn while the treasury can pay, and what it cannot pay for is disbanded (\"You must then field any existing troops you want to keep\")", list)
+}
+
+// spendingNote is the sheet's closing note on its spending.
+func spendingNote(c *checker) string {
+	if !c.yearEnd {
+		return fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)
+	}
+	funds, taxes, _ := c.yearEndFunds()
+	return fmt.Sprintf("these orders spend %d of the %d crowns you will hold at the year-end (treasury in %s %d + taxes %d), leaving %d",
+		c.spent, funds, c.fundsCity, c.funds, taxes, funds-c.spent)
+}
+
+// turnByName reads a turn's name at the start of words ("May 1752", "1752
+// year-end", "year-end 1752"; game.Calendar.ParseName), stopping at the
+// next header keyword: the turn number and how many words it took.
+func (v *Vocabulary) turnByName(words []string) (turn, used int, ok bool) {
+	if v == nil || v.calendar == nil || v.calendar.StartYear == 0 {
+		return 0, 0, false
+	}
+	end := len(words)
+	for k, w := range words {
+		if k > 0 && contains(headerKeywords, strings.ToUpper(strings.TrimSuffix(w, ":"))) {
+			end = k
+			break
+		}
+	}
+	// The longest run of up to three words that names a turn.
+	for n := min(end, 3); n >= 2; n-- {
+		if t, err := v.calendar.ParseName(strings.Join(words[:n], " ")); err == nil {
+			return t, n, true
+		}
+	}
+	return 0, 0, false
+}
+
+// ledger is the game as far as the nation's view shows it, for the
+// engine's public reckonings of the year-end (taxes due, penalties, the
+// crowns held when fielding begins): engine.StateOfView.
+func (c *checker) ledger() *engine.State {
+	if c.ledgerState == nil {
+		c.ledgerState = engine.StateOfView(c.view)
+	}
+	return c.ledgerState
 }

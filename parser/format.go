@@ -31,6 +31,8 @@ func FormatStatement(st *Statement, v *Vocabulary) string {
 		return fmt.Sprintf("TREATY %s PARTIES %s TEXT\n%s\nENDTREATY", quote(t.Title), strings.Join(ps, ", "), t.Text)
 	case st.Attest != nil:
 		return "ATTEST " + st.Attest.Treaty
+	case st.Lift != nil:
+		return "LIFT " + st.Lift.Treaty + " " + string(st.Lift.Offender)
 	case st.Request != nil:
 		return "REQUEST " + quote(st.Request.Text)
 	case st.Password != nil:
@@ -135,6 +137,9 @@ func FormatOrder(o engine.Order, v *Vocabulary) string {
 	case engine.Special:
 		return "SPECIAL " + quote(o.Text)
 	case engine.Buy:
+		if o.What.Depot && o.What.Aboard != "" {
+			return fmt.Sprintf("BUY %s AT %s ABOARD %s", formatPurchase(o.What), cityName(o.City), o.What.Aboard)
+		}
 		return fmt.Sprintf("BUY %s AT %s", formatPurchase(o.What), cityName(o.City))
 	case engine.Field:
 		switch {

@@ -25,7 +25,7 @@ func init() {
 		"REPAIR": parseRepair, "SPECIAL": parseSpecial,
 		"BUY": parseBuy, "FIELD": parseField, "DISBAND": parseDisband, "TRANSFER": parseTransfer,
 		"TREASURY": parseTreasury, "TEMPORARY": parseTemporary,
-		"TREATY": parseTreaty, "ATTEST": parseAttest, "REQUEST": parseRequest, "PASSWORD": parsePassword,
+		"TREATY": parseTreaty, "ATTEST": parseAttest, "LIFT": parseLift, "REQUEST": parseRequest, "PASSWORD": parsePassword,
 	}
 }
 
@@ -422,7 +422,13 @@ func parseBuy(p *parser) {
 		p.expected(it, "what to buy: a count (24 C infantry, 2 field-gun, 3 warship), DEPOT, or GENERAL and a name", "See BUY in the orders reference.")
 	}
 	p.keyword("Say where the purchase appears: AT and a city you control.", "AT")
-	p.set(engine.Buy{At: p.at(), What: what, City: p.city()})
+	city := p.city()
+	if what.Depot {
+		if _, ok := p.accept("ABOARD"); ok {
+			what.Aboard = p.force("the fleet in the port that carries the depot")
+		}
+	}
+	p.set(engine.Buy{At: p.at(), What: what, City: city})
 }
 
 // newLeaderName reads a new leader's ID and optional full name: Keith, or

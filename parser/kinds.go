@@ -19,12 +19,12 @@ var checkedKinds = []kindEntry{
 	{kind: "assign", keywords: []string{"ASSIGN"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { return c.checkAssign(o.(engine.AssignLeader)) }},
 	{kind: "besiege", keywords: []string{"BESIEGE", "MASK"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkBesiege(o.(engine.Besiege)); return o }},
 	{kind: "bombard", keywords: []string{"BOMBARD"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkBombard(o.(engine.Bombard)); return o }},
-	{kind: "buy", keywords: []string{"BUY"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkBuy(o.(engine.Buy)); return o }},
+	{kind: "buy", keywords: []string{"BUY"}, pass: passLand, check: func(c *checker, o engine.Order) engine.Order { c.checkBuy(o.(engine.Buy)); return o }},
 	{kind: "debark", keywords: []string{"DEBARK"}, pass: passLand, check: func(c *checker, o engine.Order) engine.Order { c.checkDebark(o.(engine.Debark)); return o }},
 	{kind: "detach", keywords: []string{"DETACH"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { return c.checkDetach(o.(engine.DetachLeader)) }},
-	{kind: "disband", keywords: []string{"DISBAND"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkDisband(o.(engine.Disband)); return o }},
+	{kind: "disband", keywords: []string{"DISBAND"}, pass: passMarch, check: func(c *checker, o engine.Order) engine.Order { c.checkDisband(o.(engine.Disband)); return o }},
 	{kind: "embark", keywords: []string{"EMBARK"}, pass: passEmbark, check: func(c *checker, o engine.Order) engine.Order { c.checkEmbark(o.(engine.Embark)); return o }},
-	{kind: "field", keywords: []string{"FIELD"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { return c.checkField(o.(engine.Field)) }},
+	{kind: "field", keywords: []string{"FIELD"}, pass: passEmbark, check: func(c *checker, o engine.Order) engine.Order { return c.checkField(o.(engine.Field)) }},
 	{kind: "fieldworks", keywords: []string{"FIELDWORKS"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkFieldworks(o.(engine.Fieldworks)); return o }},
 	{kind: "fleet-stance", keywords: []string{"FLEET"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { c.checkFleetStance(o.(engine.FleetStance)); return o }},
 	{kind: "garrison", keywords: []string{"GARRISON"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { c.checkGarrison(o.(engine.Garrison)); return o }},
@@ -40,12 +40,12 @@ var checkedKinds = []kindEntry{
 	{kind: "split", keywords: []string{"SPLIT"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { return c.checkSplit(o.(engine.Split)) }},
 	{kind: "stance", keywords: []string{"STANCE"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { c.checkStanding(o, "stance"); return o }},
 	{kind: "supply", keywords: []string{"SUPPLY", "WITHDRAW"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { return c.checkGrant(o.(engine.GrantSupply)) }},
-	{kind: "temporary-capitol", keywords: []string{"TEMPORARY"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order {
+	{kind: "temporary-capitol", keywords: []string{"TEMPORARY"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order {
 		c.checkTemporaryCapitol(o.(engine.TemporaryCapitol))
 		return o
 	}},
 	{kind: "transfer", keywords: []string{"TRANSFER"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { return c.checkTransfer(o.(engine.Transfer)) }},
-	{kind: "treasury", keywords: []string{"TREASURY"}, pass: passRest, check: func(c *checker, o engine.Order) engine.Order { c.checkTreasury(o.(engine.MoveTreasury)); return o }},
+	{kind: "treasury", keywords: []string{"TREASURY"}, pass: passOrganise, check: func(c *checker, o engine.Order) engine.Order { c.checkTreasury(o.(engine.MoveTreasury)); return o }},
 }
 
 // kindEntry is one entry of checkedKinds.
@@ -58,7 +58,10 @@ type kindEntry struct {
 
 // The checker's passes, in the order the engine carries the orders out
 // (engine/pipeline.go): organisation, marches and voyages, embarking,
-// landing, then the rest (sieges, fieldworks, repairs, the year-end).
+// landing, then the rest (sieges, fieldworks, repairs). A year-end sheet
+// holds only year-end kinds, and the same five passes follow the year-end
+// pipeline: capitols and treasuries (passOrganise), disbanding (passMarch),
+// fielding (passEmbark), buying (passLand), transfers (passRest).
 const (
 	passOrganise = iota
 	passMarch

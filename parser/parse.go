@@ -87,6 +87,7 @@ type Statement struct {
 	Order    engine.Order    `json:",omitempty"`
 	Treaty   *Treaty         `json:",omitempty"`
 	Attest   *Attest         `json:",omitempty"`
+	Lift     *Lift           `json:",omitempty"`
 	Request  *Request        `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
 }
@@ -101,6 +102,8 @@ func (s *Statement) Kind() string {
 		return "treaty"
 	case s.Attest != nil:
 		return "attest"
+	case s.Lift != nil:
+		return "lift"
 	case s.Request != nil:
 		return "request"
 	case s.Password != nil:
@@ -253,9 +256,14 @@ func parseHeader(lines []physLine, v *Vocabulary, diags *[]Diagnostic) Header {
 				h.Password, h.HasPassword = val, true
 			case "TURN":
 				n, err := strconv.Atoi(strings.TrimSuffix(val, ","))
+				// A turn's name: "May 1752", "1752 year-end".
+				if tn, used, ok := v.turnByName(f[i:]); ok {
+					n, err = tn, nil
+					i += used - 1
+				}
 				if err != nil || n < 1 || n > 100000 {
 					bad(fmt.Sprintf("expected a turn number after TURN, read %q", val),
-						"Write the number of the turn these orders are for, as printed on your report: TURN 3.")
+						"Write the number or the name of the turn these orders are for, as printed on your report: TURN 3, or TURN May 1752.")
 					break
 				}
 				h.Turn = n

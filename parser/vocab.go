@@ -30,6 +30,8 @@ type Vocabulary struct {
 	leaders   []game.Leader // every leader in the game, sorted by ID
 	leaderKey map[string]game.Leader
 	leadWords int
+	// calendar names the turns (TURN May 1752); nil without a state.
+	calendar *game.Calendar
 }
 
 // NewVocabulary collects the names of a map and a game state; either may be
@@ -40,6 +42,10 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 		cityAt:    map[game.Hex]string{},
 		seaByKey:  map[string]game.SeaID{},
 		leaderKey: map[string]game.Leader{},
+	}
+	if s != nil {
+		cal := s.Calendar
+		v.calendar = &cal
 	}
 	if m != nil {
 		for i := range m.Cities {
@@ -90,6 +96,8 @@ func NewVocabularyFromView(m *hexmap.Map, view *engine.NationView) *Vocabulary {
 	}
 	withLeaders := NewVocabulary(nil, s)
 	v.leaders, v.leaderKey, v.leadWords = withLeaders.leaders, withLeaders.leaderKey, withLeaders.leadWords
+	cal := view.Calendar
+	v.calendar = &cal
 	return v
 }
 

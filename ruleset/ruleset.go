@@ -31,6 +31,7 @@ type Ruleset struct {
 	Fieldworks  FieldworksRules
 	PointValues PointValues
 	Taxes       TaxValues
+	YearEnd     YearEndRules
 
 	SupplyAttrition AttritionRates
 	Retreat         RetreatRules

@@ -103,6 +103,20 @@ func checkLine(r *Ruleset, f []string) string {
 			return "buy " + s
 		}
 		return want(bf.Field, atoi(f[3]))
+	case "other":
+		c := r.Costs
+		single := map[string]int{"repair-warship": c.RepairWarship, "repair-transport": c.RepairTransport, "fieldworks-per-4in": c.Fieldworks(4)}
+		if v, ok := single[f[1]]; ok {
+			return want(v, atoi(f[2]))
+		}
+		bf, ok := map[string]BuyField{"depot": c.Depot, "warship": c.Warship, "transport": c.Transport, "leader": c.Leader}[f[1]]
+		if !ok {
+			return "unknown row " + f[1]
+		}
+		if s := want(bf.Buy, atoi(f[2])); s != "" {
+			return "buy " + s
+		}
+		return want(bf.Field, atoi(f[3]))
 	case "example":
 		a, _ := game.ParseArm(f[2])
 		g, _ := game.ParseGrade(f[3])

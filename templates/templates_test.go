@@ -19,6 +19,13 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"late":                map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
 		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
 		"internal-error":      nil,
+		"treaty-proposed": map[string]any{"Proposer": "Eisenmark", "ID": "T1", "Title": "Peace", "Parties": "Eisenmark and Morgronskia",
+			"Text": "Peace between us."},
+		"treaty-ratified":  map[string]any{"ID": "T1", "Title": "Peace", "Parties": "Eisenmark and Morgronskia", "When": "at the start of May 1752"},
+		"treaty-published": map[string]any{"ID": "T1", "Title": "Peace", "Parties": "Eisenmark and Morgronskia", "Text": "Peace.", "Turn": "May 1752"},
+		"treaty-breach": map[string]any{"ID": "T1", "Title": "Peace", "Offender": "Eisenmark", "Aggrieved": "Morgronskia",
+			"OffenderID": "eisenmark", "AggrievedID": "morgronskia", "Penalty": 200},
+		"treaty-lifted": map[string]any{"ID": "T1", "Title": "Peace", "Offender": "Eisenmark", "Aggrieved": "Morgronskia"},
 		"internal-error-referee": map[string]any{"ID": 7, "From": "a@b", "Received": "1 April 2026, 12:00 BST",
 			"Detail": "runtime error: index out of range"},
 	}

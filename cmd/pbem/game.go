@@ -133,6 +133,10 @@ func runCheck(e *env, c *command, args []string) int {
 	if *treasury >= 0 {
 		setTreasuries(st, g.Map, *treasury)
 	}
+	// The treaties sent and attested so far, for ATTEST and LIFT.
+	if err := g.TreatiesInto(ctx, st); err != nil {
+		return failed(e, err)
+	}
 	deadline, _ := g.Deadline(ctx)
 	if turn != 0 && turn != st.Turn {
 		deadline = time.Time{} // that turn's deadline is not set yet
