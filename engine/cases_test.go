@@ -26,9 +26,10 @@ import (
 //	MAP plain                      (testdata/maps/plain.txt)
 //	SEED 1
 //	TURN 1                         (optional)
+//	DICE breach: 4 6               (optional, repeatable: the next rolls for that purpose, in order)
 //	PRESTATE
 //	nation eisenmark [next=N]
-//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged]
+//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [besiegers=N,…] [since=T]
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
@@ -38,7 +39,8 @@ import (
 //	force E1 0401: 24 C infantry, general Keith; unsupplied   (contents after ':' and flags after ';' are compared only if given;
 //	                                                         garrison=no: not a garrison)
 //	gone E2
-//	city Mitte controller=eisenmark
+//	city Mitte controller=eisenmark siege=besieged breaches=2
+//	depot E-D1 eisenmark                                     (the depot's nation now)
 //	intel eisenmark F1 2
 //	EVENTS
 //	ForceMoved {"Force":"E1","MP":6}    (an event of that kind whose JSON contains these fields)
@@ -60,6 +62,7 @@ type testCase struct {
 	post                         []string
 	events                       []string
 	views                        []string
+	dice                         map[string][]int
 }
 
 func readCase(path string) (*testCase, error) {
@@ -101,6 +104,23 @@ func readCase(path string) (*testCase, error) {
 			continue
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
+			continue
+		case "DICE":
+			i := strings.LastIndex(rest, ":")
+			purpose, vals, ok := rest[:max(i, 0)], rest[i+1:], i >= 0
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: DICE %q: expected PURPOSE: N N …", path, line, rest)
+			}
+			if c.dice == nil {
+				c.dice = map[string][]int{}
+			}
+			for _, v := range strings.Fields(vals) {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: DICE value %q", path, line, v)
+				}
+				c.dice[strings.TrimSpace(purpose)] = append(c.dice[strings.TrimSpace(purpose)], n)
+			}
 			continue
 		case "PRESTATE", "ORDERS", "POSTSTATE", "EVENTS", "VIEW":
 			section = word
@@ -351,6 +371,21 @@ func buildState(c *testCase) (*State, error) {
 					if err := cs.Siege.UnmarshalText([]byte(v)); err != nil {
 						return nil, err
 					}
+				case "breaches":
+					cs.Breaches, _ = strconv.Atoi(v)
+				case "besiegers", "since":
+					i := slices.IndexFunc(s.Sieges, func(x SiegeState) bool { return x.City == cs.Name })
+					if i < 0 {
+						s.Sieges = append(s.Sieges, SiegeState{City: cs.Name, Since: c.turn - 1})
+						i = len(s.Sieges) - 1
+					}
+					if k == "since" {
+						s.Sieges[i].Since, _ = strconv.Atoi(v)
+					} else {
+						for _, n := range strings.Split(v, ",") {
+							s.Sieges[i].Besiegers = append(s.Sieges[i].Besiegers, game.NationID(n))
+						}
+					}
 				}
 			}
 			s.Cities = slices.DeleteFunc(s.Cities, func(x game.CityState) bool { return x.Name == cs.Name })
@@ -475,7 +510,7 @@ func runCase(t *testing.T, c *testCase) {
 	if err != nil {
 		t.Fatalf("%s: %v", c.file, err)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed})
+	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, fixedDice: c.dice})
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}
@@ -571,7 +606,23 @@ func runCase(t *testing.T, c *testCase) {
 					if string(cs.Loyalty) != v {
 						fail("POSTSTATE city %s: loyalty %q, want %q", w[0], cs.Loyalty, v)
 					}
+				case "siege":
+					if cs.Siege.String() != v {
+						fail("POSTSTATE city %s: siege %s, want %s", w[0], cs.Siege, v)
+					}
+				case "breaches":
+					if strconv.Itoa(cs.Breaches) != v {
+						fail("POSTSTATE city %s: breaches %d, want %s", w[0], cs.Breaches, v)
+					}
 				}
+			}
+		case "depot":
+			w := strings.Fields(rest)
+			i := slices.IndexFunc(res.State.Depots, func(d game.Depot) bool { return d.ID == w[0] })
+			if i < 0 {
+				fail("POSTSTATE depot %s: gone", w[0])
+			} else if string(res.State.Depots[i].Nation) != w[1] {
+				fail("POSTSTATE depot %s: nation %s, want %s", w[0], res.State.Depots[i].Nation, w[1])
 			}
 		case "intel":
 			w := strings.Fields(rest)
@@ -591,7 +642,7 @@ func runCase(t *testing.T, c *testCase) {
 				fail("POSTSTATE turn %d, want %d", res.State.Turn, n)
 			}
 		default:
-			t.Fatalf("POSTSTATE line %q: expected force, gone, city, intel or turn", l)
+			t.Fatalf("POSTSTATE line %q: expected force, gone, city, depot, intel or turn", l)
 		}
 	}
 	for _, l := range c.events {

@@ -25,8 +25,9 @@ package engine
 //  6. battles       — land battles. Placeholder for the combat issue: it
 //     turns each contact that gave battle into an EngagementPending event and
 //     leaves the forces in the hex.
-//  7. sieges        — sieges, masking, breaches, assaults. Placeholder for the
-//     combat issue, which fills stepSieges.
+//  7. sieges        — sieges and masking, assaults, siege losses,
+//     overcrowding, counter-battery fire, breaches and surrender, walls
+//     repaired (sieges.go).
 //  8. sea-battles   — sea battles. Placeholder for the sea-battle issue: it
 //     records a SeaEngagementPending for each meeting that gave battle.
 //  9. attrition     — supply attrition of forces unsupplied at the start of
@@ -84,12 +85,6 @@ func Steps(yearEnd bool) []string {
 	}
 	return out
 }
-
-// stepSieges is where the combat issue resolves sieges: besieging and
-// masking (Besiege orders in t.buckets.later), siege losses, breaches and
-// surrender, counter-battery fire and assaults, in the rules' "Sieges"
-// section. Until then cities keep their siege status as the state gives it.
-func (t *turn) stepSieges() {}
 
 // The year-end steps are filled by the year-end issue; the orders for them
 // are in t.buckets.later.

@@ -25,6 +25,9 @@ type State struct {
 	// sorted by (Nation, Force). It is the only way a foreign force's contents
 	// reach a nation's view.
 	Intel []Sighting `json:",omitempty"`
+	// Sieges are the cities under siege or masked, sorted by city
+	// (sieges.go).
+	Sieges []SiegeState `json:",omitempty"`
 }
 
 // NationState is what changes about a nation.
@@ -68,6 +71,7 @@ func (s *State) Normalize() {
 		}
 		return game.CompareForceIDs(a.Force, b.Force)
 	})
+	slices.SortFunc(s.Sieges, func(a, b SiegeState) int { return cmpStr(a.City, b.City) })
 }
 
 func cmpStr(a, b string) int {
@@ -143,5 +147,9 @@ func (s *State) Clone() *State {
 		t.Penalties = slices.Clone(t.Penalties)
 	}
 	c.Intel = slices.Clone(s.Intel)
+	c.Sieges = slices.Clone(s.Sieges)
+	for i := range c.Sieges {
+		c.Sieges[i].Besiegers = slices.Clone(c.Sieges[i].Besiegers)
+	}
 	return &c
 }

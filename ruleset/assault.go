@@ -135,4 +135,6 @@ type SiegeRules struct {
 	// CounterBatteryHitsFieldGuns (V4): the defenders' heavy guns may destroy
 	// "an enemy heavy or field gun"; 1752 only heavy guns.
 	CounterBatteryHitsFieldGuns bool
+	// SiegeSurrender and the rest are in siege.go.
+	SiegeSurrender
 }

@@ -58,6 +58,7 @@ func syw1752() *Ruleset {
 			AttackerLossPerHeavyGun: 3, AttackerLossPerFieldGun: 2,
 			DefenderLossPerAttackerInfantry: 50, AttackerLossPerDefenderInfantry: 10,
 			BreachOn: 4, MaxBreaches: 5,
+			SiegeSurrender: siegeSurrender(true),
 		},
 		DiceRounding: true,
 	}
@@ -73,6 +74,7 @@ func sywV4() *Ruleset {
 	r.Siege.HealthyGarrisonPer100 = 50
 	r.Siege.OvercrowdingAttrition = 15
 	r.Siege.CounterBatteryHitsFieldGuns = true
+	r.Siege.SiegeSurrender = siegeSurrender(false)
 	r.Fieldworks = FieldworksRules{SectionInches: 4, InfantryPerSection: 4, MaxSections: 6,
 		Rule: "one 4\" section per 4 infantry figures, at most 6 sections (Fieldworks)"}
 	return r
