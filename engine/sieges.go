@@ -279,7 +279,7 @@ func (t *turn) resolveSiege(sc *siegeCity) (SiegeState, bool) {
 	// assault) make the city besieged or masked.
 	siegers := slices.DeleteFunc(slices.Clone(nations), func(n game.NationID) bool { return !slices.Contains(sc.besiegers, n) })
 	status, reason := t.siegeStatus(sc, siegers, att, def)
-	if status != sc.cs.Siege || (status != game.NotBesieged && sc.prev == game.NotBesieged) || reason != "" && sc.prev != game.NotBesieged {
+	if status != sc.cs.Siege || (status != game.NotBesieged && sc.prev == game.NotBesieged) || reason != "" && (sc.prev != game.NotBesieged || len(siegers) > 0) {
 		ev := &SiegeStatusChanged{City: sc.name, Status: status, Previous: sc.prev, Besiegers: sortedNations(siegers...), Holder: sc.cs.Controller,
 			AttackerFigures: sumArms(att, game.Arm.IsFighting), DefenderFigures: sumArms(def, game.Arm.IsFighting), Reason: reason}
 		t.emit(ev, t.cite("Sieges", statusPara(status)), place, to(involved...), involved...)
@@ -355,50 +355,59 @@ func (t *turn) siegeStatus(sc *siegeCity, siegers []game.NationID, att, def []*g
 	return game.Masked, ""
 }
 
-// randomLosses kills n figures among the forces' troops, each figure lost
-// chosen by a die over all the figures left ("distributed randomly among
-// the defending troop types").
+// randomLosses kills n figures among the forces' troops, "distributed
+// randomly among the defending troop types": each stack loses its whole
+// share of the n in proportion to its size, and each figure left over from
+// the fractions goes to a stack drawn by a die over the figures still
+// standing (docs/rules-notes.md §Siege losses). The dice are few (fewer than
+// the stacks) whatever n is.
 func (t *turn) randomLosses(fs []*game.Force, n int, purpose, subject string) []Loss {
 	type stack struct {
 		f *game.Force
 		i int
 	}
 	var stacks []stack
+	var counts []int
 	total := 0
 	for _, f := range fs {
 		for i, tr := range f.Troops {
 			if tr.Count > 0 {
 				stacks = append(stacks, stack{f, i})
+				counts = append(counts, tr.Count)
 				total += tr.Count
 			}
 		}
 	}
 	lost := make([]int, len(stacks))
-	before := make([]int, len(stacks))
-	for k, s := range stacks {
-		before[k] = s.f.Troops[s.i].Count
-	}
-	for ; n > 0 && total > 0; n-- {
-		r := t.dice.Roll(purpose, total, subject)
-		for k, s := range stacks {
-			left := s.f.Troops[s.i].Count
-			if r <= left {
-				tr := &s.f.Troops[s.i]
-				tr.Count--
-				tr.Exhausted = min(tr.Exhausted, tr.Count)
-				lost[k]++
-				break
-			}
-			r -= left
+	if n >= total {
+		copy(lost, counts)
+	} else if n > 0 {
+		given := 0
+		for k, c := range counts {
+			lost[k] = n * c / total
+			given += lost[k]
 		}
-		total--
+		for ; given < n; given++ {
+			left := total - given
+			r := t.dice.Roll(purpose, left, subject)
+			for k, c := range counts {
+				if r <= c-lost[k] {
+					lost[k]++
+					break
+				}
+				r -= c - lost[k]
+			}
+		}
 	}
 	var out []Loss
 	for k, s := range stacks {
-		if lost[k] > 0 {
-			tr := s.f.Troops[s.i]
-			out = append(out, Loss{Force: s.f.ID, Arm: tr.Arm, Grade: tr.Grade, Before: before[k], Lost: lost[k]})
+		if lost[k] == 0 {
+			continue
 		}
+		tr := &s.f.Troops[s.i]
+		out = append(out, Loss{Force: s.f.ID, Arm: tr.Arm, Grade: tr.Grade, Before: tr.Count, Lost: lost[k]})
+		tr.Count -= lost[k]
+		tr.Exhausted = min(tr.Exhausted, tr.Count)
 	}
 	for _, f := range fs {
 		f.Normalize()
@@ -562,7 +571,14 @@ func (t *turn) counterBattery(sc *siegeCity, att, def []*game.Force) {
 		g := gunnerGrade(v.by)
 		h := 0
 		var rs []int
+		targets := 0
+		for _, k := range kinds {
+			targets += gunsOf(v.at, k)
+		}
 		for range v.dice {
+			if h >= targets {
+				break // every gun it could hit is hit: no more dice
+			}
 			d := t.dice.Roll("counter-battery", 6, sc.name)
 			rs = append(rs, d)
 			if sr.CounterBatteryHits(d, g) {
@@ -582,7 +598,11 @@ func (t *turn) counterBattery(sc *siegeCity, att, def []*game.Force) {
 			if !ok {
 				break
 			}
-			ev.Destroyed = append(ev.Destroyed, Loss{Force: id, Gun: k, Before: before, Lost: 1})
+			if j := len(ev.Destroyed) - 1; j >= 0 && ev.Destroyed[j].Force == id && ev.Destroyed[j].Gun == k {
+				ev.Destroyed[j].Lost++
+			} else {
+				ev.Destroyed = append(ev.Destroyed, Loss{Force: id, Gun: k, Before: before, Lost: 1})
+			}
 			ev.Crew += crew
 		}
 		nations := append(forceNations(v.by), forceNations(v.at)...)
@@ -615,6 +635,9 @@ func (t *turn) breaches(sc *siegeCity, att, def []*game.Force) {
 	before := sc.cs.Breaches
 	ev := &Breach{City: sc.name, Attackers: forceNations(att), Guns: guns, Forces: ids, Before: before}
 	for range guns {
+		if sc.cs.Breaches >= sr.MaxBreaches {
+			break // the walls can take no more breaches: no more dice
+		}
 		d := t.dice.Roll("breach", 6, sc.name)
 		ev.Dice = append(ev.Dice, d)
 		if d >= sr.BreachOn && sc.cs.Breaches < sr.MaxBreaches {
