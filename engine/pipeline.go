@@ -28,8 +28,8 @@ package engine
 //  7. sieges        — sieges and masking, assaults, siege losses,
 //     overcrowding, counter-battery fire, breaches and surrender, walls
 //     repaired (sieges.go).
-//  8. sea-battles   — sea battles. Placeholder for the sea-battle issue: it
-//     records a SeaEngagementPending for each meeting that gave battle.
+//  8. sea-battles   — sea battles on the Sea Battle CRT, prizes and
+//     escapes; ships repaired in port; prisoners landed (seabattle.go).
 //  9. attrition     — supply attrition of forces unsupplied at the start of
 //     the turn (A 5, B and guns 10, C 15, D 25%).
 //  10. minimum-sizes — forces with nothing left leave the game; minimum force

@@ -51,7 +51,8 @@ func syw1752() *Ruleset {
 			},
 			ApproxRound: 25,
 		},
-		Assault: assaultTable(),
+		Assault:   assaultTable(),
+		SeaBattle: seaBattleCRT(),
 		Siege: SiegeRules{
 			BesiegeOdds: 3, ForeignMinimum: 100,
 			DefenderLossPerHeavyGun: 2, DefenderLossPerFieldGun: 1,
