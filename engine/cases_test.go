@@ -29,7 +29,7 @@ import (
 //	DICE breach: 4 6               (optional, repeatable: the next rolls for that purpose, in order)
 //	PRESTATE
 //	nation eisenmark [next=N]
-//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [besiegers=N,…] [since=T]
+//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [treasury=N] [besiegers=N,…] [since=T]
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
@@ -373,6 +373,8 @@ func buildState(c *testCase) (*State, error) {
 					}
 				case "breaches":
 					cs.Breaches, _ = strconv.Atoi(v)
+				case "treasury":
+					cs.Treasury, _ = strconv.Atoi(v)
 				case "besiegers", "since":
 					i := slices.IndexFunc(s.Sieges, func(x SiegeState) bool { return x.City == cs.Name })
 					if i < 0 {
@@ -613,6 +615,10 @@ func runCase(t *testing.T, c *testCase) {
 				case "breaches":
 					if strconv.Itoa(cs.Breaches) != v {
 						fail("POSTSTATE city %s: breaches %d, want %s", w[0], cs.Breaches, v)
+					}
+				case "treasury":
+					if strconv.Itoa(cs.Treasury) != v {
+						fail("POSTSTATE city %s: treasury %d, want %s", w[0], cs.Treasury, v)
 					}
 				}
 			}

@@ -261,6 +261,10 @@ func (mv *movement) debarkIdleFleets() {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not aboard a fleet", f.ID))
 			continue
 		}
+		if fl := t.force(f.Aboard); fl.Nation != f.Nation {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s are prisoners aboard %s's fleet %s", f.ID, fl.Nation, fl.ID))
+			continue
+		}
 		mv.debarks[f.Aboard] = append(mv.debarks[f.Aboard], no)
 	}
 	var fleets []game.ForceID

@@ -363,8 +363,8 @@ func (t *turn) seaWin(win, lose *seaSide, place game.Place, ev *SeaBattle, subje
 		}
 	}
 	// The rest escapes, half its warships damaged.
-	to := t.escapeTo(place, lose.nation)
-	ev.EscapedTo = to
+	dest := t.escapeTo(place, lose.nation)
+	ev.EscapedTo = dest
 	for _, f := range lose.fleets {
 		w := f.Ships.AllWarships()
 		need := t.fraction(w*crt.EscapeDamagedNum, crt.EscapeDamagedDen, "sea battle: escaping warships damaged", subject)
@@ -373,11 +373,11 @@ func (t *turn) seaWin(win, lose *seaSide, place game.Place, ev *SeaBattle, subje
 			f.Ships.DamagedWarships++
 			ev.Sides[li].Damaged++
 		}
-		if to != place && f.Ships.Total() > 0 {
+		if dest != place && f.Ships.Total() > 0 {
 			for _, x := range t.aboard(f) {
-				t.setAt(x, to)
+				t.setAt(x, dest)
 			}
-			t.setAt(f, to)
+			t.setAt(f, dest)
 		}
 	}
 }
@@ -561,5 +561,32 @@ func (t *turn) landPrisoners() {
 		t.emit(&ForceDisbanded{Force: f.ID, Reason: "prisoners landed in " + c.Name, Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
 			t.cite("Sea Battles", ""), fl.At, to(f.Nation, fl.Nation), f.Nation, fl.Nation)
 		t.remove(f.ID)
+	}
+}
+
+// fleetsEscapeCapturedPort: "ships in ports are immune to attack. If the
+// fleet's port is captured it may escape to sea." The fleets of nations
+// hostile to the captor in the port put out into the first sea area it
+// opens on (by ID), with what they carry.
+func (t *turn) fleetsEscapeCapturedPort(c *hexmap.City, captor game.NationID) {
+	if !c.Port {
+		return
+	}
+	seas := slices.Clone(t.m.SeasTouching(c.Hex))
+	if len(seas) == 0 {
+		return
+	}
+	slices.Sort(seas)
+	dest := game.AtSea(seas[0])
+	for _, f := range slices.Clone(t.forcesAt(game.AtHex(c.Hex))) {
+		if !f.IsFleet() || !t.hostile(f.Nation, captor) {
+			continue
+		}
+		for _, x := range t.aboard(f) {
+			t.setAt(x, dest)
+		}
+		t.setAt(f, dest)
+		t.emit(&SeaMoved{Fleet: f.ID, From: game.AtHex(c.Hex), Path: []game.Place{dest}, Stopped: "escaped to sea: " + c.Name + " was captured"},
+			t.cite("Sea Battles", ""), dest, to(f.Nation), f.Nation)
 	}
 }
