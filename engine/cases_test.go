@@ -27,6 +27,7 @@ import (
 //	SEED 1
 //	TURN 1                         (optional)
 //	DICE breach: 4 6               (optional, repeatable: the next rolls for that purpose, in order)
+//	ALLIES eisenmark hispardia     (optional, repeatable: these nations are not hostile to each other)
 //	PRESTATE
 //	nation eisenmark [next=N]
 //	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [treasury=N] [besiegers=N,…] [since=T]
@@ -63,6 +64,7 @@ type testCase struct {
 	events                       []string
 	views                        []string
 	dice                         map[string][]int
+	allies                       [][2]game.NationID
 }
 
 func readCase(path string) (*testCase, error) {
@@ -104,6 +106,13 @@ func readCase(path string) (*testCase, error) {
 			continue
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
+			continue
+		case "ALLIES":
+			w := strings.Fields(rest)
+			if len(w) != 2 {
+				return nil, fmt.Errorf("%s:%d: ALLIES %q: expected two nations", path, line, rest)
+			}
+			c.allies = append(c.allies, [2]game.NationID{game.NationID(w[0]), game.NationID(w[1])})
 			continue
 		case "DICE":
 			i := strings.LastIndex(rest, ":")
@@ -512,7 +521,18 @@ func runCase(t *testing.T, c *testCase) {
 	if err != nil {
 		t.Fatalf("%s: %v", c.file, err)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, fixedDice: c.dice})
+	var hostile func(a, b game.NationID) bool
+	if len(c.allies) > 0 {
+		hostile = func(a, b game.NationID) bool {
+			for _, p := range c.allies {
+				if p == [2]game.NationID{a, b} || p == [2]game.NationID{b, a} {
+					return false
+				}
+			}
+			return DefaultHostility(a, b)
+		}
+	}
+	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, fixedDice: c.dice, Hostile: hostile})
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}
