@@ -475,11 +475,8 @@ func (t *turn) escapeTo(p game.Place, n game.NationID) game.Place {
 // capitol), ships repaired as far as the crowns go.
 func (t *turn) repairShips() {
 	rule := t.cite("Sea Battles", "Damaged Ships")
-	for _, no := range t.buckets.later {
-		o, ok := no.o.(Repair)
-		if !ok {
-			continue
-		}
+	for _, no := range t.repairOrders() {
+		o := no.o.(Repair)
 		f := t.ownForce(no.nation, o, o.Fleet, rule)
 		if f == nil {
 			continue
@@ -524,6 +521,17 @@ func (t *turn) repairShips() {
 		ev.Unpaid = f.Ships.DamagedWarships + f.Ships.DamagedTransports
 		t.emit(ev, rule, f.At, to(no.nation), no.nation)
 	}
+}
+
+// repairOrders returns the turn's Repair orders, in nation then sheet order.
+func (t *turn) repairOrders() []nationOrder {
+	var out []nationOrder
+	for _, no := range t.buckets.later {
+		if _, ok := no.o.(Repair); ok {
+			out = append(out, no)
+		}
+	}
+	return out
 }
 
 // treasury returns the city holding a nation's crowns: its temporary

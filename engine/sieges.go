@@ -288,7 +288,7 @@ func (t *turn) resolveSiege(sc *siegeCity) (SiegeState, bool) {
 	sc.under = status != game.NotBesieged
 	for _, no := range sc.assaults {
 		att, def = t.siegeSides(sc, nations)
-		t.assault(sc, no, def)
+		t.assault(sc, no, att, def)
 	}
 	att, def = t.siegeSides(sc, siegers)
 	if status == game.NotBesieged || len(def) == 0 {
@@ -795,7 +795,7 @@ func spread(counts []int, n int) []int {
 // rolling on the table below. For each breach in the walls, add one to the
 // die score. Only part of a force needs to assault, but all defenders must
 // defend."
-func (t *turn) assault(sc *siegeCity, no nationOrder, def []*game.Force) {
+func (t *turn) assault(sc *siegeCity, no nationOrder, att, def []*game.Force) {
 	o := no.o.(Assault)
 	rule := t.cite("Sieges", "Assaults")
 	f := t.force(o.Force)
@@ -888,7 +888,7 @@ func (t *turn) assault(sc *siegeCity, no nationOrder, def []*game.Force) {
 	}
 	if out.DefendersWipedOut {
 		ev.DefendersWipedOut = true
-		ev.Captured = t.captureGarrison(sc, []*game.Force{f}, def)
+		ev.Captured = t.captureGarrison(sc, att, def)
 	} else {
 		dLoss := t.dice.PercentOf(t.r, n, out.DefenderLoss, "assault: fraction of a figure", sc.name)
 		ev.DefenderLosses = takeLosses(def, dLoss, game.Arm.IsFighting)
