@@ -326,6 +326,10 @@ func formatForce(f *game.Force) string {
 		items = append(items, fmt.Sprintf("%d %s", g.Count, g.Kind))
 	}
 	for _, l := range f.Leaders {
+		if l.Experience > 0 {
+			items = append(items, fmt.Sprintf("%s %s xp=%d", l.Role, l.ID, l.Experience))
+			continue
+		}
 		items = append(items, fmt.Sprintf("%s %s", l.Role, l.ID))
 	}
 	sh := f.Ships

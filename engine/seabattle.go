@@ -40,9 +40,11 @@ import (
 
 // seaSide is one side of a sea battle while it is fought.
 type seaSide struct {
-	nation game.NationID
-	fleets []*game.Force
+	nations []game.NationID // sorted; the first is the side's lead in events
+	fleets  []*game.Force
 }
+
+func (s *seaSide) lead() game.NationID { return s.nations[0] }
 
 func (s *seaSide) warships() (sound, damaged int) {
 	for _, f := range s.fleets {
@@ -96,34 +98,74 @@ func xpOf(l *game.Leader) int {
 }
 
 func (t *turn) stepSeaBattles() {
-	slices.SortStableFunc(t.seaEngs, func(a, b *seaEngagement) int {
-		if c := cmpStr(a.place.String(), b.place.String()); c != 0 {
-			return c
-		}
-		if c := cmpStr(string(a.a), string(b.a)); c != 0 {
-			return c
-		}
-		return cmpStr(string(a.b), string(b.b))
-	})
+	// The battles at one place: the engagements the movement step found
+	// there, pair by pair, fought as one battle of two sides, allies
+	// together.
+	var places []game.Place
+	byPlace := map[game.Place][]*seaEngagement{}
 	for _, e := range t.seaEngs {
-		t.seaBattle(e)
+		if _, ok := byPlace[e.place]; !ok {
+			places = append(places, e.place)
+		}
+		byPlace[e.place] = append(byPlace[e.place], e)
+	}
+	slices.SortFunc(places, func(a, b game.Place) int { return cmpStr(a.String(), b.String()) })
+	for _, p := range places {
+		t.seaBattle(p, byPlace[p])
 	}
 	t.repairShips()
 	t.landPrisoners()
 }
 
-// seaBattle fights one engagement.
-func (t *turn) seaBattle(e *seaEngagement) {
+// seaSides splits the nations of a place's engagements into two sides: the
+// first nation by name and its friends, against the nations hostile to it
+// (friends of the first of those). Nations fitting neither stay out.
+func (t *turn) seaSides(engs []*seaEngagement) [2][]game.NationID {
+	var all []game.NationID
+	for _, e := range engs {
+		for _, n := range []game.NationID{e.a, e.b} {
+			if !slices.Contains(all, n) {
+				all = append(all, n)
+			}
+		}
+	}
+	slices.Sort(all)
+	var sides [2][]game.NationID
+	for _, n := range all {
+		switch {
+		case len(sides[0]) == 0 || !t.hostile(n, sides[0][0]) && !slices.ContainsFunc(sides[1], func(m game.NationID) bool { return !t.hostile(n, m) }):
+			sides[0] = append(sides[0], n)
+		case len(sides[1]) == 0 || !t.hostile(n, sides[1][0]):
+			sides[1] = append(sides[1], n)
+		}
+	}
+	return sides
+}
+
+// seaBattle fights the battle at one place.
+func (t *turn) seaBattle(place game.Place, engs []*seaEngagement) {
 	crt := t.r.SeaBattle
-	subject := e.place.String()
-	sides := [2]*seaSide{{nation: e.a}, {nation: e.b}}
-	for _, id := range e.members {
+	subject := place.String()
+	nations := t.seaSides(engs)
+	sides := [2]*seaSide{{nations: nations[0]}, {nations: nations[1]}}
+	tick := TicksPerTurn
+	var members []game.ForceID
+	for _, e := range engs {
+		tick = min(tick, e.tick)
+		for _, id := range e.members {
+			if !slices.Contains(members, id) {
+				members = append(members, id)
+			}
+		}
+	}
+	slices.SortFunc(members, game.CompareForceIDs)
+	for _, id := range members {
 		f := t.force(id)
-		if f == nil || !f.IsFleet() {
+		if f == nil || !f.IsFleet() || f.At != place {
 			continue
 		}
 		for _, s := range sides {
-			if f.Nation == s.nation && f.At == e.place {
+			if slices.Contains(s.nations, f.Nation) {
 				s.fleets = append(s.fleets, f)
 			}
 		}
@@ -131,17 +173,18 @@ func (t *turn) seaBattle(e *seaEngagement) {
 	if len(sides[0].fleets) == 0 || len(sides[1].fleets) == 0 || sides[0].all()+sides[1].all() == 0 {
 		return
 	}
-	ev := &SeaBattle{Tick: e.tick}
+	involved := append(slices.Clone(nations[0]), nations[1]...)
+	ev := &SeaBattle{Tick: tick}
 	for _, s := range sides {
 		a, b := s.warships()
-		ev.Sides = append(ev.Sides, SeaBattleSide{Nation: s.nation, Fleets: idsOfForces(s.fleets), Warships: a, DamagedWarships: b, CP: t.seaCP(s),
+		ev.Sides = append(ev.Sides, SeaBattleSide{Nation: s.lead(), Allies: s.nations[1:], Fleets: idsOfForces(s.fleets), Warships: a, DamagedWarships: b, CP: t.seaCP(s),
 			Admiral: leaderName(seniorAdmiral(s.fleets)), AdmiralXP: xpOf(seniorAdmiral(s.fleets))})
 	}
 	att, def := 0, 1
 	if t.seaCP(sides[1]) > t.seaCP(sides[0]) {
 		att, def = 1, 0
 	}
-	ev.Attacker = sides[att].nation
+	ev.Attacker = sides[att].lead()
 	// The weather gauge.
 	diff := xpOf(seniorAdmiral(sides[0].fleets)) - xpOf(seniorAdmiral(sides[1].fleets))
 	g0 := t.dice.Roll("weather gauge", 6, subject) + max(diff, 0)
@@ -150,11 +193,11 @@ func (t *turn) seaBattle(e *seaEngagement) {
 	pips := 0
 	switch {
 	case g0 > g1:
-		ev.WeatherGauge = sides[0].nation
+		ev.WeatherGauge = sides[0].lead()
 	case g1 > g0:
-		ev.WeatherGauge = sides[1].nation
+		ev.WeatherGauge = sides[1].lead()
 	}
-	if ev.WeatherGauge == sides[att].nation {
+	if ev.WeatherGauge == sides[att].lead() {
 		pips = crt.WeatherGaugePips
 	} else if ev.WeatherGauge != "" {
 		pips = -crt.WeatherGaugePips
@@ -172,13 +215,17 @@ func (t *turn) seaBattle(e *seaEngagement) {
 		if ev.Result == ruleset.AL {
 			win, lose = def, att
 		}
-		ev.Winner = sides[win].nation
-		t.seaWin(sides[win], sides[lose], e.place, ev, subject)
+		ev.Winner = sides[win].lead()
+		// The admiral is chosen on the warships the fleets brought to
+		// the battle, before prizes change them.
+		var admiral *game.Leader
 		if ev.Result == ruleset.AL || col <= crt.Column(crt.AdmiralXPMaxOdds.Num, crt.AdmiralXPMaxOdds.Den) {
-			if l := t.admiralForXP(sides[win], subject); l != nil {
-				l.Experience++
-				ev.AdmiralXP = l.Name
-			}
+			admiral = t.admiralForXP(sides[win], subject)
+		}
+		t.seaWin(sides[win], sides[lose], place, ev, subject)
+		if admiral != nil {
+			admiral.Experience++
+			ev.AdmiralXP = admiral.Name
 		}
 	}
 	for i, s := range sides {
@@ -194,7 +241,7 @@ func (t *turn) seaBattle(e *seaEngagement) {
 			}
 		}
 	}
-	t.emit(ev, t.cite("Sea Battles", "Sea Battle CRT"), e.place, to(e.a, e.b), e.a, e.b)
+	t.emit(ev, t.cite("Sea Battles", "Sea Battle CRT"), place, to(involved...), involved...)
 }
 
 func leaderName(l *game.Leader) string {
@@ -317,7 +364,7 @@ func (t *turn) seaExchange(sides [2]*seaSide, ev *SeaBattle, subject string) {
 func (t *turn) seaWin(win, lose *seaSide, place game.Place, ev *SeaBattle, subject string) {
 	crt := t.r.SeaBattle
 	wi, li := 0, 1
-	if ev.Sides[1].Nation == win.nation {
+	if ev.Sides[1].Nation == win.lead() {
 		wi, li = 1, 0
 	}
 	wv, wl := win.all(), lose.all()
@@ -363,9 +410,11 @@ func (t *turn) seaWin(win, lose *seaSide, place game.Place, ev *SeaBattle, subje
 		}
 	}
 	// The rest escapes, half its warships damaged.
-	dest := t.escapeTo(place, lose.nation)
-	ev.EscapedTo = dest
 	for _, f := range lose.fleets {
+		dest := t.escapeTo(place, f.Nation)
+		if f.Nation == lose.lead() || ev.EscapedTo.IsZero() {
+			ev.EscapedTo = dest
+		}
 		w := f.Ships.AllWarships()
 		need := t.fraction(w*crt.EscapeDamagedNum, crt.EscapeDamagedDen, "sea battle: escaping warships damaged", subject)
 		for f.Ships.DamagedWarships < need && f.Ships.Warships > 0 {

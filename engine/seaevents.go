@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/ruleset"
 )
@@ -10,7 +12,9 @@ import (
 // SeaBattleSide is one side of a sea battle: its fleets and warships before
 // (sound and damaged) and after, and what it lost.
 type SeaBattleSide struct {
+	// Nation leads the side (the first by name); Allies fight with it.
 	Nation          game.NationID
+	Allies          []game.NationID `json:",omitempty"`
 	Fleets          []game.ForceID
 	Warships        int
 	DamagedWarships int `json:",omitempty"`
@@ -83,13 +87,15 @@ func (e *SeaBattle) redactFor(n game.NationID) Event {
 	c := *e
 	c.Sides = make([]SeaBattleSide, len(e.Sides))
 	for i, s := range e.Sides {
-		if s.Nation != n {
+		if s.Nation != n && !slices.Contains(s.Allies, n) {
 			s.Admiral = ""
 		}
 		c.Sides[i] = s
 	}
-	if e.Winner != n {
-		c.AdmiralXP = ""
+	for _, s := range e.Sides {
+		if s.Nation == e.Winner && s.Nation != n && !slices.Contains(s.Allies, n) {
+			c.AdmiralXP = ""
+		}
 	}
 	return &c
 }
