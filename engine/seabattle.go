@@ -253,9 +253,9 @@ func leaderName(l *game.Leader) string {
 
 // admiralForXP: "The senior admiral in the fleet gets the experience. In an
 // allied fleet, the admiral with the largest number of warships gets the
-// experience. If this is a tie, roll for it." A side here is one nation's
-// fleets: its senior admiral; among several nations' fleets (allies), the
-// nation with most warships, a tie rolled.
+// experience. If this is a tie, roll for it." One nation's fleets: its
+// senior admiral; allied nations' fleets: the senior admiral of the nation
+// with most warships, a tie rolled.
 func (t *turn) admiralForXP(s *seaSide, subject string) *game.Leader {
 	byNation := map[game.NationID][]*game.Force{}
 	var nations []game.NationID
