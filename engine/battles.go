@@ -55,27 +55,3 @@ func (t *turn) stepBattles() {
 		t.emit(ev, t.cite("Land Battles", "Attack and Defend"), game.AtHex(e.hex), refereeOnly(), e.a, e.b)
 	}
 }
-
-// stepSeaBattles is the sea-battle step. Until the sea-battle issue fills it,
-// it records each meeting of fleets that gave battle as a
-// SeaEngagementPending event and leaves the fleets where they stopped.
-func (t *turn) stepSeaBattles() {
-	for _, e := range t.seaEngs {
-		ev := &SeaEngagementPending{Tick: e.tick}
-		for _, n := range []game.NationID{e.a, e.b} {
-			side := SeaSide{Nation: n}
-			for _, id := range e.members {
-				f := t.force(id)
-				if f == nil || f.Nation != n {
-					continue
-				}
-				side.Fleets = append(side.Fleets, f.Clone())
-				side.SeekBattle = side.SeekBattle || !f.Standing.AvoidBattle
-				side.Warships += f.Ships.AllWarships()
-				side.Transports += f.Ships.AllTransports()
-			}
-			ev.Sides = append(ev.Sides, side)
-		}
-		t.emit(ev, t.cite("Sea Battles", ""), e.place, refereeOnly(), e.a, e.b)
-	}
-}

@@ -59,6 +59,7 @@ func (t *turn) stepCaptures() {
 				from := cs.Controller
 				cs.Controller = n
 				t.emit(&CityCaptured{City: c.Name, From: from, By: n, Forces: ids, Recaptured: loyal}, rule, game.AtHex(c.Hex), public(), n, from)
+				t.fleetsEscapeCapturedPort(c, n)
 			}
 		}
 		holder := cs.Controller

@@ -26,10 +26,11 @@ import (
 //	MAP plain                      (testdata/maps/plain.txt)
 //	SEED 1
 //	TURN 1                         (optional)
+//	DICE breach: 4 6               (optional, repeatable: the next rolls for that purpose, in order)
+//	ALLIES eisenmark hispardia     (optional, repeatable: these nations are not hostile to each other)
 //	PRESTATE
 //	nation eisenmark [next=N]
-//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [treasury=N]
-//	treaty T1 eisenmark,fromande [penalty=OFFENDER:AGGRIEVED]
+//	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [treasury=N] [besiegers=N,…] [since=T]
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
 //	intel eisenmark F1 2
@@ -43,7 +44,7 @@ import (
 //	force E1 0401: 24 C infantry, general Keith; unsupplied   (contents after ':' and flags after ';' are compared only if given;
 //	                                                         garrison=no: not a garrison)
 //	gone E2
-//	city Mitte controller=eisenmark treasury=400
+//	city Mitte controller=eisenmark siege=besieged breaches=2 treasury=400
 //	intel eisenmark F1 2
 //	treasury eisenmark 450          (the crowns the nation may spend: Treasury)
 //	taxbase eisenmark 1600          (TaxBase)
@@ -72,6 +73,8 @@ type testCase struct {
 	post                         []string
 	events                       []string
 	views                        []string
+	dice                         map[string][]int
+	allies                       [][2]game.NationID
 }
 
 func readCase(path string) (*testCase, error) {
@@ -113,6 +116,30 @@ func readCase(path string) (*testCase, error) {
 			continue
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
+			continue
+		case "ALLIES":
+			w := strings.Fields(rest)
+			if len(w) != 2 {
+				return nil, fmt.Errorf("%s:%d: ALLIES %q: expected two nations", path, line, rest)
+			}
+			c.allies = append(c.allies, [2]game.NationID{game.NationID(w[0]), game.NationID(w[1])})
+			continue
+		case "DICE":
+			i := strings.LastIndex(rest, ":")
+			purpose, vals, ok := rest[:max(i, 0)], rest[i+1:], i >= 0
+			if !ok {
+				return nil, fmt.Errorf("%s:%d: DICE %q: expected PURPOSE: N N …", path, line, rest)
+			}
+			if c.dice == nil {
+				c.dice = map[string][]int{}
+			}
+			for _, v := range strings.Fields(vals) {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: DICE value %q", path, line, v)
+				}
+				c.dice[strings.TrimSpace(purpose)] = append(c.dice[strings.TrimSpace(purpose)], n)
+			}
 			continue
 		case "PRESTATE", "ORDERS", "RULINGS", "POSTSTATE", "EVENTS", "VIEW":
 			section = word
@@ -311,6 +338,10 @@ func formatForce(f *game.Force) string {
 		items = append(items, fmt.Sprintf("%d %s", g.Count, g.Kind))
 	}
 	for _, l := range f.Leaders {
+		if l.Experience > 0 {
+			items = append(items, fmt.Sprintf("%s %s xp=%d", l.Role, l.ID, l.Experience))
+			continue
+		}
 		items = append(items, fmt.Sprintf("%s %s", l.Role, l.ID))
 	}
 	sh := f.Ships
@@ -368,8 +399,23 @@ func buildState(c *testCase) (*State, error) {
 					if err := cs.Siege.UnmarshalText([]byte(v)); err != nil {
 						return nil, err
 					}
+				case "breaches":
+					cs.Breaches, _ = strconv.Atoi(v)
 				case "treasury":
 					cs.Treasury, _ = strconv.Atoi(v)
+				case "besiegers", "since":
+					i := slices.IndexFunc(s.Sieges, func(x SiegeState) bool { return x.City == cs.Name })
+					if i < 0 {
+						s.Sieges = append(s.Sieges, SiegeState{City: cs.Name, Since: c.turn - 1})
+						i = len(s.Sieges) - 1
+					}
+					if k == "since" {
+						s.Sieges[i].Since, _ = strconv.Atoi(v)
+					} else {
+						for _, n := range strings.Split(v, ",") {
+							s.Sieges[i].Besiegers = append(s.Sieges[i].Besiegers, game.NationID(n))
+						}
+					}
 				}
 			}
 			s.Cities = slices.DeleteFunc(s.Cities, func(x game.CityState) bool { return x.Name == cs.Name })
@@ -508,7 +554,18 @@ func runCase(t *testing.T, c *testCase) {
 		}
 		rulings = append(rulings, r)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Rulings: rulings, Seed: c.seed})
+	var hostile func(a, b game.NationID) bool
+	if len(c.allies) > 0 {
+		hostile = func(a, b game.NationID) bool {
+			for _, p := range c.allies {
+				if p == [2]game.NationID{a, b} || p == [2]game.NationID{b, a} {
+					return false
+				}
+			}
+			return DefaultHostility(a, b)
+		}
+	}
+	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Rulings: rulings, Seed: c.seed, fixedDice: c.dice, Hostile: hostile})
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}
@@ -603,6 +660,14 @@ func runCase(t *testing.T, c *testCase) {
 				case "loyalty":
 					if string(cs.Loyalty) != v {
 						fail("POSTSTATE city %s: loyalty %q, want %q", w[0], cs.Loyalty, v)
+					}
+				case "siege":
+					if cs.Siege.String() != v {
+						fail("POSTSTATE city %s: siege %s, want %s", w[0], cs.Siege, v)
+					}
+				case "breaches":
+					if strconv.Itoa(cs.Breaches) != v {
+						fail("POSTSTATE city %s: breaches %d, want %s", w[0], cs.Breaches, v)
 					}
 				case "treasury":
 					if strconv.Itoa(cs.Treasury) != v {

@@ -24,6 +24,9 @@ type Dice struct {
 	r     *rand.Rand
 	step  string
 	rolls []Roll
+	// fixed are dice a rules case sets by purpose, used in order before the
+	// generator (cases_test.go's DICE lines); nil in play.
+	fixed map[string][]int
 }
 
 // pcgStream is the second word of the PCG state; any fixed value will do, it
@@ -45,6 +48,9 @@ func (d *Dice) Roll(purpose string, sides int, subject string) int {
 		sides = 1
 	}
 	v := d.r.IntN(sides) + 1
+	if q := d.fixed[purpose]; len(q) > 0 {
+		v, d.fixed[purpose] = q[0], q[1:]
+	}
 	d.rolls = append(d.rolls, Roll{Step: d.step, Purpose: purpose, Sides: sides, Result: v, Subject: subject})
 	return v
 }

@@ -26,7 +26,10 @@ func (t *turn) stepEndOfTurn() {
 			if ex == 0 || fi.moved || fi.engaged || f.Unsupplied || f.At.IsSea() || f.Aboard != "" || fi.start != f.At {
 				continue
 			}
-			if _, ok := t.m.CityAt(f.At.Hex); !ok {
+			c, ok := t.m.CityAt(f.At.Hex)
+			if !ok || t.hostileCity(f.Nation, t.cityState(c.Name)) && t.cityState(c.Name).Controller != game.Neutral {
+				// Not in a city, or before an enemy's walls (besieging
+				// it, or after an assault on it): no rest there.
 				continue
 			}
 			for i := range f.Troops {

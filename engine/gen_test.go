@@ -13,7 +13,9 @@ import (
 // and benchmark tests: a map of cols×rows hexes (mostly clear, some rough,
 // woods and mountains, roads along every eighth row, rivers here and there,
 // a sea strip along the top with three areas), a capitol and a few neutral
-// cities per nation, and forces of every arm with orders for all of them.
+// cities per nation, and forces of every arm with orders for all of them;
+// each nation besieges the next one's capitol with a siege train, and every
+// other nation assaults it.
 
 type genGame struct {
 	m      *hexmap.Map
@@ -194,6 +196,22 @@ func newGenGame(seed uint64, cols, rows, nations, forcesPer int) *genGame {
 		s.Forces = append(s.Forces, game.Force{ID: game.ForceID(fmt.Sprintf("%s%d", nat.Letter, forcesPer+101)), Nation: nat.ID, At: fl.At, Aboard: fl.ID,
 			Troops: []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 40}}, Leaders: []game.Leader{{ID: "G-sea-" + nat.Letter, Name: "Marine " + nat.Letter, Role: game.General}}})
 		o.List = append(o.List, engine.Sail{At: engine.At{Line: forcesPer + 1}, Fleet: fl.ID, Path: []game.Place{game.AtSea(game.SeaID(fmt.Sprintf("S%d", 1+(n+1)%3)))}})
+		// A siege train before the next nation's capitol, besieging it;
+		// every other one also assaults.
+		if len(m.Nations) > 1 {
+			next := m.Nations[(n+1)%len(m.Nations)]
+			if c, ok := m.City(next.Capitol); ok {
+				sg := game.Force{ID: game.ForceID(fmt.Sprintf("%s%d", nat.Letter, forcesPer+102)), Nation: nat.ID, At: game.AtHex(c.Hex),
+					Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 150}, {Arm: game.Gunners, Grade: game.GradeC, Count: 12}},
+					Guns:    []game.Guns{{Kind: game.HeavyGun, Count: 3}},
+					Leaders: []game.Leader{{ID: "G-siege-" + nat.Letter, Name: "Engineer " + nat.Letter, Role: game.General}}}
+				s.Forces = append(s.Forces, sg)
+				o.List = append(o.List, engine.Besiege{At: engine.At{Line: forcesPer + 2}, Force: sg.ID, City: c.Name})
+				if n%2 == 0 {
+					o.List = append(o.List, engine.Assault{At: engine.At{Line: forcesPer + 3}, Force: sg.ID, City: c.Name})
+				}
+			}
+		}
 		g.orders = append(g.orders, o)
 	}
 	s.Normalize()

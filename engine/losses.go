@@ -147,6 +147,11 @@ func (t *turn) checkStack(p game.Place, n game.NationID, stack []*game.Force) {
 	if figures == 0 && guns == 0 {
 		return
 	}
+	if figures == 0 && !slices.ContainsFunc(stack, func(f *game.Force) bool { return f.Aboard == "" }) {
+		// Guns alone in a fleet's hold (prizes of a sea battle) are
+		// cargo, not a force that can desert.
+		return
+	}
 	mf := t.r.MinimumForce
 	reason := ""
 	if c, ok := t.m.CityAt(p.Hex); ok && !p.IsSea() {

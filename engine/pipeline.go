@@ -30,10 +30,11 @@ package engine
 //  6. battles       — land battles. Placeholder for the combat issue: it
 //     turns each contact that gave battle into an EngagementPending event and
 //     leaves the forces in the hex.
-//  7. sieges        — sieges, masking, breaches, assaults. Placeholder for the
-//     combat issue, which fills stepSieges.
-//  8. sea-battles   — sea battles. Placeholder for the sea-battle issue: it
-//     records a SeaEngagementPending for each meeting that gave battle.
+//  7. sieges        — sieges and masking, assaults, siege losses,
+//     overcrowding, counter-battery fire, breaches and surrender, walls
+//     repaired (sieges.go).
+//  8. sea-battles   — sea battles on the Sea Battle CRT, prizes and
+//     escapes; ships repaired in port; prisoners landed (seabattle.go).
 //  9. attrition     — supply attrition of forces unsupplied at the start of
 //     the turn (A 5, B and guns 10, C 15, D 25%).
 //  10. minimum-sizes — forces with nothing left leave the game; minimum force
@@ -95,12 +96,6 @@ func Steps(yearEnd bool) []string {
 	}
 	return out
 }
-
-// stepSieges is where the combat issue resolves sieges: besieging and
-// masking (Besiege orders: t.ordersFor("sieges", "besiege")), siege losses, breaches and
-// surrender, counter-battery fire and assaults, in the rules' "Sieges"
-// section. Until then cities keep their siege status as the state gives it.
-func (t *turn) stepSieges() {}
 
 // The year-end steps (treaties, taxes, loyalty, fielding, purchases,
 // transfers) are in yearend_*.go; they read their orders through

@@ -32,6 +32,8 @@ type Input struct {
 	// Hostile decides whether two nations are enemies; nil means
 	// DefaultHostility (every other nation is hostile).
 	Hostile func(a, b game.NationID) bool
+	// fixedDice are die results by roll purpose, for the rules cases only.
+	fixedDice map[string][]int
 }
 
 // Result is a resolved turn.
@@ -167,6 +169,12 @@ func newTurn(in Input) *turn {
 	}
 	if t.hostile == nil {
 		t.hostile = DefaultHostility
+	}
+	if in.fixedDice != nil {
+		t.dice.fixed = map[string][]int{}
+		for k, v := range in.fixedDice {
+			t.dice.fixed[k] = slices.Clone(v)
+		}
 	}
 	for i := range s.Forces {
 		f := s.Forces[i].Clone()

@@ -42,6 +42,21 @@ func (t *turn) ordersFor(step string, kinds ...string) []nationOrder {
 	return out
 }
 
+// legalOrdersFor is ordersFor with each order first passed through its
+// kind's legality check, the same one the order checker runs (OrderKind.
+// Legal): an order that fails it is reported to its nation (OrderIgnored)
+// and left out. Steps that carry orders out read them this way.
+func (t *turn) legalOrdersFor(step string, kinds ...string) []nationOrder {
+	var out []nationOrder
+	for _, no := range t.ordersFor(step, kinds...) {
+		k, _ := KindOf(no.o.Kind())
+		if t.legal(no.nation, no.o, t.cite(k.Section, k.Para)) {
+			out = append(out, no)
+		}
+	}
+	return out
+}
+
 // unread reports, when a step ends, each order filed for it that the step
 // did not read (a step pbem does not resolve yet, such as sieges or the
 // game-year's): the order is checked (its kind's Legal), and reported with

@@ -261,6 +261,10 @@ func (mv *movement) debarkIdleFleets() {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not aboard a fleet", f.ID))
 			continue
 		}
+		if fl := t.force(f.Aboard); fl.Nation != f.Nation {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s are prisoners aboard %s's fleet %s", f.ID, fl.Nation, fl.ID))
+			continue
+		}
 		mv.debarks[f.Aboard] = append(mv.debarks[f.Aboard], no)
 	}
 	var fleets []game.ForceID
@@ -315,6 +319,9 @@ func (mv *movement) fleetStopped(u *unit) {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is neither a port nor a good-holding hex", target))
 			continue
 		}
+		if u.at.IsSea() && !mv.enterToLand(u, target, port, no, o, f) {
+			continue
+		}
 		defenders := 0
 		var defNations []game.NationID
 		for _, x := range mv.land[target] {
@@ -349,7 +356,12 @@ func (mv *movement) fleetStopped(u *unit) {
 		t.fi(f.ID).moved = true
 		t.emit(&Debarked{Force: f.ID, Fleet: u.id, Hex: target}, rule, game.AtHex(target), to(f.Nation), f.Nation)
 		if mv.landHostiles(target, f.Nation) {
+			// A landing on the enemy is an attack (docs/rules-notes.md
+			// §Landings): the force's stance becomes attack, so that the
+			// contact is an overrun or a battle, never a standoff.
+			f.Stance = game.Attack
 			mv.landContact(target)
+			mv.landingBattle(target, lu)
 		}
 		if !lu.dead {
 			mv.neighbours(lu)
@@ -429,6 +441,81 @@ func (mv *movement) seaContact(p game.Place) {
 			if fresh {
 				t.emit(&SeaContact{Fleets: idsOf(all), Tick: mv.tick, Battle: true}, rule, p, to(a, b), a, b)
 			}
+		}
+	}
+}
+
+// enterToLand: "Good holding: Coastal hexes … where you may embark or
+// debark troops from transports", and it "costs 1 MP to enter or leave a
+// port, and 2 MP to enter or leave a good-holding hex". A fleet whose voyage
+// ended in the sea area with troops to land sails into the hex first, if it
+// has the MP left; there it meets any enemy fleet lying in the hex (which
+// must fight). It reports whether the fleet is in the hex, free to land.
+func (mv *movement) enterToLand(u *unit, target game.Hex, port bool, no nationOrder, o Debark, f *game.Force) bool {
+	t := mv.t
+	rule := t.cite("Sea Movement", "Coastal Landings")
+	cost := t.r.SeaMovement.GoodHolding
+	if port {
+		cost = t.r.SeaMovement.Port
+	}
+	if u.spent+cost > u.ma {
+		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s has %d MP left and entering %s costs %d: troops land only from a fleet in the port or good-holding hex", u.id, max(u.ma-u.spent, 0), target, cost))
+		return false
+	}
+	p := game.AtHex(target)
+	mv.place(u, p)
+	u.spent += cost
+	u.entered = append(u.entered, p)
+	u.ordered = true
+	mv.seaContact(p)
+	if t.fi(u.id).engaged {
+		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is in a sea battle at %s", u.id, target))
+		return false
+	}
+	return true
+}
+
+// landingBattle: "If the landing is successful then we will figure the
+// battle situation normally": a landing force still facing enemies in the
+// hex after the contact (no overrun, nobody retreated) fights them, whatever
+// the stances: an engagement for the battle step.
+func (mv *movement) landingBattle(h game.Hex, lu *unit) {
+	t := mv.t
+	if lu.dead || t.fi(lu.id).engaged {
+		return
+	}
+	var enemies []game.NationID
+	for _, x := range mv.land[h] {
+		if !x.dead && t.hostile(x.nation, lu.nation) && !slices.Contains(enemies, x.nation) {
+			enemies = append(enemies, x.nation)
+		}
+	}
+	slices.Sort(enemies)
+	for _, n := range enemies {
+		a, b := lu.nation, n
+		if b < a {
+			a, b = b, a
+		}
+		sa, sb := mv.side(h, a), mv.side(h, b)
+		if len(sa) == 0 || len(sb) == 0 {
+			continue
+		}
+		e := t.engagementAt(h, a, b)
+		if e == nil {
+			e = &engagement{hex: h, a: a, b: b, tick: mv.tick}
+			t.engs = append(t.engs, e)
+		}
+		var joined []game.ForceID
+		for _, u := range append(slices.Clone(sa), sb...) {
+			if !slices.ContainsFunc(e.members, func(m engMember) bool { return m.id == u.id }) {
+				e.members = append(e.members, engMember{id: u.id, joined: mv.tick, from: u.from})
+				joined = append(joined, u.id)
+			}
+			mv.halt(u, stopBattle)
+			t.fi(u.id).engaged = true
+		}
+		if len(joined) > 0 {
+			t.emit(&Contact{Forces: joined, Tick: mv.tick, Outcome: "battle"}, t.cite("Sea Movement", "Coastal Landings"), game.AtHex(h), to(a, b), a, b)
 		}
 	}
 }

@@ -28,6 +28,9 @@ type State struct {
 	// Victory is set at the end of the game-year in which a nation reached
 	// the victory tax base (yearend_victory.go).
 	Victory *Victory `json:",omitempty"`
+	// Sieges are the cities under siege or masked, sorted by city
+	// (sieges.go).
+	Sieges []SiegeState `json:",omitempty"`
 }
 
 // NationState is what changes about a nation.
@@ -71,6 +74,7 @@ func (s *State) Normalize() {
 		}
 		return game.CompareForceIDs(a.Force, b.Force)
 	})
+	slices.SortFunc(s.Sieges, func(a, b SiegeState) int { return cmpStr(a.City, b.City) })
 }
 
 func cmpStr(a, b string) int {
@@ -146,5 +150,9 @@ func (s *State) Clone() *State {
 		t.Penalties = slices.Clone(t.Penalties)
 	}
 	c.Intel = slices.Clone(s.Intel)
+	c.Sieges = slices.Clone(s.Sieges)
+	for i := range c.Sieges {
+		c.Sieges[i].Besiegers = slices.Clone(c.Sieges[i].Besiegers)
+	}
 	return &c
 }

@@ -33,7 +33,7 @@ func ordersOfKind[T Order](t *turn) []yearEndOrder {
 	if t.yearEnd && k.YearEndStep != "" {
 		step = k.YearEndStep
 	}
-	return t.ordersFor(step, k.Keyword)
+	return t.legalOrdersFor(step, k.Keyword)
 }
 
 // TreasuryCity returns the city whose treasury a nation spends from and

@@ -52,13 +52,15 @@ func syw1752() *Ruleset {
 			},
 			ApproxRound: 25,
 		},
-		Assault: assaultTable(),
+		Assault:   assaultTable(),
+		SeaBattle: seaBattleCRT(),
 		Siege: SiegeRules{
 			BesiegeOdds: 3, ForeignMinimum: 100,
 			DefenderLossPerHeavyGun: 2, DefenderLossPerFieldGun: 1,
 			AttackerLossPerHeavyGun: 3, AttackerLossPerFieldGun: 2,
 			DefenderLossPerAttackerInfantry: 50, AttackerLossPerDefenderInfantry: 10,
 			BreachOn: 4, MaxBreaches: 5,
+			SiegeSurrender: siegeSurrender(true),
 		},
 		DiceRounding: true,
 	}
@@ -74,6 +76,7 @@ func sywV4() *Ruleset {
 	r.Siege.HealthyGarrisonPer100 = 50
 	r.Siege.OvercrowdingAttrition = 15
 	r.Siege.CounterBatteryHitsFieldGuns = true
+	r.Siege.SiegeSurrender = siegeSurrender(false)
 	r.Fieldworks = FieldworksRules{SectionInches: 4, InfantryPerSection: 4, MaxSections: 6,
 		Rule: "one 4\" section per 4 infantry figures, at most 6 sections (Fieldworks)"}
 	return r

@@ -47,6 +47,8 @@ type Ruleset struct {
 
 	Assault AssaultTable
 	Siege   SiegeRules
+	// SeaBattle is the Sea Battle CRT and its rules (seabattle.go).
+	SeaBattle SeaBattleCRT
 
 	// DiceRounding: when a percentage loss leaves a fraction of a figure, roll
 	// for it (a 2.4-figure loss is 2, plus 1 more with chance 0.4). The rules
