@@ -78,6 +78,11 @@ type Game struct {
 	// "syw-1752".
 	Ruleset string `yaml:"ruleset"`
 
+	// BattleModel is how pbem fights land battles: "simulation" (the
+	// tabletop rules simulated, the default) or "lgg" (La Grande Guerre's
+	// faster, coarser resolution). "" means the ruleset's own (simulation).
+	BattleModel string `yaml:"battle_model"`
+
 	// Scenario is the folder holding map.txt and scenario.yaml; a relative
 	// path is resolved against the config file's directory. Default
 	// "scenarios/default".
@@ -313,6 +318,10 @@ func Default() *Config {
 
 // Rulesets are the values game.ruleset accepts.
 var Rulesets = []string{"syw-1752", "syw-v4"}
+
+// BattleModels are the values game.battle_model accepts (besides "", the
+// ruleset's own); ruleset.BattleModels lists the same.
+var BattleModels = []string{"simulation", "lgg"}
 
 // LogLevels are the values log_level accepts.
 var LogLevels = []string{"debug", "info", "warn", "error"}

@@ -97,6 +97,9 @@ func (v *validator) game() {
 	if !slices.Contains(Rulesets, g.Ruleset) {
 		v.add("game.ruleset", "%q is not a ruleset pbem knows; use one of %s", g.Ruleset, strings.Join(Rulesets, ", "))
 	}
+	if g.BattleModel != "" && !slices.Contains(BattleModels, g.BattleModel) {
+		v.add("game.battle_model", "%q is not a battle model pbem knows; use one of %s (or leave it out for the ruleset's own)", g.BattleModel, strings.Join(BattleModels, ", "))
+	}
 	if strings.TrimSpace(g.Scenario) == "" {
 		v.add("game.scenario", "is empty; give the folder holding map.txt and scenario.yaml")
 	}

@@ -18,3 +18,10 @@ func TestConfigKnowsEveryRuleset(t *testing.T) {
 		t.Errorf("config.Rulesets = %v, the ruleset package has %v: keep them the same", got, want)
 	}
 }
+
+// TestConfigKnowsEveryBattleModel: the same for game.battle_model.
+func TestConfigKnowsEveryBattleModel(t *testing.T) {
+	if !slices.Equal(config.BattleModels, ruleset.BattleModels) {
+		t.Errorf("config.BattleModels = %v, the ruleset package has %v: keep them the same", config.BattleModels, ruleset.BattleModels)
+	}
+}

@@ -47,6 +47,11 @@ import (
 //	                                       null: the field is absent)
 //	VIEW
 //	fromande E1 {"Size":"small"}          (the nation's view of the force contains these fields)
+//	RESULT 0502 [eisenmark,…] {"Outcome":"repulse","Winner":1,…}
+//	                                      (a tabletop result for the battle in that hex, engine.Input.Battles;
+//	                                       the optional nations are its first side)
+//	DICE 4 4 1 …                          (the first dice of the turn show these faces, in order; the seed
+//	                                       throws the rest)
 //
 // '#' starts a comment line.
 
@@ -60,6 +65,8 @@ type testCase struct {
 	post                         []string
 	events                       []string
 	views                        []string
+	results                      []TabletopBattle
+	dice                         []int
 }
 
 func readCase(path string) (*testCase, error) {
@@ -101,6 +108,35 @@ func readCase(path string) (*testCase, error) {
 			continue
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
+			continue
+		case "RESULT":
+			hx, js, _ := strings.Cut(rest, " ")
+			h, err := game.ParseHex(hx)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: RESULT %v", path, line, err)
+			}
+			tb := TabletopBattle{Hex: h}
+			if ns, more, ok := strings.Cut(js, " "); ok && !strings.HasPrefix(ns, "{") {
+				for _, n := range strings.Split(ns, ",") {
+					tb.Nations = append(tb.Nations, game.NationID(n))
+				}
+				js = more
+			}
+			if err := json.Unmarshal([]byte(js), &tb.Result); err != nil {
+				return nil, fmt.Errorf("%s:%d: RESULT %v", path, line, err)
+			}
+			c.results = append(c.results, tb)
+			section = ""
+			continue
+		case "DICE":
+			for _, w := range strings.Fields(rest) {
+				v, err := strconv.Atoi(w)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: DICE %q", path, line, w)
+				}
+				c.dice = append(c.dice, v)
+			}
+			section = ""
 			continue
 		case "PRESTATE", "ORDERS", "POSTSTATE", "EVENTS", "VIEW":
 			section = word
@@ -475,7 +511,7 @@ func runCase(t *testing.T, c *testCase) {
 	if err != nil {
 		t.Fatalf("%s: %v", c.file, err)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed})
+	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, Battles: c.results, forcedDice: c.dice})
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}

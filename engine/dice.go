@@ -24,6 +24,9 @@ type Dice struct {
 	r     *rand.Rand
 	step  string
 	rolls []Roll
+	// forced are faces the next rolls show, in order, before the seed
+	// throws again (rules cases with fixed dice).
+	forced []int
 }
 
 // pcgStream is the second word of the PCG state; any fixed value will do, it
@@ -44,7 +47,13 @@ func (d *Dice) Roll(purpose string, sides int, subject string) int {
 	if sides < 1 {
 		sides = 1
 	}
-	v := d.r.IntN(sides) + 1
+	var v int
+	if len(d.forced) > 0 {
+		v = min(max(d.forced[0], 1), sides)
+		d.forced = d.forced[1:]
+	} else {
+		v = d.r.IntN(sides) + 1
+	}
 	d.rolls = append(d.rolls, Roll{Step: d.step, Purpose: purpose, Sides: sides, Result: v, Subject: subject})
 	return v
 }

@@ -505,6 +505,17 @@ func ownLossesRemoved(t *testing.T, seen []engine.Event, n game.NationID) []byte
 			delete(m, "Losses")
 			b, _ = json.Marshal(m)
 		}
+		if lb, ok := e.(*engine.LandBattle); ok && lb.SideOf(n) >= 0 {
+			// A beaten army's pursuit losses are one or two figures per
+			// excess enemy cavalry figure: its own losses, like a refused
+			// slowing's, may equal an enemy count.
+			c := *lb
+			own := c.Sides[lb.SideOf(n)]
+			own.Killed, own.Routed, own.Regained, own.PursuitLost, own.Lost, own.Stacks, own.Exhausted = 0, 0, 0, 0, 0, nil, 0
+			own.PursuitLight, own.PursuitHeavy, own.Promotions = 0, 0, nil
+			c.Sides[lb.SideOf(n)] = own
+			b, _ = engine.MarshalEvent(&c)
+		}
 		out.Write(b)
 		out.WriteByte('\n')
 	}

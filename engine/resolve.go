@@ -29,6 +29,12 @@ type Input struct {
 	// Hostile decides whether two nations are enemies; nil means
 	// DefaultHostility (every other nation is hostile).
 	Hostile func(a, b game.NationID) bool
+	// Battles are results of land battles fought elsewhere (the referee's
+	// table), used instead of the battle model for the battle they name
+	// (battles.go).
+	Battles []TabletopBattle `json:",omitempty"`
+	// forcedDice are the faces of the turn's first dice (rules cases).
+	forcedDice []int
 }
 
 // Result is a resolved turn.
@@ -104,6 +110,7 @@ type turn struct {
 	edition string
 	hostile func(a, b game.NationID) bool
 	orders  []Orders
+	tabled  []TabletopBattle
 
 	forces []*game.Force // sorted by ID; removed ones are nil until compact
 	byID   map[game.ForceID]*game.Force
@@ -144,10 +151,11 @@ func newTurn(in Input) *turn {
 		s:       s,
 		number:  s.Turn,
 		yearEnd: s.Calendar.Date(s.Turn).IsYearEnd(),
-		dice:    NewDice(in.Seed),
+		dice:    &Dice{r: NewDice(in.Seed).r, forced: in.forcedDice},
 		edition: editionLabel(in.Rules),
 		hostile: in.Hostile,
 		orders:  in.Orders,
+		tabled:  in.Battles,
 		byID:    map[game.ForceID]*game.Force{},
 		info:    map[game.ForceID]*forceTurn{},
 		seen:    map[intelKey]*Sighting{},

@@ -45,6 +45,14 @@ type Ruleset struct {
 	Assault AssaultTable
 	Siege   SiegeRules
 
+	// Battle names the land-battle model (BattleModels): "simulation" (the
+	// default) or "lgg". A game may choose another with WithBattle.
+	Battle      string
+	LandBattles LandBattleRules
+	Regain      RegainRules
+	Pursuit     PursuitRules
+	Promotions  PromotionRules
+
 	// DiceRounding: when a percentage loss leaves a fraction of a figure, roll
 	// for it (a 2.4-figure loss is 2, plus 1 more with chance 0.4). The rules
 	// say so for sea battles ("Roll for fractional chances"); pbem applies it
