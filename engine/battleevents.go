@@ -62,7 +62,7 @@ type BattleSide struct {
 	Stance  game.Stance
 	Forces  []game.ForceID
 	// Commander is the senior general's name, with his nation, experience
-	// (after the battle) and genius.
+	// and genius before the battle (Experience says what he gained).
 	Commander       string        `json:",omitempty"`
 	CommanderNation game.NationID `json:",omitempty"`
 	CommanderXP     int           `json:",omitempty"`

@@ -269,10 +269,6 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 			bs.GunsLost += g.Count
 		}
 		bs.PursuitLight, bs.PursuitHeavy = as.PursuitLight, as.PursuitHeavy
-		if as.Experience != nil {
-			bs.CommanderXP = as.Experience.XP
-			bs.Genius = as.Experience.Genius
-		}
 		ev.Sides[i] = bs
 		nations = append(nations, s.Sides[i].Nations...)
 		for _, f := range forces[i] {

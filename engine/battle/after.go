@@ -108,8 +108,13 @@ func Aftermath(r *ruleset.Ruleset, s *Setup, res *Result, forces [2][]*game.Forc
 	for i := range 2 {
 		applyLosses(r, s, res, forces, i, a.Roles[i] == "winner", res.Outcome == Decisive && res.Winner == 1-i, &a.Sides[i], d)
 	}
-	// Guns taken on the field go to the winner's senior general's force.
+	// Guns taken on the field are "deemed Captured by the Winner": they go
+	// to the winning side's senior general's force; a side that won the
+	// battle recovers its own overrun guns.
 	for i := range 2 {
+		if res.Winner == i {
+			continue
+		}
 		for _, g := range res.Sides[i].GunsLost {
 			lost := removeGuns(forces[i], g.Nation, g.Force, g.Kind, g.Count)
 			if lost == 0 {

@@ -22,7 +22,7 @@ func ByName(name string) (Model, error) {
 	case "", ruleset.BattleSimulation:
 		return Simulation{}, nil
 	case ruleset.BattleLGG:
-		return nil, fmt.Errorf("battle model %q: not built yet", name)
+		return LGG{}, nil
 	}
 	return nil, fmt.Errorf("battle model %q: expected one of %v", name, ruleset.BattleModels)
 }

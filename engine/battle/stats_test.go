@@ -36,7 +36,7 @@ func army(n game.NationID, st game.Stance, g game.Grade, foot int) armySpec {
 // terrain, fieldworks, a genius and supply tilt it the expected way.
 func TestPlausibility(t *testing.T) {
 	const n = 300
-	for _, m := range []Model{Simulation{}} {
+	for _, m := range []Model{Simulation{}, LGG{}} {
 		for _, r := range []*ruleset.Ruleset{ruleset.SYW1752, ruleset.SYWV4} {
 			att := army("eisenmark", game.Attack, game.GradeC, 120)
 			def := army("fromande", game.Defend, game.GradeC, 120)
