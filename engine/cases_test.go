@@ -50,6 +50,7 @@ import (
 //	RESULT 0502 [eisenmark,…] {"Outcome":"repulse","Winner":1,…}
 //	                                      (a tabletop result for the battle in that hex, engine.Input.Battles;
 //	                                       the optional nations are its first side)
+//	ALLIES eisenmark hispardia            (these nations are not hostile to each other; others are)
 //	DICE 4 4 1 …                          (the first dice of the turn show these faces, in order; the seed
 //	                                       throws the rest)
 //
@@ -67,6 +68,7 @@ type testCase struct {
 	views                        []string
 	results                      []TabletopBattle
 	dice                         []int
+	allies                       [][2]game.NationID
 }
 
 func readCase(path string) (*testCase, error) {
@@ -126,6 +128,17 @@ func readCase(path string) (*testCase, error) {
 				return nil, fmt.Errorf("%s:%d: RESULT %v", path, line, err)
 			}
 			c.results = append(c.results, tb)
+			section = ""
+			continue
+		case "ALLIES":
+			w := strings.Fields(rest)
+			for i := range w {
+				for j := range w {
+					if i != j {
+						c.allies = append(c.allies, [2]game.NationID{game.NationID(w[i]), game.NationID(w[j])})
+					}
+				}
+			}
 			section = ""
 			continue
 		case "DICE":
@@ -511,7 +524,13 @@ func runCase(t *testing.T, c *testCase) {
 	if err != nil {
 		t.Fatalf("%s: %v", c.file, err)
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, Battles: c.results, forcedDice: c.dice})
+	in := Input{Map: m, Rules: rules, State: st, Orders: orders, Seed: c.seed, Battles: c.results, forcedDice: c.dice}
+	if len(c.allies) > 0 {
+		in.Hostile = func(a, b game.NationID) bool {
+			return DefaultHostility(a, b) && !slices.Contains(c.allies, [2]game.NationID{a, b})
+		}
+	}
+	res, err := Resolve(in)
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}

@@ -22,9 +22,10 @@ package engine
 //     landings (movement.go, contact.go, sea.go).
 //  5. scouting      — forces in adjacent hexes at the end of movement scout
 //     each other (scouting at contact happens in movement).
-//  6. battles       — land battles. Placeholder for the combat issue: it
-//     turns each contact that gave battle into an EngagementPending event and
-//     leaves the forces in the hex.
+//  6. battles       — land battles (battles.go, engine/battle): fieldworks
+//     dug, each battle set up, fought by the ruleset's model (or taken from a
+//     referee's tabletop result), the post-battle rules applied, the beaten
+//     side retreated; a LandBattle event each.
 //  7. sieges        — sieges, masking, breaches, assaults. Placeholder for the
 //     combat issue, which fills stepSieges.
 //  8. sea-battles   — sea battles. Placeholder for the sea-battle issue: it

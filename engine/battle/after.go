@@ -215,12 +215,16 @@ func spread(st []stackAt, n int) []int {
 	}
 	n = min(n, total)
 	given := 0
+	order := make([]int, len(st))
 	for k, s := range st {
 		out[k] = n * s.f.Troops[s.i].Count / total
 		given += out[k]
+		order[k] = k
 	}
-	for k := 0; given < n; k = (k + 1) % len(st) {
-		if out[k] < st[k].f.Troops[st[k].i].Count {
+	rem := func(k int) int { return n * st[k].f.Troops[st[k].i].Count % total }
+	slices.SortStableFunc(order, func(a, b int) int { return rem(b) - rem(a) })
+	for j := 0; given < n; j = (j + 1) % len(st) {
+		if k := order[j]; out[k] < st[k].f.Troops[st[k].i].Count {
 			out[k]++
 			given++
 		}
