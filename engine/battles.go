@@ -41,6 +41,12 @@ func (t *turn) stepBattles() {
 	for _, e := range t.engs {
 		t.fightBattle(model, e)
 	}
+	// "Fieldworks only last for the length of the battle ... not from one
+	// campaign move to the next" (V4): works dug this turn served this
+	// turn's battles, and are gone.
+	for _, f := range t.live() {
+		f.Fieldworks = 0
+	}
 }
 
 // buildFieldworks carries out this turn's Fieldworks orders: a force with
