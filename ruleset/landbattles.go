@@ -1,7 +1,5 @@
 package ruleset
 
-import "github.com/syw-pbem/pbem/game"
-
 // The battle models a game may use (Ruleset.Battle). The engine's battle
 // package implements them; the names live here so that config and the
 // ruleset can be checked without importing the engine.
@@ -146,49 +144,6 @@ func (o OperationalAdvantage) Points(xpDiff, generals, figures, enemyFigures, sp
 	return p
 }
 
-// Fraction is num/den of something, as the post-battle rules give them.
-type Fraction struct{ Num, Den int }
-
-// RegainRules are "Regaining Battle Losses", for the winner and the loser:
-// the fraction of killed figures and of figures routed off or rout hits that
-// return. 1752: winner 3/4 and all, loser 1/2 and 3/4. V4: winner 1/2 and 2/3,
-// loser 1/4 and 1/3.
-type RegainRules struct {
-	WinnerKilled, WinnerRouted Fraction
-	LoserKilled, LoserRouted   Fraction
-}
-
-// PursuitRules are "Pursuit Losses": figures of infantry or gunners the loser
-// loses per excess light cavalry figure of the winner (1752 1, V4 2), per
-// excess heavy or medium cavalry figure (1752 none: "Heavy and medium cavalry
-// neither pursue nor help in repelling pursuit"; V4 1), and the D6 score at
-// or under which each of the loser's gun models is lost (1752 heavy 1-2,
-// medium 1; V4 heavy 1-3, medium 1-2, light 1). Medium guns are the field
-// guns.
-type PursuitRules struct {
-	PerLightCavalry       int
-	PerHeavyMediumCavalry int
-	// AllInfantry: V4 "2 figures of infantry or gunners"; 1752 "one figure
-	// of line infantry or gunners".
-	AllInfantry bool
-	GunLossOn   map[game.GunKind]int
-}
-
-// PromotionRules are "Field Promotions". 1752: "Each 4 hits (but not rout
-// hits) earns 1 point", counted by arm of service and grade, and the points
-// promote figures of that arm and grade: infantry and gunners 1 point D→C, 2
-// C→B, 2 B→A; cavalry 2, 4, 4; "Excess points are lost". V4: "1 promotion
-// point per hit", applied "in rough proportion across the troop types in the
-// army, A troops excluded": D→C 1, C→B 1, B→A 2.
-type PromotionRules struct {
-	HitsPerPoint int
-	// ByArm: points stay with the arm and grade that earned them (1752);
-	// otherwise they are spread over the whole army in proportion (V4).
-	ByArm bool
-	// Cost[from grade] for infantry and gunners, CavalryCost for cavalry.
-	Cost, CavalryCost map[game.Grade]int
-}
-
 func landBattles1752() LandBattleRules {
 	return LandBattleRules{
 		TableTurns: 16, NoRetreatTurns: 8, BreakNum: 1, BreakDen: 2,
@@ -210,34 +165,6 @@ func landBattlesV4() LandBattleRules {
 	r.SurroundedCaptured = true
 	r.ExhaustRegained, r.ExhaustHalfStrength = false, false
 	return r
-}
-
-func regain1752() RegainRules {
-	return RegainRules{WinnerKilled: Fraction{3, 4}, WinnerRouted: Fraction{1, 1}, LoserKilled: Fraction{1, 2}, LoserRouted: Fraction{3, 4}}
-}
-
-func regainV4() RegainRules {
-	return RegainRules{WinnerKilled: Fraction{1, 2}, WinnerRouted: Fraction{2, 3}, LoserKilled: Fraction{1, 4}, LoserRouted: Fraction{1, 3}}
-}
-
-func pursuit1752() PursuitRules {
-	return PursuitRules{PerLightCavalry: 1, GunLossOn: map[game.GunKind]int{game.HeavyGun: 2, game.FieldGun: 1}}
-}
-
-func pursuitV4() PursuitRules {
-	return PursuitRules{PerLightCavalry: 2, PerHeavyMediumCavalry: 1, AllInfantry: true,
-		GunLossOn: map[game.GunKind]int{game.HeavyGun: 3, game.FieldGun: 2, game.LightGun: 1}}
-}
-
-func promotions1752() PromotionRules {
-	return PromotionRules{HitsPerPoint: 4, ByArm: true,
-		Cost:        map[game.Grade]int{game.GradeD: 1, game.GradeC: 2, game.GradeB: 2},
-		CavalryCost: map[game.Grade]int{game.GradeD: 2, game.GradeC: 4, game.GradeB: 4}}
-}
-
-func promotionsV4() PromotionRules {
-	c := map[game.Grade]int{game.GradeD: 1, game.GradeC: 1, game.GradeB: 2}
-	return PromotionRules{HitsPerPoint: 1, Cost: c, CavalryCost: c}
 }
 
 // WithBattle returns a copy of the ruleset that fights its land battles with

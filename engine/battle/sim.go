@@ -37,13 +37,17 @@ type SimParams struct {
 	// once; the simulation fires every unit every bound, so each test counts
 	// for less.
 	FireMoraleBase int
+	// SpreadPerBound: the lines do not meet all at once; from the centre the
+	// fighting at close range spreads this many slots each way per bound
+	// (0: the whole line at once).
+	SpreadPerBound int
 	// BrigadierReach, CommanderReach: how many slots either side of his
 	// unit a general's rally bonus reaches (a genius doubles it).
 	BrigadierReach, CommanderReach int
 }
 
 // DefaultSimParams are the values docs/battles.md explains.
-var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, BrigadierReach: 1, CommanderReach: 2}
+var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, SpreadPerBound: 1, BrigadierReach: 1, CommanderReach: 2}
 
 // The range bands between the lines: long (18–27″: only guns reach),
 // medium (9–18″: guns and skirmishers), close (within 6″: muskets,
@@ -139,6 +143,17 @@ type sim struct {
 	weather string
 	res     *Result
 	lastGap int
+	// front: how far from the centre close fighting has spread (slots).
+	front int
+}
+
+// engaged reports whether a line slot is in the close fight yet.
+func (b *sim) engaged(ss *simSide, slot int) bool {
+	if b.p.SpreadPerBound <= 0 {
+		return true
+	}
+	c := len(ss.line) / 2
+	return abs(slot-c) <= b.front
 }
 
 // Fight plays the battle with DefaultSimParams.
@@ -590,7 +605,7 @@ func (b *sim) fightDay() bool {
 			first = b.d6("who moves first", b.s.Hex.String()) % 2
 		}
 	}
-	b.band = b.p.StartBand
+	b.band, b.front = b.p.StartBand, -1
 	if b.attackers() == -2 && b.band > bandMedium {
 		b.band = bandMedium // a meeting engagement: the lines start closer
 	}
@@ -630,6 +645,9 @@ func (b *sim) bound(mover int) {
 		if b.band == bandClose {
 			b.moment(Moment{What: MAdvance, Side: mover, Nation: b.leadNation(ms)})
 		}
+	}
+	if b.band == bandClose {
+		b.front += b.p.SpreadPerBound
 	}
 	b.fire(fs, ms)
 	if b.band == bandClose {
@@ -849,7 +867,7 @@ func (b *sim) fire(fs, ts *simSide) {
 		return
 	}
 	for _, u := range fs.line {
-		if u == nil || u.st != stLine || !u.u.Kind.IsFoot() || u.sp <= 0 {
+		if u == nil || u.st != stLine || !u.u.Kind.IsFoot() || u.sp <= 0 || !b.engaged(fs, u.slot) {
 			continue
 		}
 		tgt, _ := b.target(ts, u.slot)
@@ -990,7 +1008,7 @@ func (b *sim) leave(u *sunit, st state) {
 // otherwise melee.
 func (b *sim) charges(ms, ds *simSide) {
 	for _, u := range slices.Clone(ms.line) {
-		if u == nil || u.st != stLine || u.shaken || u.u.Kind == Battery || u.u.Kind == Grenzers {
+		if u == nil || u.st != stLine || u.shaken || u.u.Kind == Battery || u.u.Kind == Grenzers || !b.engaged(ms, u.slot) {
 			continue
 		}
 		tgt, flank := b.target(ds, u.slot)
