@@ -110,8 +110,8 @@ type GeneralFate struct {
 
 // Moment is one thing that happened on the field worth telling: the
 // cannonade opening, skirmishers engaging, a volley, a charge and its
-// outcome, a melee, reserves committed, a general struck, a rally, an army's
-// morale breaking, nightfall. Side is the acting side; Kind and Target the
+// outcome, a melee, reserves committed, a general struck, a rally, an attack
+// called off, an army's morale breaking, nightfall, a withdrawal. Side is the acting side; Kind and Target the
 // unit kinds involved (0 when none); Outcome a word ("routed", "held", "won",
 // "lost", "shaken", "killed", "wounded", "captured").
 type Moment struct {
@@ -145,6 +145,7 @@ const (
 	MBreak     = "break"
 	MNightfall = "nightfall"
 	MWithdraw  = "withdraw"
+	MCallOff   = "call-off"
 	MGunsTaken = "guns-taken"
 )
 

@@ -41,13 +41,17 @@ type SimParams struct {
 	// fighting at close range spreads this many slots each way per bound
 	// (0: the whole line at once).
 	SpreadPerBound int
+	// CallOffLoss, CallOffMargin: after the 8th turn a side on attack that
+	// has lost CallOffLoss percent of its army (the morale rule's count) and
+	// CallOffMargin points more than the enemy calls the attack off.
+	CallOffLoss, CallOffMargin int
 	// BrigadierReach, CommanderReach: how many slots either side of his
 	// unit a general's rally bonus reaches (a genius doubles it).
 	BrigadierReach, CommanderReach int
 }
 
 // DefaultSimParams are the values docs/battles.md explains.
-var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, SpreadPerBound: 1, BrigadierReach: 1, CommanderReach: 2}
+var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, SpreadPerBound: 1, CallOffLoss: 25, CallOffMargin: 10, BrigadierReach: 1, CommanderReach: 2}
 
 // The range bands between the lines: long (18–27″: only guns reach),
 // medium (9–18″: guns and skirmishers), close (within 6″: muskets,
@@ -107,22 +111,23 @@ type general struct {
 }
 
 type simSide struct {
-	idx      int
-	side     *Side
-	units    []*sunit
-	line     []*sunit // by slot; nil = empty slot
-	batt     []*sunit
-	skirm    []*sunit
-	reserve  []*sunit
-	gens     []*general
-	chief    *general
-	counted  int // figures the morale rule counts
-	broken   bool
-	hits     map[hitKey]int
-	attack   bool
-	usedRes  bool
-	genius   bool
-	terrainN int
+	idx       int
+	side      *Side
+	units     []*sunit
+	line      []*sunit // by slot; nil = empty slot
+	batt      []*sunit
+	skirm     []*sunit
+	reserve   []*sunit
+	gens      []*general
+	chief     *general
+	counted   int // figures the morale rule counts
+	broken    bool
+	hits      map[hitKey]int
+	attack    bool
+	usedRes   bool
+	calledOff bool
+	genius    bool
+	terrainN  int
 }
 
 type hitKey struct {
@@ -606,6 +611,9 @@ func (b *sim) fightDay() bool {
 		}
 	}
 	b.band, b.front = b.p.StartBand, -1
+	for _, ss := range b.sides {
+		ss.calledOff = false
+	}
 	if b.attackers() == -2 && b.band > bandMedium {
 		b.band = bandMedium // a meeting engagement: the lines start closer
 	}
@@ -631,7 +639,19 @@ func (b *sim) bound(mover int) {
 	b.rally(ms)
 	b.commitReserves(ms)
 	b.attachGenerals(ms)
-	advancing := ms.attack && b.band > bandClose
+	// After the first 8 turns ("no unit may do any voluntary retreat moves
+	// for the first 8 turns") an attack that is going badly is called off:
+	// the attacker draws back out of musket range for the rest of the day.
+	if ms.attack && !ms.calledOff && b.band == bandClose && b.turn > b.r.LandBattles.NoRetreatTurns {
+		if mine, theirs := b.pct(ms), b.pct(fs); mine >= b.p.CallOffLoss && mine >= theirs+b.p.CallOffMargin {
+			ms.calledOff = true
+			if !fs.attack {
+				b.band = bandMedium
+			}
+			b.moment(Moment{What: MCallOff, Side: mover, Nation: b.leadNation(ms)})
+		}
+	}
+	advancing := ms.attack && !ms.calledOff && b.band > bandClose
 	for _, u := range ms.units {
 		u.advanced = false
 	}
@@ -913,9 +933,7 @@ func (b *sim) shot(fs *simSide, u, tgt *sunit, mod int, guns bool) {
 	case coverWorks:
 		score -= 3
 	case coverCity:
-		if !b.r.LandBattles.MultiDay {
-			score -= 2
-		}
+		score -= 2 // hard cover (001: "Target in BUA/hard cover -2")
 	}
 	sp := 0
 	switch {
@@ -1024,7 +1042,7 @@ func (b *sim) charges(ms, ds *simSide) {
 			continue
 		}
 		weak := tgt.shaken || b.status(tgt) < 0 || bare || flank
-		if !ms.attack && !weak {
+		if (!ms.attack || ms.calledOff) && !weak {
 			continue
 		}
 		// A side on attack throws in a unit when its target is weakened,
@@ -1497,7 +1515,7 @@ func (b *sim) finish() {
 
 func notable(what string) bool {
 	switch what {
-	case MCharge, MMelee, MGeneral, MGunsTaken, MReserves, MBreak, MWithdraw:
+	case MCharge, MMelee, MGeneral, MGunsTaken, MReserves, MBreak, MWithdraw, MCallOff:
 		return true
 	}
 	return false

@@ -387,7 +387,7 @@ func (t *teller) fighting() any {
 	var notable []int
 	for i, m := range t.e.Moments {
 		switch m.What {
-		case battle.MCharge, battle.MMelee, battle.MGeneral, battle.MGunsTaken, battle.MReserves:
+		case battle.MCharge, battle.MMelee, battle.MGeneral, battle.MGunsTaken, battle.MReserves, battle.MCallOff:
 			if i != t.e.Turning {
 				notable = append(notable, i)
 			}
@@ -490,6 +490,11 @@ func (t *teller) moment(m battle.Moment, last *string) string {
 			return fmt.Sprintf("%s our men overran an enemy battery", when)
 		}
 		return fmt.Sprintf("%s the enemy overran one of our batteries", when)
+	case battle.MCallOff:
+		if m.Side == t.mine {
+			return fmt.Sprintf("%s, our losses mounting, the attack was called off and our lines drew back out of musket range", when)
+		}
+		return fmt.Sprintf("%s the enemy's attack faltered, and his lines drew back out of musket range", when)
 	case battle.MReserves:
 		if m.Side == t.mine {
 			return fmt.Sprintf("%s we threw our reserves into the line", when)
