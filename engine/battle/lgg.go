@@ -558,15 +558,15 @@ func (b *lgg) attack(me, en *lside, u, p, t *lunit) {
 	case dv >= a:
 		b.hit(en, t, u, 1, true)
 	case a >= 2*dv:
+		what, outcome := MMelee, "won and routed them"
+		if u.kind.IsCavalry() {
+			what, outcome = MCharge, "routed"
+		}
+		b.moment(Moment{What: what, Side: me.idx, Nation: u.parts[0].Nation, Kind: u.kind, Grade: u.grade, Target: t.kind, Outcome: outcome})
 		b.hit(me, u, t, 1, true)
 		if !t.routed {
 			b.rout(t, true)
 		}
-		what := MMelee
-		if u.kind.IsCavalry() {
-			what = MCharge
-		}
-		b.moment(Moment{What: what, Side: me.idx, Nation: u.parts[0].Nation, Kind: u.kind, Grade: u.grade, Target: t.kind, Outcome: "routed"})
 		b.riskGeneral(en, t)
 	default:
 		b.hit(me, u, t, 1, true)

@@ -1086,9 +1086,9 @@ func (b *sim) charge(ms, ds *simSide, u, tgt *sunit, flank bool) {
 	score := b.d6("charge test", u.sub) + m
 	u.advanced = true
 	if score >= b.bmi(tgt, false) {
+		b.moment(Moment{What: MCharge, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: "routed"})
 		b.loseSP(tgt, 1, true)
 		b.rout(tgt)
-		b.moment(Moment{What: MCharge, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: "routed"})
 		b.riskMelee(tgt, true)
 		return
 	}

@@ -540,7 +540,10 @@ func (t *teller) ending() any {
 	if us.Regained > 0 {
 		d.OurLosses += fmt.Sprintf("; %d came back to the colours", us.Regained)
 	}
-	if us.GunsLost > 0 {
+	switch {
+	case us.GunsLost == 1:
+		d.OurLosses += "; one of our guns was lost"
+	case us.GunsLost > 1:
 		d.OurLosses += fmt.Sprintf("; %d of our guns were lost", us.GunsLost)
 	}
 	switch lv := t.theirLevel(); {
