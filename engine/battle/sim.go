@@ -1104,7 +1104,16 @@ func (b *sim) charge(ms, ds *simSide, u, tgt *sunit, flank bool) {
 		win, lose, diff = tgt, u, -diff
 	}
 	ws, ls := b.sides[win.side], b.sides[lose.side]
-	outcome := "held"
+	if diff >= 2 {
+		res := "won"
+		if win == tgt {
+			res = "lost"
+		}
+		if diff >= 3 {
+			res += " and routed them"
+		}
+		b.moment(Moment{What: MMelee, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: res})
+	}
 	switch {
 	case diff == 1:
 		lose.shaken = true
@@ -1120,17 +1129,6 @@ func (b *sim) charge(ms, ds *simSide, u, tgt *sunit, flank bool) {
 		b.hit(ws, win, lose, 2)
 		b.rout(lose)
 		b.riskMelee(lose, true)
-		outcome = "routed"
-	}
-	if diff >= 2 {
-		res := "won"
-		if win == tgt {
-			res = "lost"
-		}
-		if outcome == "routed" {
-			res += " and routed them"
-		}
-		b.moment(Moment{What: MMelee, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: res})
 	}
 }
 
