@@ -954,8 +954,8 @@ func (b *sim) shot(fs *simSide, u, tgt *sunit, mod int, guns bool) {
 		}
 	}
 	if sp > 0 {
-		b.hit(fs, u, tgt, sp)
 		b.riskFire(tgt)
+		b.hit(fs, u, tgt, sp)
 	}
 	if tgt.st != stLine && tgt.st != stSkirmish {
 		return
@@ -1087,9 +1087,9 @@ func (b *sim) charge(ms, ds *simSide, u, tgt *sunit, flank bool) {
 	u.advanced = true
 	if score >= b.bmi(tgt, false) {
 		b.moment(Moment{What: MCharge, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: "routed"})
+		b.riskMelee(tgt, true)
 		b.loseSP(tgt, 1, true)
 		b.rout(tgt)
-		b.riskMelee(tgt, true)
 		return
 	}
 	// Melee.
@@ -1119,16 +1119,16 @@ func (b *sim) charge(ms, ds *simSide, u, tgt *sunit, flank bool) {
 		lose.shaken = true
 		b.retire(ls, lose)
 	case diff == 2:
+		b.riskMelee(lose, false)
 		b.hit(ws, win, lose, 1)
 		if lose.st == stLine {
 			lose.shaken = true
 			b.retire(ls, lose)
 		}
-		b.riskMelee(lose, false)
 	case diff >= 3:
+		b.riskMelee(lose, true)
 		b.hit(ws, win, lose, 2)
 		b.rout(lose)
-		b.riskMelee(lose, true)
 	}
 }
 
@@ -1216,10 +1216,7 @@ func (b *sim) riskFire(u *sunit) {
 // 5–6 wounded; with one that only suffers losses, 1–3 dead, 4–5 wounded.
 func (b *sim) riskMelee(u *sunit, routed bool) {
 	for _, g := range b.sides[u.side].gens {
-		if g.out || (g.unit != u && !(routed && g.unit == nil)) {
-			continue
-		}
-		if g.unit != u {
+		if g.out || g.unit != u {
 			continue
 		}
 		r := b.d6("risk to general", g.c.ID) + b.d6("risk to general", g.c.ID)
