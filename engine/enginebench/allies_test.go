@@ -6,6 +6,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -81,6 +82,67 @@ func TestAlliedBattleOnDefaultMap(t *testing.T) {
 			if other.Level < ruleset.LevelExact && len(other.Stacks) > 0 {
 				t.Errorf("%s: %s learns the enemy's losses by stack at level %d", model, n, other.Level)
 			}
+		}
+	}
+}
+
+// threeBattles returns the default scenario's turn-1 state with three armies
+// of different nations sent into the hexes of three others, on attack.
+func threeBattles(tb testing.TB) (*hexmap.Map, *engine.State) {
+	tb.Helper()
+	m, st := load(tb)
+	var armies []*game.Force
+	for i := range st.Forces {
+		f := &st.Forces[i]
+		if !f.IsFleet() && f.Aboard == "" && f.HasRole(game.General) && f.FightingFigures() >= 40 {
+			armies = append(armies, f)
+		}
+	}
+	pairs := 0
+	used := map[game.ForceID]bool{}
+	for _, a := range armies {
+		for _, b := range armies {
+			if pairs == 3 || a.Nation == b.Nation || used[a.ID] || used[b.ID] {
+				continue
+			}
+			used[a.ID], used[b.ID] = true, true
+			a.At, a.Stance = b.At, game.Attack
+			pairs++
+		}
+	}
+	if pairs < 3 {
+		tb.Skip("fewer than three pairs of armies")
+	}
+	return m, st
+}
+
+// TestThreeBattlesOnDefaultMap: three battles in one turn of the default
+// scenario, each fought and told.
+func TestThreeBattlesOnDefaultMap(t *testing.T) {
+	m, st := threeBattles(t)
+	res, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752, State: st, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range res.Events {
+		if _, ok := e.(*engine.LandBattle); ok {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Fatalf("%d land battles, want 3", n)
+	}
+}
+
+// BenchmarkDefaultScenarioThreeBattles: a turn of the default scenario with
+// three land battles (docs/engine.md).
+func BenchmarkDefaultScenarioThreeBattles(b *testing.B) {
+	m, st := threeBattles(b)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752, State: st, Seed: uint64(i) + 1}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
