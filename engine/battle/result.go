@@ -192,21 +192,25 @@ func (r *Result) Validate(s *Setup) error {
 			}
 			return ok
 		}
+		had := s.Sides[i].Figures()
 		for _, c := range sr.Losses {
 			if c.Killed < 0 || c.Routed < 0 || c.Surrounded < 0 || c.HalfStrength < 0 {
 				errs = append(errs, fmt.Errorf("side %d: negative losses for %s %s %s", i, c.Nation, c.Grade, c.Arm))
+			} else if c.Killed > had || c.Routed > had || c.Surrounded > had || c.HalfStrength > had || c.Killed+c.Routed+c.Surrounded > had {
+				errs = append(errs, fmt.Errorf("side %d: %s %s %s lost %d killed, %d routed, %d surrounded: more than the side's %d figures",
+					i, c.Nation, c.Grade, c.Arm, c.Killed, c.Routed, c.Surrounded, had))
 			}
 			if !in(c.Nation, c.Force) {
 				errs = append(errs, fmt.Errorf("side %d: losses for %s %s, which is not on that side", i, c.Nation, c.Force))
 			}
 		}
 		for _, g := range sr.GunsLost {
-			if g.Count < 0 || !in(g.Nation, g.Force) {
+			if g.Count < 0 || g.Count > s.Sides[i].Guns()+1_000_000 || !in(g.Nation, g.Force) {
 				errs = append(errs, fmt.Errorf("side %d: guns lost by %s %s: not on that side, or a negative count", i, g.Nation, g.Force))
 			}
 		}
 		for _, h := range sr.Hits {
-			if h.Hits < 0 || !in(h.Nation, "") {
+			if h.Hits < 0 || h.Hits > 1_000_000 || !in(h.Nation, "") {
 				errs = append(errs, fmt.Errorf("side %d: hits by %s: not on that side, or a negative count", i, h.Nation))
 			}
 		}
