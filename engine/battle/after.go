@@ -103,8 +103,11 @@ func Aftermath(r *ruleset.Ruleset, s *Setup, res *Result, forces [2][]*game.Forc
 		if lb.MultiDay {
 			a.Retreat = 1 - res.Winner
 		}
+	case Withdrew:
+		// V4: "The enemy may then retire one hex with no pursuit losses".
+		a.Retreat = 1 - res.Winner
 	}
-	pursuit := a.Retreat >= 0 && res.Winner >= 0
+	pursuit := a.Retreat >= 0 && res.Winner >= 0 && res.Outcome != Withdrew
 	for i := range 2 {
 		applyLosses(r, s, res, forces, i, a.Roles[i] == "winner", res.Outcome == Decisive && res.Winner == 1-i, &a.Sides[i], d)
 	}
