@@ -78,6 +78,11 @@ type Game struct {
 	// "syw-1752".
 	Ruleset string `yaml:"ruleset"`
 
+	// BattleModel is how pbem fights land battles: "simulation" (the
+	// tabletop rules simulated, the default) or "lgg" (La Grande Guerre's
+	// faster, coarser resolution). "" means the ruleset's own (simulation).
+	BattleModel string `yaml:"battle_model"`
+
 	// Scenario is the folder holding map.txt and scenario.yaml; a relative
 	// path is resolved against the config file's directory. Default
 	// "scenarios/default".

@@ -99,6 +99,9 @@ func (v *validator) game() {
 	if ids := ruleset.IDs(); !slices.Contains(ids, g.Ruleset) {
 		v.add("game.ruleset", "%q is not a ruleset pbem knows; use one of %s", g.Ruleset, strings.Join(ids, ", "))
 	}
+	if g.BattleModel != "" && !slices.Contains(ruleset.BattleModels, g.BattleModel) {
+		v.add("game.battle_model", "%q is not a battle model pbem knows; use one of %s (or leave it out for the ruleset's own)", g.BattleModel, strings.Join(ruleset.BattleModels, ", "))
+	}
 	if strings.TrimSpace(g.Scenario) == "" {
 		v.add("game.scenario", "is empty; give the folder holding map.txt and scenario.yaml")
 	}

@@ -46,16 +46,35 @@ func (t *turn) stepCaptures() {
 			}
 			byNation[f.Nation] = append(byNation[f.Nation], f)
 		}
-		if len(nations) == 1 && nations[0] != cs.Controller {
-			n := nations[0]
+		// Allies take a city together: one bloc of allied nations alone in
+		// the hex, the controller not among them, captures it with 100
+		// infantry and cavalry between them; the city goes to the ally it
+		// is loyal to if that ally has troops there, else to the ally with
+		// most infantry and cavalry there (docs/rules-notes.md).
+		slices.Sort(nations)
+		if blocs := t.blocs(nations); len(blocs) == 1 && !slices.Contains(blocs[0], cs.Controller) {
 			figs := 0
 			var ids []game.ForceID
-			for _, f := range byNation[n] {
-				figs += f.FightingFigures()
-				ids = append(ids, f.ID)
+			own := map[game.NationID]int{}
+			for _, m := range blocs[0] {
+				for _, f := range byNation[m] {
+					figs += f.FightingFigures()
+					own[m] += f.FightingFigures()
+					ids = append(ids, f.ID)
+				}
 			}
+			n := blocs[0][0]
+			for _, m := range blocs[0] {
+				if own[m] > own[n] {
+					n = m
+				}
+			}
+			if slices.Contains(blocs[0], cs.Loyalty) && own[cs.Loyalty] > 0 {
+				n = cs.Loyalty
+			}
+			slices.SortFunc(ids, game.CompareForceIDs)
 			loyal := cs.Loyalty == n
-			if (loyal && figs > 0) || figs >= t.r.Capture.CaptureFigures {
+			if (loyal && own[n] > 0) || figs >= t.r.Capture.CaptureFigures {
 				from := cs.Controller
 				cs.Controller = n
 				t.emit(&CityCaptured{City: c.Name, From: from, By: n, Forces: ids, Recaptured: loyal}, rule, game.AtHex(c.Hex), public(), n, from)

@@ -59,6 +59,12 @@ import (
 //	                                       null: the field is absent)
 //	VIEW
 //	fromande E1 {"Size":"small"}          (the nation's view of the force contains these fields)
+//	RESULT 0502 [eisenmark,…] {"Outcome":"repulse","Winner":1,…}
+//	                                      (a tabletop result for the battle in that hex, engine.Input.Battles;
+//	                                       the optional nations are its first side)
+//	ALLIES eisenmark hispardia            (these nations are not hostile to each other; others are)
+//	DICE 4 4 1 …                          (the first dice of the turn show these faces, in order; the seed
+//	                                       throws the rest)
 //
 // '#' starts a comment line.
 
@@ -73,7 +79,9 @@ type testCase struct {
 	post                         []string
 	events                       []string
 	views                        []string
+	results                      []TabletopBattle
 	dice                         map[string][]int
+	forced                       []int
 	allies                       [][2]game.NationID
 }
 
@@ -117,29 +125,62 @@ func readCase(path string) (*testCase, error) {
 		case "TURN":
 			c.turn, _ = strconv.Atoi(rest)
 			continue
+		case "RESULT":
+			hx, js, _ := strings.Cut(rest, " ")
+			h, err := game.ParseHex(hx)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: RESULT %v", path, line, err)
+			}
+			tb := TabletopBattle{Hex: h}
+			if ns, more, ok := strings.Cut(js, " "); ok && !strings.HasPrefix(ns, "{") {
+				for _, n := range strings.Split(ns, ",") {
+					tb.Nations = append(tb.Nations, game.NationID(n))
+				}
+				js = more
+			}
+			if err := json.Unmarshal([]byte(js), &tb.Result); err != nil {
+				return nil, fmt.Errorf("%s:%d: RESULT %v", path, line, err)
+			}
+			c.results = append(c.results, tb)
+			section = ""
+			continue
 		case "ALLIES":
 			w := strings.Fields(rest)
-			if len(w) != 2 {
-				return nil, fmt.Errorf("%s:%d: ALLIES %q: expected two nations", path, line, rest)
+			for i := range w {
+				for j := range w {
+					if i != j {
+						c.allies = append(c.allies, [2]game.NationID{game.NationID(w[i]), game.NationID(w[j])})
+					}
+				}
 			}
-			c.allies = append(c.allies, [2]game.NationID{game.NationID(w[0]), game.NationID(w[1])})
+			section = ""
 			continue
 		case "DICE":
-			i := strings.LastIndex(rest, ":")
-			purpose, vals, ok := rest[:max(i, 0)], rest[i+1:], i >= 0
-			if !ok {
-				return nil, fmt.Errorf("%s:%d: DICE %q: expected PURPOSE: N N …", path, line, rest)
-			}
-			if c.dice == nil {
-				c.dice = map[string][]int{}
-			}
-			for _, v := range strings.Fields(vals) {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: DICE value %q", path, line, v)
+			// DICE purpose: N N … fixes the rolls made for that purpose;
+			// DICE N N … the next rolls of any purpose.
+			if i := strings.LastIndex(rest, ":"); i >= 0 {
+				purpose := strings.TrimSpace(rest[:i])
+				if c.dice == nil {
+					c.dice = map[string][]int{}
 				}
-				c.dice[strings.TrimSpace(purpose)] = append(c.dice[strings.TrimSpace(purpose)], n)
+				for _, v := range strings.Fields(rest[i+1:]) {
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d: DICE value %q", path, line, v)
+					}
+					c.dice[purpose] = append(c.dice[purpose], n)
+				}
+				section = ""
+				continue
 			}
+			for _, w := range strings.Fields(rest) {
+				v, err := strconv.Atoi(w)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: DICE %q", path, line, w)
+				}
+				c.forced = append(c.forced, v)
+			}
+			section = ""
 			continue
 		case "PRESTATE", "ORDERS", "RULINGS", "POSTSTATE", "EVENTS", "VIEW":
 			section = word
@@ -554,18 +595,14 @@ func runCase(t *testing.T, c *testCase) {
 		}
 		rulings = append(rulings, r)
 	}
-	var hostile func(a, b game.NationID) bool
+	in := Input{Map: m, Rules: rules, State: st, Orders: orders, Rulings: rulings, Seed: c.seed, Battles: c.results,
+		fixedDice: c.dice, forcedDice: c.forced}
 	if len(c.allies) > 0 {
-		hostile = func(a, b game.NationID) bool {
-			for _, p := range c.allies {
-				if p == [2]game.NationID{a, b} || p == [2]game.NationID{b, a} {
-					return false
-				}
-			}
-			return DefaultHostility(a, b)
+		in.Hostile = func(a, b game.NationID) bool {
+			return DefaultHostility(a, b) && !slices.Contains(c.allies, [2]game.NationID{a, b})
 		}
 	}
-	res, err := Resolve(Input{Map: m, Rules: rules, State: st, Orders: orders, Rulings: rulings, Seed: c.seed, fixedDice: c.dice, Hostile: hostile})
+	res, err := Resolve(in)
 	if err != nil {
 		t.Fatalf("%s: Resolve: %v", c.file, err)
 	}

@@ -27,9 +27,11 @@ import (
 //     arriving later join it. Otherwise it is a standoff: no battle, and
 //     neither side moves on past the other this turn.
 
+// engagement is a battle found in movement between two blocs of allied
+// nations (a and b, each sorted; a holds the first nation in name order).
 type engagement struct {
 	hex     game.Hex
-	a, b    game.NationID
+	a, b    []game.NationID
 	tick    int
 	members []engMember
 }
@@ -47,16 +49,19 @@ type seaEngagement struct {
 	members []game.ForceID
 }
 
-func (t *turn) engagementAt(h game.Hex, a, b game.NationID) *engagement {
+func (t *turn) engagementAt(h game.Hex, a, b []game.NationID) *engagement {
 	for _, e := range t.engs {
-		if e.hex == h && e.a == a && e.b == b {
+		if e.hex == h && slices.Equal(e.a, a) && slices.Equal(e.b, b) {
 			return e
 		}
 	}
 	return nil
 }
 
-// landContact resolves every hostile pair of nations in hex h.
+// landContact resolves contact in hex h. The nations there form blocs:
+// nations that are not hostile to each other (allies) stand together as one
+// side ("allied nations in one hex fight as one side"); each pair of
+// hostile blocs is then a contact of its own.
 func (mv *movement) landContact(h game.Hex) {
 	var nations []game.NationID
 	for _, u := range mv.land[h] {
@@ -65,19 +70,53 @@ func (mv *movement) landContact(h game.Hex) {
 		}
 	}
 	slices.Sort(nations)
-	for i := range nations {
-		for j := i + 1; j < len(nations); j++ {
-			if mv.t.hostile(nations[i], nations[j]) {
-				mv.contactPair(h, nations[i], nations[j])
+	blocs := mv.t.blocs(nations)
+	for i := range blocs {
+		for j := i + 1; j < len(blocs); j++ {
+			if mv.t.blocsHostile(blocs[i], blocs[j]) {
+				mv.contactPair(h, blocs[i], blocs[j])
 			}
 		}
 	}
 }
 
-func (mv *movement) side(h game.Hex, n game.NationID) []*unit {
+// blocs groups sorted nations into blocs of allies: a nation joins the first
+// bloc all of whose members it is not hostile to. Each bloc stays sorted;
+// blocs are in the order of their first nation.
+func (t *turn) blocs(nations []game.NationID) [][]game.NationID {
+	var out [][]game.NationID
+	for _, n := range nations {
+		placed := false
+		for k, b := range out {
+			if !slices.ContainsFunc(b, func(x game.NationID) bool { return t.hostile(n, x) }) {
+				out[k] = append(out[k], n)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			out = append(out, []game.NationID{n})
+		}
+	}
+	return out
+}
+
+// blocsHostile: two blocs are enemies when any of their nations are.
+func (t *turn) blocsHostile(a, b []game.NationID) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if t.hostile(x, y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (mv *movement) side(h game.Hex, bloc []game.NationID) []*unit {
 	var out []*unit
 	for _, u := range mv.land[h] {
-		if !u.dead && u.nation == n && u.filteredIn != h {
+		if !u.dead && slices.Contains(bloc, u.nation) && u.filteredIn != h {
 			out = append(out, u)
 		}
 	}
@@ -96,7 +135,8 @@ func (mv *movement) sidePV(us []*unit) int {
 	return n
 }
 
-func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
+func (mv *movement) contactPair(h game.Hex, a, b []game.NationID) {
+	all2 := append(slices.Clone(a), b...)
 	t := mv.t
 	sa, sb := mv.side(h, a), mv.side(h, b)
 	if len(sa) == 0 || len(sb) == 0 {
@@ -119,7 +159,7 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 			t.fi(u.id).engaged = true
 		}
 		if len(joined) > 0 {
-			t.emit(&Contact{Forces: joined, Tick: mv.tick, Outcome: "battle"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(a, b), a, b)
+			t.emit(&Contact{Forces: joined, Tick: mv.tick, Outcome: "battle"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(all2...), all2...)
 		}
 		return
 	}
@@ -163,7 +203,7 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 			t.fi(u.id).engaged = true
 		}
 		t.engs = append(t.engs, e)
-		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "battle"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(a, b), a, b)
+		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "battle"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(all2...), all2...)
 		return
 	}
 	if mv.starting {
@@ -183,7 +223,7 @@ func (mv *movement) contactPair(h game.Hex, a, b game.NationID) {
 		mv.halt(u, stopStandoff)
 	}
 	if fresh {
-		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "standoff"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(a, b), a, b)
+		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "standoff"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(all2...), all2...)
 	}
 }
 
@@ -277,7 +317,10 @@ func (mv *movement) overrun(h game.Hex, big, small []*unit, bigPV, smallPV int) 
 			mv.halt(u, stopOverran)
 		}
 	}
-	nations := []game.NationID{big[0].nation, small[0].nation}
+	var nations []game.NationID
+	for _, u := range append(slices.Clone(big), small...) {
+		nations = append(nations, u.nation)
+	}
 	rule := t.cite("Land Battles", "Force Sizes and Overrun Attacks")
 	t.emit(ev, rule, game.AtHex(h), to(nations...), nations...)
 	t.emit(&Contact{Forces: append(idsOf(big), idsOf(small)...), Tick: mv.tick, Outcome: "overrun"}, rule, game.AtHex(h), to(nations...), nations...)
@@ -287,7 +330,9 @@ func (mv *movement) overrun(h game.Hex, big, small []*unit, bigPV, smallPV int) 
 	for _, f := range forcesOf(big) {
 		f.Normalize()
 	}
-	t.checkMinimumAt(game.AtHex(h), big[0].nation)
+	for _, n := range unitNations(big) {
+		t.checkMinimumAt(game.AtHex(h), n)
+	}
 }
 
 // wantsRetreat reads a force's standing retreat order against an enemy of
@@ -576,9 +621,16 @@ func (mv *movement) scoutSides(scouts, screen []*unit) {
 	if len(scouts) == 0 || len(screen) == 0 {
 		return
 	}
-	sf, tf := forcesOf(scouts), forcesOf(screen)
-	for _, target := range tf {
-		mv.t.scout(scouts[0].nation, sf, target, tf, mv.tick)
+	// Each nation of a bloc scouts with its own forces, each target
+	// screened by its own nation's forces.
+	for _, n := range unitNations(scouts) {
+		sf := forcesOf(slices.DeleteFunc(slices.Clone(scouts), func(u *unit) bool { return u.nation != n }))
+		for _, tn := range unitNations(screen) {
+			tf := forcesOf(slices.DeleteFunc(slices.Clone(screen), func(u *unit) bool { return u.nation != tn }))
+			for _, target := range tf {
+				mv.t.scout(n, sf, target, tf, mv.tick)
+			}
+		}
 	}
 }
 
@@ -600,4 +652,15 @@ func farness(a, b game.Hex) int {
 	half := func(h game.Hex) int { return 2*(h.Row-1) + (1 - h.Col%2) }
 	dc, dy := a.Col-b.Col, half(a)-half(b)
 	return 9*dc*dc + 3*dy*dy
+}
+
+// unitNations lists the nations of units, in order of first appearance.
+func unitNations(us []*unit) []game.NationID {
+	var out []game.NationID
+	for _, u := range us {
+		if !slices.Contains(out, u.nation) {
+			out = append(out, u.nation)
+		}
+	}
+	return out
 }

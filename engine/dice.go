@@ -25,8 +25,11 @@ type Dice struct {
 	step  string
 	rolls []Roll
 	// fixed are dice a rules case sets by purpose, used in order before the
-	// generator (cases_test.go's DICE lines); nil in play.
-	fixed map[string][]int
+	// generator (cases_test.go's DICE purpose: lines); forced are faces the
+	// next rolls of any purpose show, in order (DICE lines without a
+	// purpose). Both nil in play.
+	fixed  map[string][]int
+	forced []int
 }
 
 // pcgStream is the second word of the PCG state; any fixed value will do, it
@@ -47,7 +50,13 @@ func (d *Dice) Roll(purpose string, sides int, subject string) int {
 	if sides < 1 {
 		sides = 1
 	}
-	v := d.r.IntN(sides) + 1
+	var v int
+	if len(d.forced) > 0 {
+		v = min(max(d.forced[0], 1), sides)
+		d.forced = d.forced[1:]
+	} else {
+		v = d.r.IntN(sides) + 1
+	}
 	if q := d.fixed[purpose]; len(q) > 0 {
 		v, d.fixed[purpose] = q[0], q[1:]
 	}

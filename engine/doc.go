@@ -22,8 +22,9 @@
 // movement points on one 120-tick clock, so that forces meet where they
 // would really meet (movement.go), and contact is resolved as the rules'
 // "Land Battles" section orders it — Grenzers filtering, overruns, retreat
-// before battle, pursuit, cavalry slowing, and battles left pending for the
-// combat step (contact.go). Every number comes from the ruleset; the
+// before battle, pursuit, cavalry slowing, and battles found for the battles
+// step (contact.go), which fights them with the battle package
+// (engine/battle) and applies the post-battle rules (battles.go). Every number comes from the ruleset; the
 // readings of ambiguous rules are in docs/rules-notes.md and the design in
 // docs/engine.md.
 //

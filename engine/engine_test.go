@@ -413,8 +413,11 @@ func TestFogOfWarEvents(t *testing.T) {
 		marks := map[game.ForceID][]int{}
 		uniq := 0
 		next := func() int {
+			// No marker is a multiple of 5: approximate scouting rounds
+			// figures to 25 and guns to 5, and a rounded count must not
+			// equal a marker by chance.
 			uniq++
-			if uniq%25 == 0 {
+			for uniq%5 == 0 {
 				uniq++
 			}
 			return 77700 + uniq
@@ -472,6 +475,19 @@ func TestFogOfWarEvents(t *testing.T) {
 				}
 			}
 			evs := ownLossesRemoved(t, seen, n.ID)
+			// Counts the nation may know after the turn: its own forces', and
+			// those of forces it scouted exactly. Promotions and losses do
+			// arithmetic on them that may land on another force's marker.
+			for _, f := range res.State.Forces {
+				if f.Nation == n.ID || best[f.ID] >= ruleset.LevelExact {
+					for _, tr := range f.Troops {
+						captured[tr.Count] = true
+					}
+					for _, g := range f.Guns {
+						captured[g.Count] = true
+					}
+				}
+			}
 			view, _ := json.Marshal(engine.View(g.m, rules1752(), res.State, n.ID))
 			for _, text := range []string{string(evs), string(view)} {
 				for _, f := range st.Forces {
@@ -525,6 +541,17 @@ func ownLossesRemoved(t *testing.T, seen []engine.Event, n game.NationID) []byte
 			delete(m, "Killed")
 			delete(m, "Losses")
 			b, _ = json.Marshal(m)
+		}
+		if lb, ok := e.(*engine.LandBattle); ok && lb.SideOf(n) >= 0 {
+			// A beaten army's pursuit losses are one or two figures per
+			// excess enemy cavalry figure: its own losses, like a refused
+			// slowing's, may equal an enemy count.
+			c := *lb
+			own := c.Sides[lb.SideOf(n)]
+			own.Killed, own.Routed, own.Regained, own.PursuitLost, own.Lost, own.Stacks, own.Exhausted = 0, 0, 0, 0, 0, nil, 0
+			own.PursuitLight, own.PursuitHeavy, own.Promotions = 0, 0, nil
+			c.Sides[lb.SideOf(n)] = own
+			b, _ = engine.MarshalEvent(&c)
 		}
 		out.Write(b)
 		out.WriteByte('\n')

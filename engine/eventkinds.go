@@ -59,7 +59,7 @@ type MoveStopped struct {
 }
 
 // Contact: hostile land forces came together in a hex at Tick. Outcome is
-// "battle" (an EngagementPending follows in the battles step), "standoff"
+// "battle" (a LandBattle follows in the battles step), "standoff"
 // (both sides on defend: no battle, neither moves on), "overrun" or
 // "retreat". Visible to the nations involved.
 type Contact struct {
@@ -95,7 +95,9 @@ type EngagementSide struct {
 	Unsupplied       bool `json:",omitempty"`
 }
 
-// EngagementPending: a land battle the combat step must fight: everything it
+// EngagementPending was the placeholder of a land battle before the battles
+// step fought them (LandBattle); it is no longer emitted, and stays
+// registered so that stored events still decode. It held everything it
 // needs — the hex and its terrain and city, the time of the turn it began
 // (Tick of TicksPerTurn; EndOfTurn when less than a battle's 1/6 move was
 // left, "Battles fought at the end of the turn do not themselves cost an extra

@@ -27,14 +27,16 @@ package engine
 //     landings (movement.go, contact.go, sea.go).
 //  5. scouting      — forces in adjacent hexes at the end of movement scout
 //     each other (scouting at contact happens in movement).
-//  6. battles       — land battles. Placeholder for the combat issue: it
-//     turns each contact that gave battle into an EngagementPending event and
-//     leaves the forces in the hex.
+//  6. battles       — land battles (battles.go, engine/battle): fieldworks
+//     dug, each battle set up, fought by the ruleset's model (or taken from a
+//     referee's tabletop result), the post-battle rules applied, the beaten
+//     side retreated; a LandBattle event each.
 //  7. sieges        — sieges and masking, assaults, siege losses,
 //     overcrowding, counter-battery fire, breaches and surrender, walls
 //     repaired (sieges.go).
 //  8. sea-battles   — sea battles on the Sea Battle CRT, prizes and
-//     escapes; ships repaired in port; prisoners landed (seabattle.go).
+//     escapes; prisoners landed (seabattle.go). Repairs are the repairs step
+//     before end-of-turn (repairs.go).
 //  9. attrition     — supply attrition of forces unsupplied at the start of
 //     the turn (A 5, B and guns 10, C 15, D 25%).
 //  10. minimum-sizes — forces with nothing left leave the game; minimum force

@@ -34,6 +34,12 @@ type Input struct {
 	Hostile func(a, b game.NationID) bool
 	// fixedDice are die results by roll purpose, for the rules cases only.
 	fixedDice map[string][]int
+	// Battles are results of land battles fought elsewhere (the referee's
+	// table), used instead of the battle model for the battle they name
+	// (battles.go).
+	Battles []TabletopBattle `json:",omitempty"`
+	// forcedDice are the faces of the turn's first dice (rules cases).
+	forcedDice []int
 }
 
 // Result is a resolved turn.
@@ -112,6 +118,7 @@ type turn struct {
 	hostile func(a, b game.NationID) bool
 	orders  []Orders
 	rulings []Ruling
+	tabled  []TabletopBattle
 
 	forces []*game.Force // sorted by ID; removed ones are nil until compact
 	byID   map[game.ForceID]*game.Force
@@ -158,11 +165,12 @@ func newTurn(in Input) *turn {
 		s:       s,
 		number:  s.Turn,
 		yearEnd: s.Calendar.Date(s.Turn).IsYearEnd(),
-		dice:    NewDice(in.Seed),
+		dice:    &Dice{r: NewDice(in.Seed).r, forced: in.forcedDice},
 		edition: editionLabel(in.Rules),
 		hostile: in.Hostile,
 		orders:  in.Orders,
 		rulings: in.Rulings,
+		tabled:  in.Battles,
 		byID:    map[game.ForceID]*game.Force{},
 		info:    map[game.ForceID]*forceTurn{},
 		seen:    map[intelKey]*Sighting{},

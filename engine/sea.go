@@ -484,17 +484,22 @@ func (mv *movement) landingBattle(h game.Hex, lu *unit) {
 	if lu.dead || t.fi(lu.id).engaged {
 		return
 	}
-	var enemies []game.NationID
+	var nations []game.NationID
 	for _, x := range mv.land[h] {
-		if !x.dead && t.hostile(x.nation, lu.nation) && !slices.Contains(enemies, x.nation) {
-			enemies = append(enemies, x.nation)
+		if !x.dead && !slices.Contains(nations, x.nation) {
+			nations = append(nations, x.nation)
 		}
 	}
-	slices.Sort(enemies)
-	for _, n := range enemies {
-		a, b := lu.nation, n
-		if b < a {
-			a, b = b, a
+	slices.Sort(nations)
+	blocs := t.blocs(nations)
+	mine := slices.IndexFunc(blocs, func(b []game.NationID) bool { return slices.Contains(b, lu.nation) })
+	for k, other := range blocs {
+		if k == mine || mine < 0 || !t.blocsHostile(blocs[mine], other) {
+			continue
+		}
+		a, b := blocs[mine], other
+		if k < mine {
+			a, b = other, blocs[mine]
 		}
 		sa, sb := mv.side(h, a), mv.side(h, b)
 		if len(sa) == 0 || len(sb) == 0 {
@@ -515,7 +520,8 @@ func (mv *movement) landingBattle(h game.Hex, lu *unit) {
 			t.fi(u.id).engaged = true
 		}
 		if len(joined) > 0 {
-			t.emit(&Contact{Forces: joined, Tick: mv.tick, Outcome: "battle"}, t.cite("Sea Movement", "Coastal Landings"), game.AtHex(h), to(a, b), a, b)
+			all := append(slices.Clone(a), b...)
+			t.emit(&Contact{Forces: joined, Tick: mv.tick, Outcome: "battle"}, t.cite("Sea Movement", "Coastal Landings"), game.AtHex(h), to(all...), all...)
 		}
 	}
 }

@@ -63,6 +63,11 @@ func syw1752() *Ruleset {
 			SiegeSurrender: siegeSurrender(true),
 		},
 		DiceRounding: true,
+		Battle:       BattleSimulation,
+		LandBattles:  landBattles1752(),
+		Regain:       regain1752(),
+		Pursuit:      pursuit1752(),
+		Promotions:   promotions1752(),
 	}
 }
 
@@ -72,6 +77,7 @@ func sywV4() *Ruleset {
 	r.Name = "SYW Big Game Campaign Rules (V4)"
 	r.Retreat.ExhaustSamePercent = false
 	r.Retreat.LossOnlyInContactOrBeyondMA = true
+	r.LandBattles, r.Regain, r.Pursuit, r.Promotions = landBattlesV4(), regainV4(), pursuitV4(), promotionsV4()
 	r.Siege.AttackerLossPerDefenderInfantry = 25
 	r.Siege.HealthyGarrisonPer100 = 50
 	r.Siege.OvercrowdingAttrition = 15

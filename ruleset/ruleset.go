@@ -50,6 +50,14 @@ type Ruleset struct {
 	// SeaBattle is the Sea Battle CRT and its rules (seabattle.go).
 	SeaBattle SeaBattleCRT
 
+	// Battle names the land-battle model (BattleModels): "simulation" (the
+	// default) or "lgg". A game may choose another with WithBattle.
+	Battle      string
+	LandBattles LandBattleRules
+	Regain      RegainRules
+	Pursuit     PursuitRules
+	Promotions  PromotionRules
+
 	// DiceRounding: when a percentage loss leaves a fraction of a figure, roll
 	// for it (a 2.4-figure loss is 2, plus 1 more with chance 0.4). The rules
 	// say so for sea battles ("Roll for fractional chances"); pbem applies it

@@ -53,12 +53,12 @@ func combatState(tb testing.TB) (*engine.State, []engine.Orders) {
 
 // TestCombatTurnDefaultMap resolves two turns on the default map: a siege
 // with a breach, an assault, a sea battle and a landing against defenders
-// (a battle for the battle step), and checks that each side's events carry
+// (a land battle), and checks that each side's events carry
 // none of the other side's own numbers.
 func TestCombatTurnDefaultMap(t *testing.T) {
 	m, _ := load(t)
 	st, orders := combatState(t)
-	seed := uint64(4)
+	seed := uint64(3) // a seed whose dice give a breach, no surrender, then an assault
 	if s := os.Getenv("COMBAT_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
@@ -81,7 +81,7 @@ func TestCombatTurnDefaultMap(t *testing.T) {
 			kinds["breach made"]++
 		}
 	}
-	for _, k := range []string{"SiegeStatusChanged", "SiegeLosses", "Breach", "breach made", "AssaultResolved", "SeaBattle", "Debarked", "EngagementPending"} {
+	for _, k := range []string{"SiegeStatusChanged", "SiegeLosses", "Breach", "breach made", "AssaultResolved", "SeaBattle", "Debarked", "LandBattle"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s event in the two turns (events: %v)", k, kinds)
 		}

@@ -1,0 +1,232 @@
+package battle
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/syw-pbem/pbem/game"
+)
+
+// The outcomes of a battle.
+const (
+	// Decisive: one side's army morale broke; the other won.
+	Decisive = "decisive"
+	// Repulse: the side on attack failed to break the enemy within the day
+	// (or the days) while its own morale held; the defender won.
+	Repulse = "repulse"
+	// BothRepulsed: both sides attacked and neither broke; nobody won.
+	BothRepulsed = "both-repulsed"
+	// Withdrew (V4 multi-day battles): the defender retired after a day of
+	// battle, unbroken, with no pursuit; the attacker holds the field.
+	Withdrew = "withdrew"
+)
+
+// Result is what a battle produced, as data: which side won and how, each
+// side's losses by force, arm and grade (killed, routed, surrounded), guns
+// taken on the field, hits for promotions, generals lost, and the moments a
+// narrative tells. A model makes one; a referee's tabletop result can be
+// written as one (JSON) and goes through the same post-battle rules.
+type Result struct {
+	Model string
+	// Outcome is Decisive, Repulse, BothRepulsed or Withdrew.
+	Outcome string
+	// Winner is the index of the side that won (-1: nobody).
+	Winner int
+	// Broken says whose army morale broke.
+	Broken [2]bool
+	// Days fought; Turns is the tabletop turns of the last day.
+	Days  int
+	Turns int
+	// Weather of the (first) day: "fair", "overcast" or "rain".
+	Weather string `json:",omitempty"`
+	Sides   [2]SideResult
+	// Moments are what happened, in order; Turning indexes the turning point
+	// (-1: none).
+	Moments []Moment `json:",omitempty"`
+	Turning int
+}
+
+// SideResult is one side's part of a result.
+type SideResult struct {
+	Losses   []Casualties  `json:",omitempty"`
+	GunsLost []GunsLost    `json:",omitempty"`
+	Hits     []Hits        `json:",omitempty"`
+	Generals []GeneralFate `json:",omitempty"`
+}
+
+// Casualties are one stack's losses: Killed by fire and melee, Routed (rout
+// hits and figures that routed off the table), Surrounded (figures that ended
+// the battle unable to retreat; V4 captures them if their side lost), and
+// HalfStrength (survivors of units reduced to half strength or less: 1752
+// exhausts them). Force may be empty in a result entered by hand: the losses
+// are then spread over the nation's forces holding that arm and grade.
+type Casualties struct {
+	Nation       game.NationID
+	Force        game.ForceID `json:",omitempty"`
+	Arm          game.Arm
+	Grade        game.Grade
+	Killed       int `json:",omitempty"`
+	Routed       int `json:",omitempty"`
+	Surrounded   int `json:",omitempty"`
+	HalfStrength int `json:",omitempty"`
+}
+
+// GunsLost are gun models taken by the enemy on the field (a battery that
+// routed: "the Gun is deemed Captured by the Winner").
+type GunsLost struct {
+	Nation game.NationID
+	Force  game.ForceID `json:",omitempty"`
+	Kind   game.GunKind
+	Count  int
+}
+
+// Hits are the hits (not rout hits) one arm and grade of a nation inflicted
+// on the enemy: the basis of field promotions.
+type Hits struct {
+	Nation game.NationID
+	Arm    game.Arm
+	Grade  game.Grade
+	Hits   int
+}
+
+// The fates of a general.
+const (
+	Killed   = "killed"
+	Captured = "captured"
+	Wounded  = "wounded"
+)
+
+// GeneralFate is a general struck during the battle: killed, captured or
+// wounded (Wounded twice is incapacitated for the day, and is still Wounded
+// after it).
+type GeneralFate struct {
+	Nation game.NationID
+	Force  game.ForceID
+	ID     string
+	Name   string
+	Fate   string
+}
+
+// Moment is one thing that happened on the field worth telling: the
+// cannonade opening, skirmishers engaging, a volley, a charge and its
+// outcome, a melee, reserves committed, a general struck, a rally, an attack
+// called off, an army's morale breaking, nightfall, a withdrawal. Side is the acting side; Kind and Target the
+// unit kinds involved (0 when none); Outcome a word ("routed", "held", "won",
+// "lost", "shaken", "killed", "wounded", "captured").
+type Moment struct {
+	Day     int
+	Turn    int
+	Side    int
+	What    string
+	Nation  game.NationID `json:",omitempty"`
+	Kind    Kind          `json:",omitzero"`
+	Grade   game.Grade    `json:",omitzero"`
+	Target  Kind          `json:",omitzero"`
+	Outcome string        `json:",omitempty"`
+	// General is the general named in a "general" moment.
+	General string `json:",omitempty"`
+	// Lost is the fraction, in percent, of the acting side's army the
+	// morale rule counts as lost at that moment; EnemyLost the other's.
+	Lost, EnemyLost int
+}
+
+// The moments' What.
+const (
+	MCannonade = "cannonade"
+	MSkirmish  = "skirmish"
+	MAdvance   = "advance"
+	MVolley    = "volley"
+	MCharge    = "charge"
+	MMelee     = "melee"
+	MReserves  = "reserves"
+	MGeneral   = "general"
+	MRally     = "rally"
+	MBreak     = "break"
+	MNightfall = "nightfall"
+	MWithdraw  = "withdraw"
+	MCallOff   = "call-off"
+	MGunsTaken = "guns-taken"
+)
+
+// Totals sums a side's losses: killed, routed, surrounded.
+func (s *SideResult) Totals() (killed, routed, surrounded int) {
+	for _, c := range s.Losses {
+		killed += c.Killed
+		routed += c.Routed
+		surrounded += c.Surrounded
+	}
+	return
+}
+
+// Validate checks a result entered from outside (a referee's tabletop
+// battle) against the setup it is for: the outcome and winner agree, every
+// count is whole, and every nation and force named belongs to its side.
+func (r *Result) Validate(s *Setup) error {
+	var errs []error
+	switch r.Outcome {
+	case Decisive, Repulse, Withdrew:
+		if r.Winner != 0 && r.Winner != 1 {
+			errs = append(errs, fmt.Errorf("outcome %s needs Winner 0 or 1, got %d", r.Outcome, r.Winner))
+		}
+	case BothRepulsed:
+		if r.Winner != -1 {
+			errs = append(errs, fmt.Errorf("outcome %s needs Winner -1, got %d", r.Outcome, r.Winner))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("outcome %q: expected %s, %s, %s or %s", r.Outcome, Decisive, Repulse, BothRepulsed, Withdrew))
+	}
+	for i := range r.Sides {
+		sr := &r.Sides[i]
+		in := func(n game.NationID, f game.ForceID) bool {
+			ok := false
+			for _, x := range s.Sides[i].Nations {
+				ok = ok || x == n
+			}
+			if f != "" {
+				found := false
+				for _, x := range s.Sides[i].Forces {
+					found = found || x == f
+				}
+				ok = ok && found
+			}
+			return ok
+		}
+		had := s.Sides[i].Figures()
+		for _, c := range sr.Losses {
+			if c.Killed < 0 || c.Routed < 0 || c.Surrounded < 0 || c.HalfStrength < 0 {
+				errs = append(errs, fmt.Errorf("side %d: negative losses for %s %s %s", i, c.Nation, c.Grade, c.Arm))
+			} else if c.Killed > had || c.Routed > had || c.Surrounded > had || c.HalfStrength > had || c.Killed+c.Routed+c.Surrounded > had {
+				errs = append(errs, fmt.Errorf("side %d: %s %s %s lost %d killed, %d routed, %d surrounded: more than the side's %d figures",
+					i, c.Nation, c.Grade, c.Arm, c.Killed, c.Routed, c.Surrounded, had))
+			}
+			if !in(c.Nation, c.Force) {
+				errs = append(errs, fmt.Errorf("side %d: losses for %s %s, which is not on that side", i, c.Nation, c.Force))
+			}
+		}
+		for _, g := range sr.GunsLost {
+			if g.Count < 0 || g.Count > s.Sides[i].Guns()+1_000_000 || !in(g.Nation, g.Force) {
+				errs = append(errs, fmt.Errorf("side %d: guns lost by %s %s: not on that side, or a negative count", i, g.Nation, g.Force))
+			}
+		}
+		for _, h := range sr.Hits {
+			if h.Hits < 0 || h.Hits > 1_000_000 || !in(h.Nation, "") {
+				errs = append(errs, fmt.Errorf("side %d: hits by %s: not on that side, or a negative count", i, h.Nation))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// MarshalResult writes a result as JSON (the form a referee's result is
+// entered in).
+func MarshalResult(r *Result) ([]byte, error) { return json.Marshal(r) }
+
+// UnmarshalResult reads a result written by MarshalResult.
+func UnmarshalResult(b []byte) (*Result, error) {
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("battle result: %w", err)
+	}
+	return &r, nil
+}
