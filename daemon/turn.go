@@ -371,6 +371,10 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 				continue
 			case err != nil:
 				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
+				g.turnFailed(ctx, err)
+				if d.Outbox != nil {
+					d.Outbox.Wake()
+				}
 				wait = turnRetry
 			default:
 				if d.Outbox != nil {
@@ -390,5 +394,25 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		case <-t.C:
 		}
 		t.Stop()
+	}
+}
+
+// turnFailed tells the referee, by mail, that the turn could not be
+// resolved and why: once per turn and distinct error, however often the
+// runner tries again.
+func (g *Game) turnFailed(ctx context.Context, cause error) {
+	ref := g.Config.Game.Referee
+	st, err := g.State(ctx)
+	if ref == "" || err != nil {
+		return
+	}
+	sum := sha256.Sum256([]byte(cause.Error()))
+	label := st.Calendar.Label(st.Turn)
+	msg := g.message(MailNotice, "referee", st.Turn, "turn-failed."+hex.EncodeToString(sum[:6]), []string{ref},
+		fmt.Sprintf("[%s] %s could not be resolved", g.ID(), label),
+		fmt.Sprintf("%s is due but could not be resolved:\n\n  %s\n\npbem tries again every %v; nothing of the turn has been saved or sent.\n",
+			label, cause, turnRetry), g.Now())
+	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.enqueue(ctx, tx, msg) }); err != nil {
+		g.Log.Error("could not queue the notice to the referee", "err", err)
 	}
 }

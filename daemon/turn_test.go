@@ -193,3 +193,36 @@ func TestTurnCrashBeforeCommit(t *testing.T) {
 		t.Errorf("%d report rows after the restart, want the same 6", len(got))
 	}
 }
+
+// TestTurnFailureToldToReferee: a turn that cannot be resolved (here a
+// sheet in force stored without engine orders, as an older pbem stored
+// them) is not resolved, and the referee is told once why, however often
+// the runner tries.
+func TestTurnFailureToldToReferee(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g, ctx := d.Game, context.Background()
+	if _, _, err := g.DB.SaveSubmission(ctx, store.Submission{GameID: "syw", Turn: 1, Nation: "eisenmark", Kind: KindOrders,
+		RawText: "old", CanonicalText: "old", ReceiptHash: "abc", Valid: true, SubmittedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		err := g.ResolveTurn(ctx)
+		if err == nil || !strings.Contains(err.Error(), "send it again") {
+			t.Fatalf("ResolveTurn = %v, want an error asking for the sheet again", err)
+		}
+		g.turnFailed(ctx, err)
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Errorf("the turn was resolved without Eisenmark's orders")
+	}
+	var notices []store.OutboxMessage
+	for _, r := range queued(t, g) {
+		if r.Kind == MailNotice {
+			notices = append(notices, r)
+		}
+	}
+	if len(notices) != 1 || !strings.Contains(string(notices[0].Raw), "could not be resolved") {
+		t.Errorf("%d notices to the referee, want 1 saying the turn could not be resolved", len(notices))
+	}
+}
