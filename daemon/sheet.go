@@ -18,6 +18,10 @@ import (
 
 // handleSheet checks an order sheet from an authenticated nation address.
 func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracted, auth inbox.AuthResult) (outcome, error) {
+	opened, err := g.openedKey(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
 	st, deadline, err := g.current(ctx)
 	if err != nil {
 		return outcome{}, err
@@ -83,7 +87,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
 	}
 	subject := fmt.Sprintf("[%s] %s: %s", g.ID(), g.nationName(nation), ackSubject(report, late))
-	out := outcome{status: store.MailAcknowledged, class: class}
+	out := outcome{status: store.MailAcknowledged, class: class, opened: opened}
 	if !report.Refused && !late {
 		for _, req := range report.Requests {
 			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -200,6 +204,10 @@ func (g *Game) openRequests(ctx context.Context, turn int) (open map[string]stor
 // of a request on a sheet in force for the turn now open; the other commands
 // are recorded for the turn runner and acknowledged.
 func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extracted) (outcome, error) {
+	opened, err := g.openedKey(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
 	st, err := g.State(ctx)
 	if err != nil {
 		return outcome{}, err
@@ -217,7 +225,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	}
 	var lines []string
 	var rulings []store.Submission
-	out := outcome{status: store.MailAcknowledged, class: ClassReferee}
+	out := outcome{status: store.MailAcknowledged, class: ClassReferee, opened: opened}
 	now := g.Now().UTC()
 	sum := store.SHA256Hex(m.Raw)
 	deadline, err := g.turnDeadline(ctx, st.Turn)
@@ -257,7 +265,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 				done = fmt.Sprintf("%s will be resolved now; the reports follow", st.Calendar.Label(st.Turn))
 			}
 			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, done))
-			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
+			kind := KindReferee
+			if _, ok := c.(parser.ResolveNow); ok {
+				kind = KindResolveNow
+			}
+			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: kind,
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
 			continue
 		}

@@ -38,6 +38,10 @@ import (
 // each of their land forces gets a DEFEND stance and nothing else, and the
 // nation's report and the referee's summary say so.
 
+// KindResolveNow is the submission kind of the referee's RESOLVE NOW: the
+// turn it was given in is due at once.
+const KindResolveNow = "resolve-now"
+
 // Outbox kinds of the turn runner's mails.
 const (
 	MailReport        = "report"         // a nation's turn report
@@ -144,7 +148,7 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	}
 	now := !deadline.IsZero() && !g.Now().Before(deadline)
 	for _, s := range subs {
-		if s.Kind == KindReferee && s.CanonicalText == "RESOLVE NOW" {
+		if s.Kind == KindResolveNow {
 			now = true
 		}
 	}
@@ -415,4 +419,39 @@ func (g *Game) turnFailed(ctx context.Context, cause error) {
 	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.enqueue(ctx, tx, msg) }); err != nil {
 		g.Log.Error("could not queue the notice to the referee", "err", err)
 	}
+}
+
+// turnKey names one turn record: what a mail's decision was checked
+// against.
+type turnKey struct{ turn, version int }
+
+// errTurnMoved aborts the commit of a mail decided against a turn that has
+// been resolved since: HandleMail decides again.
+var errTurnMoved = errors.New("the turn was resolved while the mail was being handled")
+
+// openedKey returns the key of the latest turn record. A handler reads it
+// before it reads the state, so that a turn resolved in between is caught
+// by checkOpened.
+func (g *Game) openedKey(ctx context.Context) (turnKey, error) {
+	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return turnKey{}, err
+	}
+	return turnKey{rec.Turn, rec.Version}, nil
+}
+
+// checkOpened returns errTurnMoved when the latest turn record is no longer
+// k (the zero key checks nothing).
+func (g *Game) checkOpened(ctx context.Context, tx *store.Tx, k turnKey) error {
+	if k == (turnKey{}) {
+		return nil
+	}
+	rec, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if (turnKey{rec.Turn, rec.Version}) != k {
+		return errTurnMoved
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -224,5 +225,41 @@ func TestTurnFailureToldToReferee(t *testing.T) {
 	}
 	if len(notices) != 1 || !strings.Contains(string(notices[0].Raw), "could not be resolved") {
 		t.Errorf("%d notices to the referee, want 1 saying the turn could not be resolved", len(notices))
+	}
+}
+
+// TestSheetCheckedWhileTheTurnResolves: a sheet checked against turn 1
+// whose commit comes after the turn runner resolved turn 1 is not saved
+// into the resolved turn (where nothing would read it); it is checked again
+// against the turn now open, and refused as a sheet for a past turn.
+func TestSheetCheckedWhileTheTurnResolves(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g, ctx := d.Game, context.Background()
+	m := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("race@x", ""), time.Now())
+	out, err := g.decide(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ResolveTurn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.commit(ctx, m, out); !errors.Is(err, errTurnMoved) {
+		t.Fatalf("commit after the turn moved on: %v, want errTurnMoved", err)
+	}
+	if err := g.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.DB.LatestSubmission(ctx, "syw", 1, "eisenmark", KindOrders); err == nil {
+		t.Error("a sheet was saved into a turn already resolved")
+	}
+	var ack string
+	for _, r := range queued(t, g) {
+		if r.Kind == MailAck {
+			ack = string(r.Raw)
+		}
+	}
+	if !strings.Contains(ack, "REFUSED") {
+		t.Errorf("the sheet for the resolved turn was not refused:\n%s", ack)
 	}
 }
