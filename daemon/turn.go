@@ -389,6 +389,20 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		case !at.IsZero():
 			wait = min(wait, max(at.Sub(g.Now()), 0))
 		}
+		if !due {
+			remindAt, err := g.remind(ctx)
+			switch {
+			case err != nil:
+				g.Log.Error("queueing the deadline reminders failed; will try again", "err", err)
+				wait = min(wait, turnRetry)
+			case !remindAt.IsZero():
+				wait = min(wait, max(remindAt.Sub(g.Now()), 0))
+			default:
+				if d.Outbox != nil {
+					d.Outbox.Wake()
+				}
+			}
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -3,8 +3,14 @@ package daemon
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	"net/mail"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +267,90 @@ func TestSheetCheckedWhileTheTurnResolves(t *testing.T) {
 	}
 	if !strings.Contains(ack, "REFUSED") {
 		t.Errorf("the sheet for the resolved turn was not refused:\n%s", ack)
+	}
+}
+
+// TestReminderBeforeDeadline: reminder_hours before the deadline, each
+// nation with no orders in is reminded once, with the deadline in the
+// game's zone and as an .ics attachment; a nation whose sheet is in is not.
+func TestReminderBeforeDeadline(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	ctx := context.Background()
+	id := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); ack == "" {
+		t.Fatal("no acknowledgment")
+	}
+	deadline := time.Now().Add(3 * time.Hour).Truncate(time.Minute)
+	if err := g.DB.SetDeadline(ctx, "syw", 1, deadline, 0); err != nil {
+		t.Fatal(err)
+	}
+	g.WakeTurns()
+	isReminder := func(m string) bool { return strings.Contains(header(m, "Subject"), "Reminder") }
+	rem, _ := h.waitFor("morgronskia@pbem.localhost", "pw-morgronskia", isReminder)
+	if rem == "" {
+		t.Fatal("Morgronskia, with no orders in, was not reminded")
+	}
+	text, ics := mimeParts(t, rem)
+	if !strings.Contains(text, g.showTime(deadline)) {
+		t.Errorf("the reminder does not give the deadline %s:\n%s", g.showTime(deadline), text)
+	}
+	for _, want := range []string{"BEGIN:VCALENDAR", "DTSTART:" + deadline.UTC().Format("20060102T150405Z"), "END:VCALENDAR\r\n"} {
+		if !strings.Contains(ics, want) {
+			t.Errorf("the .ics lacks %q:\n%s", want, ics)
+		}
+	}
+	g.WakeTurns()
+	h.settle()
+	time.Sleep(100 * time.Millisecond)
+	h.settle()
+	n := 0
+	for _, m := range h.inbox("morgronskia@pbem.localhost", "pw-morgronskia") {
+		if isReminder(string(m)) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("Morgronskia got %d reminders, want 1", n)
+	}
+	for _, m := range h.inbox("eisenmark@pbem.localhost", "pw-eisenmark") {
+		if isReminder(string(m)) {
+			t.Error("Eisenmark, whose orders are in, was reminded")
+		}
+	}
+}
+
+// mimeParts returns the text and the first attachment of a multipart mail,
+// decoded.
+func mimeParts(t *testing.T, raw string) (text, attachment string) {
+	t.Helper()
+	m, err := mail.ReadMessage(strings.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := multipart.NewReader(m.Body, params["boundary"])
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			return text, attachment
+		}
+		var rd io.Reader = p
+		if p.Header.Get("Content-Transfer-Encoding") == "base64" {
+			rd = base64.NewDecoder(base64.StdEncoding, p)
+		} else if p.Header.Get("Content-Transfer-Encoding") == "quoted-printable" {
+			rd = quotedprintable.NewReader(p)
+		}
+		b, _ := io.ReadAll(rd)
+		if p.FileName() != "" {
+			if attachment == "" {
+				attachment = string(b)
+			}
+		} else {
+			text += string(b)
+		}
 	}
 }
