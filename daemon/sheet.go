@@ -97,8 +97,23 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
 		}
+		final := isFinal(ex.Subject) && !report.HasErrors()
+		switch {
+		case final:
+			reply += finalNote
+		case isFinal(ex.Subject):
+			reply += "\nNot marked FINAL: the sheet has errors. Correct them and send it again with FINAL in the subject.\n"
+		}
 		out.save = func(ctx context.Context, tx *store.Tx) error {
-			return g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now)
+			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
+				return err
+			}
+			if final {
+				_, _, err := tx.SaveSubmission(ctx, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation),
+					Kind: KindFinal, MailID: m.ID, RawText: "FINAL", CanonicalText: "FINAL", Valid: true, SubmittedAt: now})
+				return err
+			}
+			return nil
 		}
 	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))

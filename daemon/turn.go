@@ -152,6 +152,15 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 			now = true
 		}
 	}
+	var playing []string
+	for _, ns := range st.Nations {
+		if !ns.Eliminated {
+			playing = append(playing, string(ns.ID))
+		}
+	}
+	if allFinal(subs, playing) {
+		now = true // early resolution: every nation marked its sheet final
+	}
 	if !now {
 		return false, deadline, nil
 	}

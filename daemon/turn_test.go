@@ -354,3 +354,42 @@ func mimeParts(t *testing.T, raw string) (text, attachment string) {
 		}
 	}
 }
+
+// TestEarlyResolutionWhenAllFinal: the turn is resolved before its deadline
+// once every nation's sheet in force was sent with FINAL in the subject; a
+// later sheet without FINAL takes the mark away.
+func TestEarlyResolutionWhenAllFinal(t *testing.T) {
+	h := newHarness(t, killConfig)
+	g := h.d.Game
+	ctx := context.Background()
+	nations := []string{"eisenmark", "fromande", "hispardia", "morgronskia", "unterreich"}
+	sheet := func(n string) string {
+		return fmt.Sprintf("GAME syw\nNATION %s\nPASSWORD demo-%s\nTURN 1\nEND\n", n, n)
+	}
+	// One nation sends a final sheet, then replaces it with one that is not.
+	h.send("unterreich@pbem.localhost", "[final] orders", sheet("unterreich"))
+	h.settle()
+	h.send("unterreich@pbem.localhost", "orders, second thoughts", sheet("unterreich"))
+	h.settle()
+	for _, n := range nations[:4] {
+		id := h.send(n+"@pbem.localhost", "Orders FINAL", sheet(n))
+		ack, _ := h.waitFor(n+"@pbem.localhost", "pw-"+n, replyTo(id))
+		if !strings.Contains(body(ack), "Marked FINAL") {
+			t.Fatalf("%s's answer does not say the sheet is final:\n%s", n, body(ack))
+		}
+	}
+	h.settle()
+	g.WakeTurns()
+	time.Sleep(200 * time.Millisecond)
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Fatal("the turn was resolved early though one nation's sheet in force is not final")
+	}
+	h.send("unterreich@pbem.localhost", "FINAL", sheet("unterreich"))
+	st, _ := g.State(ctx)
+	if rep, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", isReport(st.Calendar.Label(1))); rep == "" {
+		t.Fatal("the turn was not resolved when every sheet was final")
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 1 {
+		t.Errorf("latest turn %d, want 1", rec.Turn)
+	}
+}
