@@ -100,6 +100,11 @@ type Game struct {
 	// .ics attachment); 0 sends no reminders. At most 336. Default 24.
 	ReminderHours int `yaml:"reminder_hours"`
 
+	// NMRAlertTurns is after how many turns in a row without orders from a
+	// nation the referee is asked, in the turn's summary, what to do about
+	// it; 0 never asks. Default 2.
+	NMRAlertTurns int `yaml:"nmr_alert_turns"`
+
 	// RequireDKIM makes an order mail count only if it carries a DKIM
 	// signature of its From domain that verifies (a second factor beside
 	// the password). Default false.
@@ -297,6 +302,7 @@ func Default() *Config {
 			Deadline: Deadline{Time: "18:00", EveryDays: 28},
 
 			ReminderHours: 24,
+			NMRAlertTurns: 2,
 		},
 		Mail: Mail{
 			Mode:    ModeEmbedded,

@@ -107,6 +107,9 @@ func (v *validator) game() {
 		loc = time.UTC
 	}
 	v.deadline(g.Deadline, loc)
+	if g.NMRAlertTurns < 0 || g.NMRAlertTurns > 100 {
+		v.add("game.nmr_alert_turns", "%d is out of range; use 1 to 100 turns, or 0 never to ask", g.NMRAlertTurns)
+	}
 	if g.ReminderHours < 0 || g.ReminderHours > 336 {
 		v.add("game.reminder_hours", "%d is out of range; use 1 to 336 hours before the deadline, or 0 for no reminders", g.ReminderHours)
 	}

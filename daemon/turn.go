@@ -57,9 +57,10 @@ type TurnMail struct {
 	Turn             int    // the turn resolved
 	TurnLabel        string // "Turn 1, April 1757"
 	Events           []engine.Event
-	NMR              bool          // the nation had no orders in force: its forces held on defend
-	NMRNations       []string      // for the referee: the nations that had none
-	State            *engine.State // the state after the turn
+	NMR              bool           // the nation had no orders in force: its forces held on defend
+	NMRNations       []string       // for the referee: the nations that had none
+	NMRStreaks       map[string]int // for the referee: the nations without orders for NMRAlert or more turns in a row, and how many
+	State            *engine.State  // the state after the turn
 	NextTurn         int
 	NextLabel        string
 	NextDeadline     time.Time // zero: none scheduled
@@ -269,6 +270,10 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
 	}
 	out.nEvents = len(res.Events)
+	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
+	if err != nil {
+		return turnOutcome{}, err
+	}
 	now := g.Now().UTC()
 	out.rec = store.TurnRecord{GameID: g.ID(), Turn: turn, Status: store.TurnResolved, State: stateJSON, Seed: seed,
 		EventLog: eventLog, Dice: dice, ResolvedAt: now}
@@ -311,6 +316,7 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		m.Nation, m.NationName = engine.Referee, "Referee"
 		m.Events = engine.EventsFor(res.Events, engine.Referee)
 		m.NMRNations = out.nmr
+		m.NMRStreaks = streaks
 		subject, text := mailer(m)
 		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, "report", []string{ref}, subject, text, now))
 	}
@@ -477,4 +483,38 @@ func (g *Game) checkOpened(ctx context.Context, tx *store.Tx, k turnKey) error {
 		return errTurnMoved
 	}
 	return nil
+}
+
+// nmrStreaks returns, for each nation of nmr (without orders this turn)
+// that has now had none for game.nmr_alert_turns turns in a row or more,
+// how many turns in a row that is.
+func (g *Game) nmrStreaks(ctx context.Context, turn int, nmr []string) (map[string]int, error) {
+	alert := g.Config.Game.NMRAlertTurns
+	if alert <= 0 || len(nmr) == 0 {
+		return nil, nil
+	}
+	out := map[string]int{}
+	streak := map[string]int{}
+	open := map[string]bool{}
+	for _, n := range nmr {
+		streak[n], open[n] = 1, true
+	}
+	for t := turn - 1; t >= 1 && len(open) > 0; t-- {
+		subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), t, KindOrders)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range subs {
+			delete(open, s.Nation)
+		}
+		for n := range open {
+			streak[n]++
+		}
+	}
+	for n, k := range streak {
+		if k >= alert {
+			out[n] = k
+		}
+	}
+	return out, nil
 }

@@ -393,3 +393,30 @@ func TestEarlyResolutionWhenAllFinal(t *testing.T) {
 		t.Errorf("latest turn %d, want 1", rec.Turn)
 	}
 }
+
+// TestNMRStreakAsksReferee: after nmr_alert_turns turns in a row without
+// orders, the referee's summary asks what to do about the nation; a nation
+// that missed only this turn is not named so.
+func TestNMRStreakAsksReferee(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g, ctx := d.Game, context.Background()
+	m := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("t1@x", ""), time.Now())
+	if err := g.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.ResolveTurn(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := out.msgs[len(out.msgs)-1].Text
+	if !strings.Contains(summary, "morgronskia has sent no orders for 2 turns in a row") {
+		t.Errorf("the referee is not asked about Morgronskia's second missed turn:\n%s", summary)
+	}
+	if strings.Contains(summary, "eisenmark has sent no orders") {
+		t.Errorf("Eisenmark missed one turn only, but the referee is asked about it:\n%s", summary)
+	}
+}

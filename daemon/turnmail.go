@@ -29,6 +29,12 @@ func PlainTurnMail(m TurnMail) (subject, text string) {
 	if len(m.NMRNations) > 0 {
 		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", strings.Join(m.NMRNations, ", "))
 	}
+	for _, n := range m.NMRNations {
+		if k := m.NMRStreaks[n]; k > 0 {
+			fmt.Fprintf(&b, "%s has sent no orders for %d turns in a row. Decide what to do: find a new player, ask someone\n"+
+				"to play it as caretaker, or let it go on holding.\n\n", n, k)
+		}
+	}
 	if len(m.Events) == 0 {
 		b.WriteString("Nothing happened this turn that you could see.\n")
 	} else {
