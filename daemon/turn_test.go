@@ -420,3 +420,14 @@ func TestNMRStreakAsksReferee(t *testing.T) {
 		t.Errorf("Eisenmark missed one turn only, but the referee is asked about it:\n%s", summary)
 	}
 }
+
+func TestIsFinal(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Orders FINAL": true, "[final] turn 3": true, "Final": true, "FINAL: orders": true, "Re: orders (final)": true,
+		"finally, my orders": false, "semifinal": false, "orders": false, "": false, "FINALE": false,
+	} {
+		if isFinal(s) != want {
+			t.Errorf("isFinal(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
