@@ -274,6 +274,17 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
 			continue
 		}
+		if _, ok := c.(parser.Preview); ok {
+			msg, err := g.preview(ctx, m, sum)
+			if err != nil {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: the turn cannot be resolved: %v", c.SourceLine(), formatted, err))
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("line %d: %s — the preview of %s follows in a separate mail; nothing was saved or sent to the players",
+				c.SourceLine(), formatted, st.Calendar.Label(st.Turn)))
+			out.msgs = append(out.msgs, msg)
+			continue
+		}
 		if token == "" {
 			done := "recorded; the turn runner carries it out"
 			if _, ok := c.(parser.ResolveNow); ok {

@@ -82,7 +82,8 @@ type turnOutcome struct {
 	next     time.Time // the next turn's deadline; zero for none
 	nmr      []string
 	nEvents  int
-	resolved int // the turn resolved
+	resolved int    // the turn resolved
+	label    string // its label, "Turn 1, April 1752"
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -219,7 +220,7 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		return turnOutcome{}, err
 	}
 	turn := st.Turn
-	out := turnOutcome{base: base, resolved: turn}
+	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn)}
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
 	if err != nil {
 		return turnOutcome{}, err
@@ -517,4 +518,34 @@ func (g *Game) nmrStreaks(ctx context.Context, turn int, nmr []string) (map[stri
 		}
 	}
 	return out, nil
+}
+
+// MailPreview is the outbox kind of the result of the referee's PREVIEW.
+const MailPreview = "preview"
+
+// preview resolves the turn now open as the turn runner would, writing
+// nothing, and returns the referee's summary of it as a mail answering the
+// referee's mail m (sum is m's hash). With the same sheets in force at the
+// deadline the turn resolves exactly so: the preview uses the turn's own
+// dice.
+func (g *Game) preview(ctx context.Context, m store.Mail, sum string) (outbox.Message, error) {
+	ref := g.Config.Game.Referee
+	if ref == "" {
+		return outbox.Message{}, errors.New("the game has no referee address (game.referee)")
+	}
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		return outbox.Message{}, err
+	}
+	for _, msg := range out.msgs {
+		if msg.Kind != MailRefereeReport {
+			continue
+		}
+		label := out.label
+		text := fmt.Sprintf("PREVIEW of %s: the turn as it would be resolved with the sheets in force now,\n"+
+			"and the dice it will have. Nothing was saved, and nothing was sent to the players.\n\n", label) + msg.Text
+		return g.message(MailPreview, "referee", out.resolved, "preview."+sum, []string{ref},
+			fmt.Sprintf("[%s] PREVIEW of %s", g.ID(), label), text, m.ReceivedAt), nil
+	}
+	return outbox.Message{}, errors.New("no summary was built for the referee")
 }

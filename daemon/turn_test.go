@@ -431,3 +431,44 @@ func TestIsFinal(t *testing.T) {
 		}
 	}
 }
+
+// TestPreview: the referee's PREVIEW mails the referee the turn as it would
+// be resolved, saves nothing and tells no player; resolved afterwards with
+// the same sheets, the turn has the same events.
+func TestPreview(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	ctx := context.Background()
+	id := h.send("eisenmark@pbem.localhost", "orders", marchSheet)
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); ack == "" {
+		t.Fatal("no acknowledgment")
+	}
+	st, _ := g.State(ctx)
+	label := st.Calendar.Label(1)
+	h.send("referee@pbem.localhost", "preview", "PREVIEW\n")
+	pre, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "PREVIEW of "+label)
+	})
+	if !strings.Contains(body(pre), "CityCaptured") || !strings.Contains(body(pre), "Nothing was saved") {
+		t.Fatalf("the preview:\n%s", body(pre))
+	}
+	h.settle()
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Fatal("PREVIEW resolved the turn")
+	}
+	for _, m := range h.inbox("eisenmark@pbem.localhost", "pw-eisenmark") {
+		if strings.Contains(header(string(m), "Subject"), "resolved") {
+			t.Fatal("a player was sent a report by PREVIEW")
+		}
+	}
+	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	real, _ := h.waitFor("referee@pbem.localhost", "pw-referee", isReport(label))
+	events := func(s string) string {
+		_, after, _ := strings.Cut(body(s), "What you saw")
+		before, _, _ := strings.Cut(after, "Orders for")
+		return before
+	}
+	if events(real) == "" || events(real) != events(pre) {
+		t.Errorf("the turn resolved differs from its preview:\npreview %s\nresolved %s", events(pre), events(real))
+	}
+}
