@@ -381,6 +381,8 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		wait := turnLookEvery
 		due, at, err := g.turnDue(ctx)
 		switch {
+		case ctx.Err() != nil:
+			return nil
 		case err != nil:
 			g.Log.Error("the turn runner cannot read the game; will try again", "err", err)
 			wait = turnRetry
@@ -389,6 +391,8 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 			switch {
 			case errors.Is(err, errTurnChanged):
 				continue
+			case ctx.Err() != nil:
+				return nil // stopping: the turn is resolved at the next start
 			case err != nil:
 				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
 				g.turnFailed(ctx, err)
@@ -405,7 +409,7 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		case !at.IsZero():
 			wait = min(wait, max(at.Sub(g.Now()), 0))
 		}
-		if !due {
+		if !due && ctx.Err() == nil {
 			remindAt, err := g.remind(ctx)
 			switch {
 			case err != nil:
