@@ -248,6 +248,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		return outcome{}, err
 	}
 	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
+	var rerun *turnOutcome // a RERUN to write, nil for none
 	for _, c := range rs.Commands {
 		formatted := parser.FormatRefereeCommand(c, v)
 		token, verdict := "", ""
@@ -272,6 +273,23 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			deadline, newDeadline = next, next
 			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
+			continue
+		}
+		if x, ok := c.(parser.Rerun); ok {
+			rr, unchanged, err := g.decideRerun(ctx, x.Turn)
+			switch {
+			case err != nil:
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err))
+			case unchanged:
+				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolves to the same result, byte for byte: nothing was changed or sent",
+					c.SourceLine(), formatted, rr.label))
+			case rerun != nil:
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN a mail", c.SourceLine(), formatted))
+			default:
+				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolved again with a different result: the earlier one is voided "+
+					"(kept for the record) and corrected reports go to every nation", c.SourceLine(), formatted, rr.label))
+				rerun = &rr
+			}
 			continue
 		}
 		if _, ok := c.(parser.Preview); ok {
@@ -334,6 +352,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	out.save = func(ctx context.Context, tx *store.Tx) error {
 		for _, s := range rulings {
 			if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
+				return err
+			}
+		}
+		if rerun != nil {
+			if err := g.writeTurn(ctx, tx, *rerun); err != nil {
 				return err
 			}
 		}

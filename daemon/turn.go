@@ -57,6 +57,7 @@ type TurnMail struct {
 	Turn             int    // the turn resolved
 	TurnLabel        string // "Turn 1, April 1757"
 	Events           []engine.Event
+	Rerun            bool           // the turn was resolved again (RERUN): this mail corrects the earlier one
 	NMR              bool           // the nation had no orders in force: its forces held on defend
 	NMRNations       []string       // for the referee: the nations that had none
 	NMRStreaks       map[string]int // for the referee: the nations without orders for NMRAlert or more turns in a row, and how many
@@ -84,6 +85,7 @@ type turnOutcome struct {
 	nEvents  int
 	resolved int    // the turn resolved
 	label    string // its label, "Turn 1, April 1752"
+	rerunOf  int    // the version of the turn's record a rerun voids; 0 for none
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -215,12 +217,19 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	st, err := g.decoded(base)
+	return g.decideFrom(ctx, base, base, 0)
+}
+
+// decideFrom resolves the turn whose input state is from's, checking at
+// commit that base is still the latest turn record. rerunOf is the version
+// of the turn's record a rerun replaces (0 for a first resolution).
+func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, rerunOf int) (turnOutcome, error) {
+	st, err := g.decoded(from)
 	if err != nil {
 		return turnOutcome{}, err
 	}
 	turn := st.Turn
-	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn)}
+	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn), rerunOf: rerunOf}
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
 	if err != nil {
 		return turnOutcome{}, err
@@ -292,13 +301,22 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 	if at, ok := g.scheduled(prev, now); ok {
 		out.next = at
 	}
+	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn+1); err == nil {
+		out.next = d.At // a rerun: the next turn is open already
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return turnOutcome{}, err
+	}
+	key := "report"
+	if rerunOf > 0 {
+		key = fmt.Sprintf("report.v%d", rerunOf+1)
+	}
 
 	mailer := g.TurnMailer
 	if mailer == nil {
 		mailer = PlainTurnMail
 	}
 	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: st.Calendar.Label(turn),
-		State: res.State, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
+		State: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
 	for _, id := range g.Config.NationIDs() {
 		n := game.NationID(id)
 		to := g.registered(n)
@@ -310,7 +328,7 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		m.Events = engine.EventsFor(res.Events, n)
 		m.NMR = slices.Contains(out.nmr, id)
 		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailReport, id, turn, "report", []string{to}, subject, text, now))
+		out.msgs = append(out.msgs, g.message(MailReport, id, turn, key, []string{to}, subject, text, now))
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm
@@ -319,7 +337,7 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		m.NMRNations = out.nmr
 		m.NMRStreaks = streaks
 		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, "report", []string{ref}, subject, text, now))
+		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, key, []string{ref}, subject, text, now))
 	}
 	return out, nil
 }
@@ -328,41 +346,51 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 // on (another resolution committed: nothing to do) or the turn's inputs
 // changed since it was decided (errTurnChanged: decide again).
 func (g *Game) commitTurn(ctx context.Context, out turnOutcome) error {
-	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		cur, err := tx.LatestTurn(ctx, g.ID())
-		if err != nil {
-			return err
-		}
-		if cur.Turn != out.base.Turn || cur.Version != out.base.Version {
+	return g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeTurn(ctx, tx, out) })
+}
+
+// writeTurn is commitTurn's transaction: it checks that the game is where
+// the decision found it, voids the record a rerun replaces, and writes the
+// turn, its mails and the next deadline.
+func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) error {
+	cur, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if cur.Turn != out.base.Turn || cur.Version != out.base.Version {
+		return errTurnChanged
+	}
+	subs, err := tx.Submissions(ctx, g.ID(), out.resolved)
+	if err != nil {
+		return err
+	}
+	for _, s := range subs {
+		if s.ID > out.lastSub {
 			return errTurnChanged
 		}
-		subs, err := tx.Submissions(ctx, g.ID(), out.resolved)
-		if err != nil {
+	}
+	if out.rerunOf > 0 {
+		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {
 			return err
 		}
-		for _, s := range subs {
-			if s.ID > out.lastSub {
-				return errTurnChanged
-			}
-		}
-		if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
+	}
+	if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
+		return err
+	}
+	for _, m := range out.msgs {
+		if err := g.enqueue(ctx, tx, m); err != nil {
 			return err
 		}
-		for _, m := range out.msgs {
-			if err := g.enqueue(ctx, tx, m); err != nil {
-				return err
-			}
+	}
+	if !out.next.IsZero() {
+		if _, err := tx.OpenDeadline(ctx, g.ID(), out.resolved+1, out.next); err != nil {
+			return err
 		}
-		if !out.next.IsZero() {
-			if _, err := tx.OpenDeadline(ctx, g.ID(), out.resolved+1, out.next); err != nil {
-				return err
-			}
-		}
-		if g.beforeTurnCommit != nil {
-			return g.beforeTurnCommit(out.resolved)
-		}
-		return nil
-	})
+	}
+	if g.beforeTurnCommit != nil {
+		return g.beforeTurnCommit(out.resolved)
+	}
+	return nil
 }
 
 // turnRetry is how long the turn runner waits after a failure, and the

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -470,5 +472,75 @@ func TestPreview(t *testing.T) {
 	}
 	if events(real) == "" || events(real) != events(pre) {
 		t.Errorf("the turn resolved differs from its preview:\npreview %s\nresolved %s", events(pre), events(real))
+	}
+}
+
+// TestRerun: RERUN of the last turn with nothing changed gives the same
+// bytes and sends nothing; after a correction of its orders it voids the
+// record, saves the new result as version 2, and mails corrected reports
+// under new Message-IDs; a RERUN of another turn is refused.
+func TestRerun(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	ctx := context.Background()
+	id := h.send("eisenmark@pbem.localhost", "orders", marchSheet)
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); ack == "" {
+		t.Fatal("no acknowledgment")
+	}
+	st, _ := g.State(ctx)
+	label := st.Calendar.Label(1)
+	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	if rep, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", isReport(label)); rep == "" {
+		t.Fatal("no report")
+	}
+	first, _ := g.DB.LatestTurn(ctx, "syw")
+
+	cmd := h.send("referee@pbem.localhost", "rerun", "RERUN 1\nRERUN 2\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "same result, byte for byte") || !strings.Contains(body(ack), "only the last turn resolved") {
+		t.Errorf("the answer to RERUN with nothing changed:\n%s", body(ack))
+	}
+	h.settle()
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Version != 1 || len(reportRows(t, g, 1)) != 6 {
+		t.Fatalf("a RERUN with nothing changed wrote version %d and %d reports", rec.Version, len(reportRows(t, g, 1)))
+	}
+
+	// The referee corrects Eisenmark's orders for turn 1: E1 stays home.
+	js, err := encodeOrders([]engine.Order{engine.SetStance{Force: "E1", Stance: game.Defend}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := g.DB.SaveSubmission(ctx, store.Submission{GameID: "syw", Turn: 1, Nation: "eisenmark", Kind: KindOrders,
+		RawText: "correction", CanonicalText: "STANCE E1 DEFEND", Valid: true, SubmittedAt: time.Now(), Orders: js,
+		Ruleset: g.Rules.ID, RulesVersion: g.rulesVersion()}); err != nil {
+		t.Fatal(err)
+	}
+	cmd = h.send("referee@pbem.localhost", "rerun", "RERUN 1\n")
+	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "resolved again with a different result") {
+		t.Fatalf("the answer to RERUN after a correction:\n%s", body(ack))
+	}
+	corrected, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "resolved again")
+	})
+	if strings.Contains(body(corrected), "CityCaptured") || !strings.Contains(body(corrected), "replaces the one") {
+		t.Errorf("the corrected report:\n%s", body(corrected))
+	}
+	rec, _ := g.DB.LatestTurn(ctx, "syw")
+	old, _ := g.DB.TurnVersion(ctx, "syw", 1, first.Version)
+	if rec.Turn != 1 || rec.Version != 2 || rec.Status != store.TurnResolved || old.Status != store.TurnVoided {
+		t.Errorf("after the rerun: latest turn %d v%d %s; the first %s", rec.Turn, rec.Version, rec.Status, old.Status)
+	}
+	h.settle()
+	rows := reportRows(t, g, 1)
+	ids := map[string]bool{}
+	for _, r := range rows {
+		ids[r.MessageID] = true
+	}
+	if len(rows) != 12 || len(ids) != 12 {
+		t.Errorf("%d report rows with %d Message-IDs after the rerun, want 12 and 12", len(rows), len(ids))
+	}
+	if st, _ := g.State(ctx); st.Turn != 2 {
+		t.Errorf("after the rerun turn %d is open, want 2", st.Turn)
 	}
 }

@@ -22,6 +22,11 @@ func PlainTurnMail(m TurnMail) (subject, text string) {
 		subject = fmt.Sprintf("[%s] %s resolved: referee's summary", m.GameID, m.TurnLabel)
 	}
 	fmt.Fprintf(&b, "%s — %s\n%s has been resolved.\n\n", m.GameName, who, m.TurnLabel)
+	if m.Rerun {
+		subject = strings.Replace(subject, " resolved:", " resolved again (correction):", 1)
+		b.WriteString("The referee had this turn resolved again after a correction. This report replaces the one\n" +
+			"sent earlier for it.\n\n")
+	}
 	if m.NMR {
 		b.WriteString("No orders from you were in force at the deadline (NMR): every one of your land forces held in\n" +
 			"place on DEFEND, and nothing else was done for you this turn.\n\n")
