@@ -248,7 +248,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		return outcome{}, err
 	}
 	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
-	var rerun *turnOutcome // a RERUN to write, nil for none
+	var rerun *turnOutcome    // a RERUN to write, nil for none
 	for _, c := range rs.Commands {
 		formatted := parser.FormatRefereeCommand(c, v)
 		token, verdict := "", ""
