@@ -544,3 +544,30 @@ func TestRerun(t *testing.T) {
 		t.Errorf("after the rerun turn %d is open, want 2", st.Turn)
 	}
 }
+
+// TestStatus: the referee's status shows the open turn and its deadline,
+// who has sent orders (receipt, time, FINAL) and who has not, pending
+// requests with their tokens, and the mail queues.
+func TestStatus(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	token := h.sendRequest()
+	id := h.send("morgronskia@pbem.localhost", "orders FINAL", "GAME syw\nNATION morgronskia\nPASSWORD demo-morgronskia\nTURN 1\nEND\n")
+	if ack, _ := h.waitFor("morgronskia@pbem.localhost", "pw-morgronskia", replyTo(id)); ack == "" {
+		t.Fatal("no acknowledgment")
+	}
+	h.settle()
+	s, err := g.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, _ := g.DB.LatestSubmission(context.Background(), "syw", 1, "eisenmark", KindOrders)
+	text := s.Text(time.Now())
+	for _, want := range []string{"Open: Turn 1", "Deadline: " + g.showTime(s.Deadline), "set by the schedule",
+		"Eisenmark      receipt " + sub.ReceiptHash, "Morgronskia    receipt", "FINAL", "Hispardia      no orders yet",
+		token + " eisenmark \"Bribe the governor of Dresna\" — PENDING", "Outbox: 0 waiting", "Mail in: 0 waiting"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the status lacks %q:\n%s", want, text)
+		}
+	}
+}

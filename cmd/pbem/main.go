@@ -115,6 +115,12 @@ func commands() []*command {
 				"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n" +
 				"what is queued. Stops cleanly on Ctrl-C or SIGTERM (a second one stops at once); everything it\n" +
 				"was doing is finished or picked up on the next start."},
+		{name: "status", run: runStatus,
+			summary: "prints the open turn, its deadline, who has sent orders, pending requests and the mail queues",
+			description: "Prints the game's status for the referee: the turn open for orders and its deadline (and who set\n" +
+				"it), each nation's sheet in force (receipt, time received, FINAL) or that none has come, the\n" +
+				"requests on sheets in force and whether they were ruled on, and the mail waiting to go out or to\n" +
+				"be handled. It reads the store only, so it can run beside \"pbem run\"."},
 		{name: "version", run: runVersion,
 			summary:     "prints the version and the rulesets",
 			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},
