@@ -192,9 +192,14 @@ func holdOrders(st *engine.State, n game.NationID, turn int) engine.Orders {
 	return o
 }
 
-// ResolveTurn resolves the turn now open: decideTurn, then commitTurn. It
-// is what the turn runner calls when the turn is due.
+// ResolveTurn resolves the turn now open, due or not: decideTurn, then
+// commitTurn. It is what the turn runner calls when the turn is due, and
+// what "pbem resolve" calls; the reports it queues go out with the outbox
+// ("pbem run").
 func (g *Game) ResolveTurn(ctx context.Context) error {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return err
+	}
 	out, err := g.decideTurn(ctx)
 	if err != nil {
 		return err
@@ -580,4 +585,23 @@ func (g *Game) preview(ctx context.Context, m store.Mail, sum string) (outbox.Me
 			fmt.Sprintf("[%s] PREVIEW of %s", g.ID(), label), text, m.ReceivedAt), nil
 	}
 	return outbox.Message{}, errors.New("no summary was built for the referee")
+}
+
+// PreviewText resolves the turn now open as the turn runner would, writing
+// nothing but the game's dice key if it had none, and returns the referee's
+// summary: what "pbem preview" prints.
+func (g *Game) PreviewText(ctx context.Context) (string, error) {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return "", err
+	}
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, msg := range out.msgs {
+		if msg.Kind == MailRefereeReport {
+			return fmt.Sprintf("PREVIEW of %s: nothing was saved or sent.\n\n", out.label) + msg.Text, nil
+		}
+	}
+	return "", errors.New("no summary was built for the referee (game.referee is empty)")
 }

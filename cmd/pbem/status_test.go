@@ -38,3 +38,34 @@ func TestStatusAfterNew(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveAndPreview: "pbem preview" prints the turn and saves nothing;
+// "pbem resolve" resolves it, and the status then shows the next turn open.
+func TestResolveAndPreview(t *testing.T) {
+	dir := t.TempDir()
+	conf, err := os.ReadFile("../../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen, _ := filepath.Abs("../../scenarios/default")
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
+		t.Fatalf("pbem new: exit %d\n%s", code, errs)
+	}
+	code, out, errs := run(t, "", "--config", path, "preview")
+	if code != exitOK || !strings.Contains(out, "PREVIEW of Turn 1") || !strings.Contains(out, "No orders (NMR)") {
+		t.Fatalf("pbem preview: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 1") {
+		t.Errorf("after preview:\n%s", out)
+	}
+	if code, out, errs := run(t, "", "--config", path, "resolve"); code != exitOK || !strings.Contains(out, "Turn 1") {
+		t.Fatalf("pbem resolve: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 2") || !strings.Contains(out, "Outbox: 6 waiting") {
+		t.Errorf("after resolve:\n%s", out)
+	}
+}
