@@ -126,7 +126,7 @@ func commands() []*command {
 			description: "Resolves the turn open for orders now, as at its deadline: from each nation's sheet in force\n" +
 				"(nations without one hold on DEFEND), with the turn's own dice; saves it, opens the next turn\n" +
 				"with its deadline from the schedule, and queues every nation's report and the referee's\n" +
-				"summary, which \"pbem run\" sends (at once if it is running). The referee's RESOLVE NOW by mail\n" +
+				"summary, which \"pbem run\" sends (within seconds if it is running). The referee's RESOLVE NOW by mail\n" +
 				"does the same."},
 		{name: "preview", run: runPreview,
 			summary: "prints the open turn as it would be resolved now, saving and sending nothing",

@@ -42,7 +42,7 @@ func runResolve(e *env, c *command, args []string) int {
 	if err := g.ResolveTurn(ctx); err != nil {
 		return failed(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s resolved; the reports are queued and go out with \"pbem run\" (at once if it is running)\n",
+	fmt.Fprintf(e.stdout, "%s resolved; the reports are queued and go out with \"pbem run\" (within seconds if it is running)\n",
 		st.Calendar.Label(st.Turn))
 	return exitOK
 }
