@@ -61,7 +61,7 @@ type TurnMail struct {
 	NMR              bool           // the nation had no orders in force: its forces held on defend
 	NMRNations       []string       // for the referee: the nations that had none
 	NMRStreaks       map[string]int // for the referee: the nations without orders for NMRAlert or more turns in a row, and how many
-	State            *engine.State  // the state after the turn
+	State            *engine.State  // the whole state after the turn: a nation's mail shows only its engine.View
 	NextTurn         int
 	NextLabel        string
 	NextDeadline     time.Time // zero: none scheduled
