@@ -100,6 +100,16 @@ type Game struct {
 	// Deadline is the schedule of turn deadlines.
 	Deadline Deadline `yaml:"deadline"`
 
+	// ReminderHours is how many hours before a turn's deadline each nation
+	// with no orders in yet is reminded by mail (with the deadline as an
+	// .ics attachment); 0 sends no reminders. At most 336. Default 24.
+	ReminderHours int `yaml:"reminder_hours"`
+
+	// NMRAlertTurns is after how many turns in a row without orders from a
+	// nation the referee is asked, in the turn's summary, what to do about
+	// it; 0 never asks. Default 2.
+	NMRAlertTurns int `yaml:"nmr_alert_turns"`
+
 	// RequireDKIM makes an order mail count only if it carries a DKIM
 	// signature of its From domain that verifies (a second factor beside
 	// the password). Default false.
@@ -295,6 +305,9 @@ func Default() *Config {
 			Referee:  "referee@pbem.localhost",
 			Timezone: "UTC",
 			Deadline: Deadline{Time: "18:00", EveryDays: 28},
+
+			ReminderHours: 24,
+			NMRAlertTurns: 2,
 		},
 		Mail: Mail{
 			Mode:    ModeEmbedded,

@@ -112,6 +112,12 @@ func (v *validator) game() {
 		loc = time.UTC
 	}
 	v.deadline(g.Deadline, loc)
+	if g.NMRAlertTurns < 0 || g.NMRAlertTurns > 100 {
+		v.add("game.nmr_alert_turns", "%d is out of range; use 1 to 100 turns, or 0 never to ask", g.NMRAlertTurns)
+	}
+	if g.ReminderHours < 0 || g.ReminderHours > 336 {
+		v.add("game.reminder_hours", "%d is out of range; use 1 to 336 hours before the deadline, or 0 for no reminders", g.ReminderHours)
+	}
 	if g.AuthServID != "" && !authServRE.MatchString(g.AuthServID) {
 		v.add("game.auth_serv_id", "%q is not a server id; copy the first word of a trusted Authentication-Results header, such as mx.google.com", g.AuthServID)
 	}

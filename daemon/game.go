@@ -64,6 +64,9 @@ type Options struct {
 	// the game exists): State and Deadline then report the scenario's
 	// starting position and no deadline.
 	NoStore bool
+	// TurnMailer builds the mails about a resolved turn; nil means
+	// PlainTurnMail.
+	TurnMailer TurnMailer
 }
 
 // Game is one configured campaign, open for business.
@@ -142,7 +145,7 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	if opts == nil {
 		opts = &Options{}
 	}
-	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB, turnWake: make(chan struct{}, 1)}
+	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB, TurnMailer: opts.TurnMailer, turnWake: make(chan struct{}, 1)}
 	if g.Log == nil {
 		g.Log = slog.Default()
 	}

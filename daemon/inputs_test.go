@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/parser"
@@ -294,4 +295,69 @@ func TestRawMailPurgedAfterResolution(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// TestDeadlinesAcrossDST: across both daylight-saving changes of the
+// game's zone, the schedule's deadlines and DEADLINE EXTEND by days keep the
+// time of day; a listed date in the spring gap moves forward.
+func TestDeadlinesAcrossDST(t *testing.T) {
+	lon, err := time.LoadLocation("Europe/London")
+	if err != nil {
+		t.Skip(err)
+	}
+	cfg := config.Default()
+	cfg.Game.Deadline = config.Deadline{Time: "18:00", EveryDays: 14, Dates: []string{"2026-03-20", "2026-10-18 01:30"}}
+	g := &Game{Config: cfg, Zone: lon}
+	show := func(t time.Time) string { return t.In(lon).Format("2006-01-02 15:04 MST") }
+
+	// Spring: 20 March (GMT), then every 14 days at 18:00, now BST.
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	first, _ := g.scheduled(time.Time{}, start)
+	second, _ := g.scheduled(first, first)
+	if show(first) != "2026-03-20 18:00 GMT" || show(second) != "2026-10-18 01:30 BST" {
+		t.Errorf("listed dates: %s, %s", show(first), show(second))
+	}
+	third, _ := g.scheduled(second, second)
+	if show(third) != "2026-11-01 18:00 GMT" {
+		t.Errorf("14 days after 18 October 01:30 BST, across the autumn change: %s, want 2026-11-01 18:00 GMT", show(third))
+	}
+	cfg.Game.Deadline = config.Deadline{Time: "18:00", EveryDays: 14}
+	if next, _ := g.scheduled(first, first); show(next) != "2026-04-03 18:00 BST" {
+		t.Errorf("14 days after 20 March 18:00 GMT, across the spring change: %s", show(next))
+	}
+
+	for _, c := range []struct {
+		from string
+		by   time.Duration
+		want string
+	}{
+		{"2026-03-27 18:00", 48 * time.Hour, "2026-03-29 18:00 BST"}, // spring: 47 hours pass
+		{"2026-10-23 18:00", 48 * time.Hour, "2026-10-25 18:00 GMT"}, // autumn: 49 hours pass
+		{"2026-03-28 18:00", 36 * time.Hour, "2026-03-30 06:00 BST"}, // a day (to 18:00 BST), then 12 elapsed hours
+		{"2026-03-29 00:30", 24 * time.Hour, "2026-03-30 00:30 BST"},
+	} {
+		from, err := time.ParseInLocation("2006-01-02 15:04", c.from, lon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := show(g.extendDeadline(from, c.by)); got != c.want {
+			t.Errorf("DEADLINE EXTEND %v from %s = %s, want %s", c.by, c.from, got, c.want)
+		}
+	}
+}
+
+// FuzzMaskPasswords: masking never panics, keeps the lines, and leaves no
+// password of four or more characters in the text.
+func FuzzMaskPasswords(f *testing.F) {
+	f.Add("GAME syw\nPASSWORD demo-eisenmark\nTURN 1", "demo-eisenmark")
+	f.Add("PASSWORD:x PASSWORD CHANGE y", "yyyy")
+	f.Fuzz(func(t *testing.T, text, pw string) {
+		got := maskPasswords(text, pw)
+		if strings.Count(got, "\n") != strings.Count(text, "\n") {
+			t.Errorf("lines changed: %q → %q", text, got)
+		}
+		if len(pw) >= 4 && !strings.Contains("****", pw) && strings.Contains(got, pw) {
+			t.Errorf("password %q left in %q", pw, got)
+		}
+	})
 }

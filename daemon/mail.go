@@ -88,7 +88,16 @@ func (g *Game) HandleMail(ctx context.Context, m store.Mail) (err error) {
 	if err != nil {
 		return err
 	}
-	return g.commit(ctx, m, out)
+	err = g.commit(ctx, m, out)
+	if errors.Is(err, errTurnMoved) {
+		// The turn runner resolved the turn while the mail was being
+		// checked against it: check it again against the turn now open.
+		if out, err = g.decide(ctx, m); err != nil {
+			return err
+		}
+		err = g.commit(ctx, m, out)
+	}
+	return err
 }
 
 // outcome is what handling a mail decided: the mail's new status and
@@ -101,6 +110,7 @@ type outcome struct {
 	msgs   []outbox.Message
 	save   func(ctx context.Context, tx *store.Tx) error // submissions and the like; nil for none
 	claim  string                                        // the meta key marking the mail's Message-ID as handled; "" for none
+	opened turnKey                                       // the turn record the decision read; commit checks it is still the latest (zero: no check)
 }
 
 // dkimRetryWindow is how long a mail whose DKIM check met a DNS failure is
@@ -186,6 +196,9 @@ func (g *Game) commit(ctx context.Context, m store.Mail, out outcome) error {
 		}
 		if cur.Status != store.MailStored {
 			return errAlreadyHandled
+		}
+		if err := g.checkOpened(ctx, tx, out.opened); err != nil {
+			return err
 		}
 		if out.save != nil {
 			if err := out.save(ctx, tx); err != nil {

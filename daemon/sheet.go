@@ -18,6 +18,10 @@ import (
 
 // handleSheet checks an order sheet from an authenticated nation address.
 func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracted, auth inbox.AuthResult) (outcome, error) {
+	opened, err := g.openedKey(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
 	st, deadline, err := g.current(ctx)
 	if err != nil {
 		return outcome{}, err
@@ -88,7 +92,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		// The turn as people read it: "[syw] Eisenmark, Turn 2, May 1752: …".
 		subject = fmt.Sprintf("[%s] %s, %s: %s", g.ID(), g.nationName(nation), report.TurnLabel, ackSubject(report, late))
 	}
-	out := outcome{status: store.MailAcknowledged, class: class}
+	out := outcome{status: store.MailAcknowledged, class: class, opened: opened}
 	if !report.Refused && !late {
 		for _, req := range report.Requests {
 			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -105,9 +109,22 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
 		}
+		final := isFinal(ex.Subject) && !report.HasErrors()
+		switch {
+		case final:
+			reply += finalNote
+		case isFinal(ex.Subject):
+			reply += "\nNot marked FINAL: the sheet has errors. Correct them and send it again with FINAL in the subject.\n"
+		}
 		out.save = func(ctx context.Context, tx *store.Tx) error {
 			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
 				return err
+			}
+			if final {
+				if _, _, err := tx.SaveSubmission(ctx, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation),
+					Kind: KindFinal, MailID: m.ID, RawText: "FINAL", CanonicalText: "FINAL", Valid: true, SubmittedAt: now}); err != nil {
+					return err
+				}
 			}
 			if tro.changed {
 				return g.saveLedgerIfUnchanged(ctx, tx, tro.was, tro.ledger)
@@ -218,6 +235,10 @@ func (g *Game) openRequests(ctx context.Context, turn int) (open map[string]stor
 // of a request on a sheet in force for the turn now open; the other commands
 // are recorded for the turn runner and acknowledged.
 func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extracted) (outcome, error) {
+	opened, err := g.openedKey(ctx)
+	if err != nil {
+		return outcome{}, err
+	}
 	st, err := g.State(ctx)
 	if err != nil {
 		return outcome{}, err
@@ -244,7 +265,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	}
 	var lines []string
 	var rulings []store.Submission
-	out := outcome{status: store.MailAcknowledged, class: ClassReferee}
+	out := outcome{status: store.MailAcknowledged, class: ClassReferee, opened: opened}
 	now := g.Now().UTC()
 	sum := store.SHA256Hex(m.Raw)
 	deadline, err := g.turnDeadline(ctx, st.Turn)
@@ -252,6 +273,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		return outcome{}, err
 	}
 	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
+	var rerun *turnOutcome    // a RERUN to write, nil for none
 	for _, c := range rs.Commands {
 		if line, msgs, ok := g.refereeTreatyCommand(m, st, ts, c); ok {
 			lines = append(lines, line)
@@ -284,6 +306,34 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
 			continue
 		}
+		if x, ok := c.(parser.Rerun); ok {
+			rr, unchanged, err := g.decideRerun(ctx, x.Turn)
+			switch {
+			case err != nil:
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err))
+			case unchanged:
+				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolves to the same result, byte for byte: nothing was changed or sent",
+					c.SourceLine(), formatted, rr.label))
+			case rerun != nil:
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN a mail", c.SourceLine(), formatted))
+			default:
+				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolved again with a different result: the earlier one is voided "+
+					"(kept for the record) and corrected reports go to every nation", c.SourceLine(), formatted, rr.label))
+				rerun = &rr
+			}
+			continue
+		}
+		if _, ok := c.(parser.Preview); ok {
+			msg, err := g.preview(ctx, m, sum)
+			if err != nil {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: the turn cannot be resolved: %v", c.SourceLine(), formatted, err))
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("line %d: %s — the preview of %s follows in a separate mail; nothing was saved or sent to the players",
+				c.SourceLine(), formatted, st.Calendar.Label(st.Turn)))
+			out.msgs = append(out.msgs, msg)
+			continue
+		}
 		if token == "" {
 			done := "recorded; the turn runner carries it out"
 			if _, ok := c.(parser.ResolveNow); ok {
@@ -299,7 +349,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 				rulings = append(rulings, s)
 				continue
 			}
-			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindReferee,
+			kind := KindReferee
+			if _, ok := c.(parser.ResolveNow); ok {
+				kind = KindResolveNow
+			}
+			rulings = append(rulings, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: kind,
 				MailID: m.ID, RawText: formatted, CanonicalText: formatted, Valid: true, SubmittedAt: now})
 			continue
 		}
@@ -345,6 +399,11 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	out.save = func(ctx context.Context, tx *store.Tx) error {
 		for _, s := range rulings {
 			if _, _, err := tx.SaveSubmission(ctx, s); err != nil {
+				return err
+			}
+		}
+		if rerun != nil {
+			if err := g.writeTurn(ctx, tx, *rerun); err != nil {
 				return err
 			}
 		}

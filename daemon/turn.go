@@ -38,6 +38,10 @@ import (
 // each of their land forces gets a DEFEND stance and nothing else, and the
 // nation's report and the referee's summary say so.
 
+// KindResolveNow is the submission kind of the referee's RESOLVE NOW: the
+// turn it was given in is due at once.
+const KindResolveNow = "resolve-now"
+
 // Outbox kinds of the turn runner's mails.
 const (
 	MailReport        = "report"         // a nation's turn report
@@ -53,9 +57,11 @@ type TurnMail struct {
 	Turn             int    // the turn resolved
 	TurnLabel        string // "Turn 1, April 1757"
 	Events           []engine.Event
-	NMR              bool          // the nation had no orders in force: its forces held on defend
-	NMRNations       []string      // for the referee: the nations that had none
-	State            *engine.State // the state after the turn
+	Rerun            bool           // the turn was resolved again (RERUN): this mail corrects the earlier one
+	NMR              bool           // the nation had no orders in force: its forces held on defend
+	NMRNations       []string       // for the referee: the nations that had none
+	NMRStreaks       map[string]int // for the referee: the nations without orders for NMRAlert or more turns in a row, and how many
+	State            *engine.State  // the whole state after the turn: a nation's mail shows only its engine.View
 	NextTurn         int
 	NextLabel        string
 	NextDeadline     time.Time // zero: none scheduled
@@ -77,7 +83,9 @@ type turnOutcome struct {
 	next     time.Time // the next turn's deadline; zero for none
 	nmr      []string
 	nEvents  int
-	resolved int // the turn resolved
+	resolved int    // the turn resolved
+	label    string // its label, "Turn 1, April 1752"
+	rerunOf  int    // the version of the turn's record a rerun voids; 0 for none
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -144,9 +152,18 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	}
 	now := !deadline.IsZero() && !g.Now().Before(deadline)
 	for _, s := range subs {
-		if s.Kind == KindReferee && s.CanonicalText == "RESOLVE NOW" {
+		if s.Kind == KindResolveNow {
 			now = true
 		}
+	}
+	var playing []string
+	for _, ns := range st.Nations {
+		if !ns.Eliminated {
+			playing = append(playing, string(ns.ID))
+		}
+	}
+	if allFinal(subs, playing) {
+		now = true // early resolution: every nation marked its sheet final
 	}
 	if !now {
 		return false, deadline, nil
@@ -175,9 +192,14 @@ func holdOrders(st *engine.State, n game.NationID, turn int) engine.Orders {
 	return o
 }
 
-// ResolveTurn resolves the turn now open: decideTurn, then commitTurn. It
-// is what the turn runner calls when the turn is due.
+// ResolveTurn resolves the turn now open, due or not: decideTurn, then
+// commitTurn. It is what the turn runner calls when the turn is due, and
+// what "pbem resolve" calls; the reports it queues go out with the outbox
+// ("pbem run").
 func (g *Game) ResolveTurn(ctx context.Context) error {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return err
+	}
 	out, err := g.decideTurn(ctx)
 	if err != nil {
 		return err
@@ -200,12 +222,19 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	st, err := g.decoded(base)
+	return g.decideFrom(ctx, base, base, 0)
+}
+
+// decideFrom resolves the turn whose input state is from's, checking at
+// commit that base is still the latest turn record. rerunOf is the version
+// of the turn's record a rerun replaces (0 for a first resolution).
+func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, rerunOf int) (turnOutcome, error) {
+	st, err := g.decoded(from)
 	if err != nil {
 		return turnOutcome{}, err
 	}
 	turn := st.Turn
-	out := turnOutcome{base: base, resolved: turn}
+	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn), rerunOf: rerunOf}
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
 	if err != nil {
 		return turnOutcome{}, err
@@ -256,6 +285,10 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
 	}
 	out.nEvents = len(res.Events)
+	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
+	if err != nil {
+		return turnOutcome{}, err
+	}
 	now := g.Now().UTC()
 	out.rec = store.TurnRecord{GameID: g.ID(), Turn: turn, Status: store.TurnResolved, State: stateJSON, Seed: seed,
 		EventLog: eventLog, Dice: dice, ResolvedAt: now}
@@ -273,13 +306,22 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 	if at, ok := g.scheduled(prev, now); ok {
 		out.next = at
 	}
+	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn+1); err == nil {
+		out.next = d.At // a rerun: the next turn is open already
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return turnOutcome{}, err
+	}
+	key := "report"
+	if rerunOf > 0 {
+		key = fmt.Sprintf("report.v%d", rerunOf+1)
+	}
 
 	mailer := g.TurnMailer
 	if mailer == nil {
 		mailer = PlainTurnMail
 	}
 	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: st.Calendar.Label(turn),
-		State: res.State, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
+		State: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
 	for _, id := range g.Config.NationIDs() {
 		n := game.NationID(id)
 		to := g.registered(n)
@@ -291,15 +333,16 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 		m.Events = engine.EventsFor(res.Events, n)
 		m.NMR = slices.Contains(out.nmr, id)
 		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailReport, id, turn, "report", []string{to}, subject, text, now))
+		out.msgs = append(out.msgs, g.message(MailReport, id, turn, key, []string{to}, subject, text, now))
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm
 		m.Nation, m.NationName = engine.Referee, "Referee"
 		m.Events = engine.EventsFor(res.Events, engine.Referee)
 		m.NMRNations = out.nmr
+		m.NMRStreaks = streaks
 		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, "report", []string{ref}, subject, text, now))
+		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, key, []string{ref}, subject, text, now))
 	}
 	return out, nil
 }
@@ -308,41 +351,51 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 // on (another resolution committed: nothing to do) or the turn's inputs
 // changed since it was decided (errTurnChanged: decide again).
 func (g *Game) commitTurn(ctx context.Context, out turnOutcome) error {
-	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		cur, err := tx.LatestTurn(ctx, g.ID())
-		if err != nil {
-			return err
-		}
-		if cur.Turn != out.base.Turn || cur.Version != out.base.Version {
+	return g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeTurn(ctx, tx, out) })
+}
+
+// writeTurn is commitTurn's transaction: it checks that the game is where
+// the decision found it, voids the record a rerun replaces, and writes the
+// turn, its mails and the next deadline.
+func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) error {
+	cur, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if cur.Turn != out.base.Turn || cur.Version != out.base.Version {
+		return errTurnChanged
+	}
+	subs, err := tx.Submissions(ctx, g.ID(), out.resolved)
+	if err != nil {
+		return err
+	}
+	for _, s := range subs {
+		if s.ID > out.lastSub {
 			return errTurnChanged
 		}
-		subs, err := tx.Submissions(ctx, g.ID(), out.resolved)
-		if err != nil {
+	}
+	if out.rerunOf > 0 {
+		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {
 			return err
 		}
-		for _, s := range subs {
-			if s.ID > out.lastSub {
-				return errTurnChanged
-			}
-		}
-		if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
+	}
+	if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
+		return err
+	}
+	for _, m := range out.msgs {
+		if err := g.enqueue(ctx, tx, m); err != nil {
 			return err
 		}
-		for _, m := range out.msgs {
-			if err := g.enqueue(ctx, tx, m); err != nil {
-				return err
-			}
+	}
+	if !out.next.IsZero() {
+		if _, err := tx.OpenDeadline(ctx, g.ID(), out.resolved+1, out.next); err != nil {
+			return err
 		}
-		if !out.next.IsZero() {
-			if _, err := tx.OpenDeadline(ctx, g.ID(), out.resolved+1, out.next); err != nil {
-				return err
-			}
-		}
-		if g.beforeTurnCommit != nil {
-			return g.beforeTurnCommit(out.resolved)
-		}
-		return nil
-	})
+	}
+	if g.beforeTurnCommit != nil {
+		return g.beforeTurnCommit(out.resolved)
+	}
+	return nil
 }
 
 // turnRetry is how long the turn runner waits after a failure, and the
@@ -361,6 +414,8 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		wait := turnLookEvery
 		due, at, err := g.turnDue(ctx)
 		switch {
+		case ctx.Err() != nil:
+			return nil
 		case err != nil:
 			g.Log.Error("the turn runner cannot read the game; will try again", "err", err)
 			wait = turnRetry
@@ -369,8 +424,14 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 			switch {
 			case errors.Is(err, errTurnChanged):
 				continue
+			case ctx.Err() != nil:
+				return nil // stopping: the turn is resolved at the next start
 			case err != nil:
 				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
+				g.turnFailed(ctx, err)
+				if d.Outbox != nil {
+					d.Outbox.Wake()
+				}
 				wait = turnRetry
 			default:
 				if d.Outbox != nil {
@@ -380,6 +441,20 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 			}
 		case !at.IsZero():
 			wait = min(wait, max(at.Sub(g.Now()), 0))
+		}
+		if !due && ctx.Err() == nil {
+			remindAt, err := g.remind(ctx)
+			switch {
+			case err != nil:
+				g.Log.Error("queueing the deadline reminders failed; will try again", "err", err)
+				wait = min(wait, turnRetry)
+			case !remindAt.IsZero():
+				wait = min(wait, max(remindAt.Sub(g.Now()), 0))
+			default:
+				if d.Outbox != nil {
+					d.Outbox.Wake()
+				}
+			}
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -391,4 +466,142 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 		}
 		t.Stop()
 	}
+}
+
+// turnFailed tells the referee, by mail, that the turn could not be
+// resolved and why: once per turn and distinct error, however often the
+// runner tries again.
+func (g *Game) turnFailed(ctx context.Context, cause error) {
+	ref := g.Config.Game.Referee
+	st, err := g.State(ctx)
+	if ref == "" || err != nil {
+		return
+	}
+	sum := sha256.Sum256([]byte(cause.Error()))
+	label := st.Calendar.Label(st.Turn)
+	msg := g.message(MailNotice, "referee", st.Turn, "turn-failed."+hex.EncodeToString(sum[:6]), []string{ref},
+		fmt.Sprintf("[%s] %s could not be resolved", g.ID(), label),
+		fmt.Sprintf("%s is due but could not be resolved:\n\n  %s\n\npbem tries again every %v; nothing of the turn has been saved or sent.\n",
+			label, cause, turnRetry), g.Now())
+	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.enqueue(ctx, tx, msg) }); err != nil {
+		g.Log.Error("could not queue the notice to the referee", "err", err)
+	}
+}
+
+// turnKey names one turn record: what a mail's decision was checked
+// against.
+type turnKey struct{ turn, version int }
+
+// errTurnMoved aborts the commit of a mail decided against a turn that has
+// been resolved since: HandleMail decides again.
+var errTurnMoved = errors.New("the turn was resolved while the mail was being handled")
+
+// openedKey returns the key of the latest turn record. A handler reads it
+// before it reads the state, so that a turn resolved in between is caught
+// by checkOpened.
+func (g *Game) openedKey(ctx context.Context) (turnKey, error) {
+	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return turnKey{}, err
+	}
+	return turnKey{rec.Turn, rec.Version}, nil
+}
+
+// checkOpened returns errTurnMoved when the latest turn record is no longer
+// k (the zero key checks nothing).
+func (g *Game) checkOpened(ctx context.Context, tx *store.Tx, k turnKey) error {
+	if k == (turnKey{}) {
+		return nil
+	}
+	rec, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if (turnKey{rec.Turn, rec.Version}) != k {
+		return errTurnMoved
+	}
+	return nil
+}
+
+// nmrStreaks returns, for each nation of nmr (without orders this turn)
+// that has now had none for game.nmr_alert_turns turns in a row or more,
+// how many turns in a row that is.
+func (g *Game) nmrStreaks(ctx context.Context, turn int, nmr []string) (map[string]int, error) {
+	alert := g.Config.Game.NMRAlertTurns
+	if alert <= 0 || len(nmr) == 0 {
+		return nil, nil
+	}
+	out := map[string]int{}
+	streak := map[string]int{}
+	open := map[string]bool{}
+	for _, n := range nmr {
+		streak[n], open[n] = 1, true
+	}
+	for t := turn - 1; t >= 1 && len(open) > 0; t-- {
+		subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), t, KindOrders)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range subs {
+			delete(open, s.Nation)
+		}
+		for n := range open {
+			streak[n]++
+		}
+	}
+	for n, k := range streak {
+		if k >= alert {
+			out[n] = k
+		}
+	}
+	return out, nil
+}
+
+// MailPreview is the outbox kind of the result of the referee's PREVIEW.
+const MailPreview = "preview"
+
+// preview resolves the turn now open as the turn runner would, writing
+// nothing, and returns the referee's summary of it as a mail answering the
+// referee's mail m (sum is m's hash). With the same sheets in force at the
+// deadline the turn resolves exactly so: the preview uses the turn's own
+// dice.
+func (g *Game) preview(ctx context.Context, m store.Mail, sum string) (outbox.Message, error) {
+	ref := g.Config.Game.Referee
+	if ref == "" {
+		return outbox.Message{}, errors.New("the game has no referee address (game.referee)")
+	}
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		return outbox.Message{}, err
+	}
+	for _, msg := range out.msgs {
+		if msg.Kind != MailRefereeReport {
+			continue
+		}
+		label := out.label
+		text := fmt.Sprintf("PREVIEW of %s: the turn as it would be resolved with the sheets in force now,\n"+
+			"and the dice it will have. Nothing was saved, and nothing was sent to the players.\n\n", label) + msg.Text
+		return g.message(MailPreview, "referee", out.resolved, "preview."+sum, []string{ref},
+			fmt.Sprintf("[%s] PREVIEW of %s", g.ID(), label), text, m.ReceivedAt), nil
+	}
+	return outbox.Message{}, errors.New("no summary was built for the referee")
+}
+
+// PreviewText resolves the turn now open as the turn runner would, writing
+// nothing but the game's dice key if it had none, and returns the referee's
+// summary: what "pbem preview" prints.
+func (g *Game) PreviewText(ctx context.Context) (string, error) {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return "", err
+	}
+	out, err := g.decideTurn(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, msg := range out.msgs {
+		if msg.Kind == MailRefereeReport {
+			return fmt.Sprintf("PREVIEW of %s: nothing was saved or sent.\n\n", out.label) + msg.Text, nil
+		}
+	}
+	return "", errors.New("no summary was built for the referee (game.referee is empty)")
 }

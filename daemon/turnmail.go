@@ -22,12 +22,23 @@ func PlainTurnMail(m TurnMail) (subject, text string) {
 		subject = fmt.Sprintf("[%s] %s resolved: referee's summary", m.GameID, m.TurnLabel)
 	}
 	fmt.Fprintf(&b, "%s — %s\n%s has been resolved.\n\n", m.GameName, who, m.TurnLabel)
+	if m.Rerun {
+		subject = strings.Replace(subject, " resolved:", " resolved again (correction):", 1)
+		b.WriteString("The referee had this turn resolved again after a correction. This report replaces the one\n" +
+			"sent earlier for it.\n\n")
+	}
 	if m.NMR {
 		b.WriteString("No orders from you were in force at the deadline (NMR): every one of your land forces held in\n" +
 			"place on DEFEND, and nothing else was done for you this turn.\n\n")
 	}
 	if len(m.NMRNations) > 0 {
 		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", strings.Join(m.NMRNations, ", "))
+	}
+	for _, n := range m.NMRNations {
+		if k := m.NMRStreaks[n]; k > 0 {
+			fmt.Fprintf(&b, "%s has sent no orders for %d turns in a row. Decide what to do: find a new player, ask someone\n"+
+				"to play it as caretaker, or let it go on holding.\n\n", n, k)
+		}
 	}
 	if len(m.Events) == 0 {
 		b.WriteString("Nothing happened this turn that you could see.\n")

@@ -144,6 +144,24 @@ func commands() []*command {
 				"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n" +
 				"what is queued. Stops cleanly on Ctrl-C or SIGTERM (a second one stops at once); everything it\n" +
 				"was doing is finished or picked up on the next start."},
+		{name: "status", run: runStatus,
+			summary: "prints the open turn, its deadline, who has sent orders, pending requests and the mail queues",
+			description: "Prints the game's status for the referee: the turn open for orders and its deadline (and who set\n" +
+				"it), each nation's sheet in force (receipt, time received, FINAL) or that none has come, the\n" +
+				"requests on sheets in force and whether they were ruled on, and the mail waiting to go out or to\n" +
+				"be handled. It reads the store only, so it can run beside \"pbem run\"."},
+		{name: "resolve", run: runResolve,
+			summary: "resolves the open turn now and queues its reports",
+			description: "Resolves the turn open for orders now, as at its deadline: from each nation's sheet in force\n" +
+				"(nations without one hold on DEFEND), with the turn's own dice; saves it, opens the next turn\n" +
+				"with its deadline from the schedule, and queues every nation's report and the referee's\n" +
+				"summary, which \"pbem run\" sends (within seconds if it is running). The referee's RESOLVE NOW by mail\n" +
+				"does the same."},
+		{name: "preview", run: runPreview,
+			summary: "prints the open turn as it would be resolved now, saving and sending nothing",
+			description: "Resolves the turn open for orders as it would be resolved now, with the sheets in force and the\n" +
+				"turn's own dice, and prints the referee's summary. Nothing is saved or sent. The referee's\n" +
+				"PREVIEW by mail does the same and mails the summary."},
 		{name: "version", run: runVersion,
 			summary:     "prints the version and the rulesets",
 			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},

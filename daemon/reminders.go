@@ -1,0 +1,129 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// MailReminder is the outbox kind of the reminder sent before a deadline.
+const MailReminder = "reminder"
+
+// remind sends the reminders of the turn now open, if it is time: at
+// game.reminder_hours before the stored deadline, to each nation (not
+// eliminated, with a registered address) that has no sheet in force. A
+// reminder is keyed by the deadline and dated by the reminder time, so it
+// is queued once per nation and deadline however often remind runs (a
+// deadline moved later gets a reminder of its own). It returns when the
+// reminders fall due if that is later (zero: nothing to wait for).
+func (g *Game) remind(ctx context.Context) (time.Time, error) {
+	hours := g.Config.Game.ReminderHours
+	if hours <= 0 {
+		return time.Time{}, nil
+	}
+	st, _, err := g.current(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	deadline, err := g.turnDeadline(ctx, st.Turn)
+	if err != nil || deadline.IsZero() {
+		return time.Time{}, err
+	}
+	at := deadline.Add(-time.Duration(hours) * time.Hour)
+	now := g.Now()
+	if now.Before(at) {
+		return at, nil
+	}
+	if !now.Before(deadline) {
+		return time.Time{}, nil
+	}
+	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), st.Turn, KindOrders)
+	if err != nil {
+		return time.Time{}, err
+	}
+	has := map[string]bool{}
+	for _, s := range subs {
+		has[s.Nation] = true
+	}
+	key := "deadline-" + strconv.FormatInt(deadline.Unix(), 10)
+	var msgs []outbox.Message
+	for _, ns := range st.Nations {
+		id := string(ns.ID)
+		to := g.registered(ns.ID)
+		if ns.Eliminated || has[id] || to == "" {
+			continue
+		}
+		label := st.Calendar.Label(st.Turn)
+		text := fmt.Sprintf("No orders from %s for %s have arrived yet.\n\n"+
+			"The deadline is %s (%s).\n\n"+
+			"Send your order sheet to %s before then, with the header\n\n"+
+			"  GAME %s\n  NATION %s\n  PASSWORD ...\n  TURN %d\n\n"+
+			"A nation without orders at the deadline holds in place: every land force on DEFEND.\n"+
+			"The attached deadline.ics puts the deadline in your calendar.\n",
+			g.nationName(ns.ID), label, g.showTime(deadline), g.Zone, g.Config.Mail.Address, g.ID(), id, st.Turn)
+		msg := g.message(MailReminder, id, st.Turn, key, []string{to},
+			fmt.Sprintf("[%s] Reminder: orders for %s are due %s", g.ID(), label, deadline.In(g.Zone).Format("Mon 2 Jan, 15:04 MST")),
+			text, at)
+		msg.Attachments = []outbox.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar",
+			Data: g.deadlineICS(ns.ID, label, st.Turn, deadline, at)}}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) == 0 {
+		return time.Time{}, nil
+	}
+	return time.Time{}, g.DB.Update(ctx, func(tx *store.Tx) error {
+		for _, m := range msgs {
+			if err := g.enqueue(ctx, tx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// deadlineICS is an iCalendar file (RFC 5545) holding the deadline as a
+// 30-minute event with an alarm an hour before. stamp dates it, so the same
+// reminder gives the same bytes.
+func (g *Game) deadlineICS(n game.NationID, label string, turn int, deadline, stamp time.Time) []byte {
+	const utc = "20060102T150405Z"
+	lines := []string{
+		"BEGIN:VCALENDAR",
+		"VERSION:2.0",
+		"PRODID:-//pbem//SYW Big Game Campaign//EN",
+		"METHOD:PUBLISH",
+		"BEGIN:VEVENT",
+		fmt.Sprintf("UID:%s-t%d-%s-deadline@%s", g.ID(), turn, n, icsText(mailDomain(g.Config.Mail.Address))),
+		"DTSTAMP:" + stamp.UTC().Format(utc),
+		"DTSTART:" + deadline.UTC().Format(utc),
+		"DTEND:" + deadline.Add(30*time.Minute).UTC().Format(utc),
+		"SUMMARY:" + icsText(fmt.Sprintf("%s: orders for %s due (%s)", g.Config.Game.Name, label, g.nationName(n))),
+		"DESCRIPTION:" + icsText(fmt.Sprintf("Send the order sheet (TURN %d) to %s.", turn, g.Config.Mail.Address)),
+		"BEGIN:VALARM",
+		"ACTION:DISPLAY",
+		"DESCRIPTION:" + icsText("Orders due in an hour"),
+		"TRIGGER:-PT1H",
+		"END:VALARM",
+		"END:VEVENT",
+		"END:VCALENDAR",
+	}
+	return []byte(strings.Join(lines, "\r\n") + "\r\n")
+}
+
+// icsText escapes a TEXT value of iCalendar.
+func icsText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\n", `\n`).Replace(s)
+}
+
+// mailDomain is the domain of an address.
+func mailDomain(addr string) string {
+	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
+		return addr[i+1:]
+	}
+	return addr
+}

@@ -1,0 +1,194 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// Status is the game as the referee needs to see it between turns: what
+// `pbem status` prints. It is read from the store alone, so it works while
+// the daemon runs.
+type Status struct {
+	Game, Name, Ruleset string
+	Turn                int       // the turn orders are taken for
+	TurnLabel           string    // "Turn 3, June 1752"
+	Deadline            time.Time // zero: none
+	DeadlineSource      string    // store.DeadlineSchedule or store.DeadlineReferee
+	Zone                *time.Location
+	LastResolved        time.Time // when the last turn was resolved; zero before the first
+	Nations             []NationStatus
+	Requests            []RequestStatus
+	Outbox              map[store.OutboxState]int
+	OldestPending       time.Time // the oldest mail waiting to go out; zero for none
+	MailWaiting         int       // received mails not yet handled
+	MailQuarantined     int       // received mails set aside for the referee
+}
+
+// NationStatus is one nation's orders for the open turn.
+type NationStatus struct {
+	ID, Name   string
+	Eliminated bool
+	Receipt    string    // of the sheet in force; "" when none
+	At         time.Time // when it was received
+	Sheets     int       // sheets received this turn (accepted ones, the one in force included)
+	Final      bool      // the sheet in force was marked FINAL
+}
+
+// RequestStatus is a request on a sheet in force and the referee's ruling.
+type RequestStatus struct {
+	Nation, Token, Text string
+	Ruling              string // the ruling as recorded ("APPROVE R1a2b3c …"); "" while pending
+}
+
+// Status reads the game's status.
+func (g *Game) Status(ctx context.Context) (*Status, error) {
+	st, _, err := g.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID, Turn: st.Turn,
+		TurnLabel: st.Calendar.Label(st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
+	if d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil {
+		s.Deadline, s.DeadlineSource = d.At, d.Source
+	}
+	if rec, err := g.DB.LatestTurn(ctx, g.ID()); err == nil && rec.Status == store.TurnResolved {
+		s.LastResolved = rec.ResolvedAt
+	}
+	subs, err := g.DB.Submissions(ctx, g.ID(), st.Turn)
+	if err != nil {
+		return nil, err
+	}
+	byNation := map[string]*NationStatus{}
+	for _, ns := range st.Nations {
+		s.Nations = append(s.Nations, NationStatus{ID: string(ns.ID), Name: g.nationName(ns.ID), Eliminated: ns.Eliminated})
+	}
+	for i := range s.Nations {
+		byNation[s.Nations[i].ID] = &s.Nations[i]
+	}
+	final := map[int64]bool{}
+	rulings := map[string]string{}
+	for _, sub := range subs {
+		switch sub.Kind {
+		case KindFinal:
+			final[sub.MailID] = true
+		case KindRuling:
+			rulings[sub.ReceiptHash] = sub.CanonicalText
+		}
+	}
+	for _, sub := range subs {
+		n := byNation[sub.Nation]
+		if sub.Kind != KindOrders || !sub.Valid || n == nil {
+			continue
+		}
+		n.Sheets++
+		if !sub.Superseded {
+			n.Receipt, n.At, n.Final = sub.ReceiptHash, sub.SubmittedAt, final[sub.MailID]
+		}
+	}
+	open, _, err := g.openRequests(ctx, st.Turn)
+	if err != nil {
+		return nil, err
+	}
+	for token, req := range open {
+		s.Requests = append(s.Requests, RequestStatus{Nation: req.Nation, Token: token, Text: req.RawText, Ruling: rulings[token]})
+	}
+	slices.SortFunc(s.Requests, func(a, b RequestStatus) int { return strings.Compare(a.Nation+a.Token, b.Nation+b.Token) })
+	for _, state := range []store.OutboxState{store.OutboxPending, store.OutboxSending, store.OutboxFailed} {
+		rows, err := g.DB.MessagesInState(ctx, state)
+		if err != nil {
+			return nil, err
+		}
+		s.Outbox[state] = len(rows)
+		for _, r := range rows {
+			if state == store.OutboxPending && (s.OldestPending.IsZero() || r.CreatedAt.Before(s.OldestPending)) {
+				s.OldestPending = r.CreatedAt
+			}
+		}
+	}
+	waiting, err := g.DB.MailByStatus(ctx, store.MailStored)
+	if err != nil {
+		return nil, err
+	}
+	quarantined, err := g.DB.MailByStatus(ctx, store.MailQuarantined)
+	if err != nil {
+		return nil, err
+	}
+	s.MailWaiting, s.MailQuarantined = len(waiting), len(quarantined)
+	return s, nil
+}
+
+// Text prints the status for the referee; now is the time it is read at.
+func (s *Status) Text(now time.Time) string {
+	var b strings.Builder
+	show := func(t time.Time) string { return t.In(s.Zone).Format(deadlineLayout) }
+	fmt.Fprintf(&b, "%s (%s), ruleset %s\n", s.Name, s.Game, s.Ruleset)
+	fmt.Fprintf(&b, "Open: %s (TURN %d)\n", s.TurnLabel, s.Turn)
+	switch {
+	case s.Deadline.IsZero():
+		b.WriteString("Deadline: none (resolve the turn with RESOLVE NOW, or set one with DEADLINE SET)\n")
+	case s.Deadline.After(now):
+		fmt.Fprintf(&b, "Deadline: %s, in %s (set by the %s)\n", show(s.Deadline), roundDuration(s.Deadline.Sub(now)), s.DeadlineSource)
+	default:
+		fmt.Fprintf(&b, "Deadline: %s, passed %s ago: the turn is being resolved\n", show(s.Deadline), roundDuration(now.Sub(s.Deadline)))
+	}
+	if !s.LastResolved.IsZero() {
+		fmt.Fprintf(&b, "Last turn resolved: %s\n", show(s.LastResolved))
+	}
+	b.WriteString("\nOrders:\n")
+	for _, n := range s.Nations {
+		switch {
+		case n.Eliminated:
+			fmt.Fprintf(&b, "  %-14s eliminated\n", n.Name)
+		case n.Receipt == "":
+			fmt.Fprintf(&b, "  %-14s no orders yet\n", n.Name)
+		default:
+			final := ""
+			if n.Final {
+				final = ", FINAL"
+			}
+			fmt.Fprintf(&b, "  %-14s receipt %s, %s (%d sheet%s%s)\n", n.Name, n.Receipt, show(n.At), n.Sheets, plural(n.Sheets), final)
+		}
+	}
+	if len(s.Requests) > 0 {
+		b.WriteString("\nRequests:\n")
+		for _, r := range s.Requests {
+			ruling := "PENDING: answer APPROVE " + r.Token + " or DENY " + r.Token
+			if r.Ruling != "" {
+				ruling = "ruled: " + strings.ReplaceAll(r.Ruling, "\n", " ")
+			}
+			fmt.Fprintf(&b, "  %s %s %q — %s\n", r.Token, r.Nation, r.Text, ruling)
+		}
+	}
+	fmt.Fprintf(&b, "\nOutbox: %d waiting, %d sending, %d failed", s.Outbox[store.OutboxPending], s.Outbox[store.OutboxSending],
+		s.Outbox[store.OutboxFailed])
+	if !s.OldestPending.IsZero() {
+		fmt.Fprintf(&b, " (the oldest queued %s ago)", roundDuration(now.Sub(s.OldestPending)))
+	}
+	fmt.Fprintf(&b, "\nMail in: %d waiting to be handled, %d quarantined\n", s.MailWaiting, s.MailQuarantined)
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// roundDuration prints a duration for people: "3d 4h", "2h 5m", "45s".
+func roundDuration(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour:
+		return fmt.Sprintf("%dd %dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return fmt.Sprintf("%ds", d/time.Second)
+}
