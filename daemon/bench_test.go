@@ -44,7 +44,7 @@ func benchmarkAcknowledge(b *testing.B, mails int, gap time.Duration) {
 				"eisenmark": "E1", "morgronskia": "M1", "unterreich": "U1", "fromande": "F1", "hispardia": "H1"}[n]).Replace(goodSheet)
 			raw := fmt.Sprintf("From: %s@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: orders %d\r\nMessage-ID: <%s>\r\n\r\n%s",
 				n, j, id, strings.ReplaceAll(sheet, "\n", "\r\n"))
-			if err := mailserver.Send(context.Background(), d.Mail.SMTPAddr(), n+"@pbem.localhost", []string{"orders@pbem.localhost"}, []byte(raw)); err != nil {
+			if err := mailserver.SendAs(context.Background(), d.Mail.SMTPAddr(), loginFor(n+"@pbem.localhost"), n+"@pbem.localhost", []string{"orders@pbem.localhost"}, []byte(raw)); err != nil {
 				b.Fatal(err)
 			}
 			sentAt[id] = time.Now()

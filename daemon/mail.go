@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -16,6 +18,7 @@ import (
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
+	"github.com/syw-pbem/pbem/templates"
 )
 
 // Classifications recorded on each mail row: what the daemon made of it.
@@ -124,7 +127,7 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		g.Log.Info("automatic mail not answered", "mail", m.ID, "from", m.From, "why", why)
 		return outcome{status: store.MailIgnored, class: ClassAutomatic, note: why}, nil
 	}
-	auth := inbox.Authenticate(ex, m.Raw, inbox.PolicyFromConfig(g.Config))
+	auth := inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config))
 	switch {
 	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
 		// A DNS failure says nothing about the mail: try again later (the
@@ -146,8 +149,15 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 			return outcome{}, err
 		}
 		if ok && v != strconv.FormatInt(m.ID, 10) {
-			return outcome{status: store.MailIgnored, class: ClassDuplicate,
-				note: fmt.Sprintf("same Message-ID from the same sender as mail %s, handled before", v)}, nil
+			out := outcome{status: store.MailIgnored, class: ClassDuplicate,
+				note: fmt.Sprintf("same Message-ID and text from the same sender as mail %s, handled before", v)}
+			if auth.Referee && len(auth.Nations) == 0 {
+				// A replayed mail of commands: the referee hears of it.
+				out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailNotice, "referee", -1,
+					fmt.Sprintf("[%s] A repeated mail was ignored", g.ID()),
+					templates.Must("replay-notice", map[string]any{"MessageID": "<" + ex.MessageID + ">"})))
+			}
+			return out, nil
 		}
 	}
 	var out outcome
@@ -156,19 +166,33 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		out, err = g.handleReferee(ctx, m, ex)
 	} else {
 		out, err = g.handleSheet(ctx, m, ex, auth)
+		if err == nil && (out.class == ClassNoSheet || out.class == ClassRefused) {
+			// A player's mail that is no sheet but holds referee commands
+			// (a player trying to rule): the referee hears of it.
+			if notice := g.refereeNotice(m, ex); notice != nil {
+				out.msgs = append(out.msgs, *notice)
+			}
+		}
 	}
 	out.claim = claim
 	return out, err
 }
 
 // messageIDKey is the meta key under which the first mail with a given
-// sender and Message-ID is recorded (a resend rewritten by a relay has new
-// bytes but the same Message-ID: the same mail). "" for a mail without one.
+// sender, Message-ID and text is recorded: a resend rewritten by a relay has
+// new bytes (other headers, another transfer encoding) but the same
+// Message-ID and the same text, and is the same mail; a different text under
+// a reused Message-ID (a client that reuses ids, an edited draft sent again)
+// is a new mail. "" for a mail without a Message-ID.
 func messageIDKey(ex *inbox.Extracted) string {
 	if ex.MessageID == "" || ex.From == "" {
 		return ""
 	}
-	return "mail-id:" + ex.From + ":" + ex.MessageID
+	h := sha256.New()
+	for _, t := range ex.Texts {
+		h.Write([]byte(t.Name + "\x00" + t.Text + "\x00"))
+	}
+	return "mail-id:" + ex.From + ":" + ex.MessageID + ":" + hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // errAlreadyHandled aborts a commit for a mail that is no longer stored.

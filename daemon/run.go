@@ -100,12 +100,14 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 		accounts = append(accounts, mailserver.Account{User: a.User, Password: pw.Reveal()})
 	}
 	ms, err := mailserver.New(&mailserver.Options{
-		Dir:      filepath.Join(cfg.Path(cfg.DataDir), "mail"),
-		Domain:   cfg.Mail.Embedded.Domain,
-		IMAPAddr: cfg.Mail.Embedded.IMAPListen,
-		SMTPAddr: cfg.Mail.Embedded.SMTPListen,
-		Accounts: accounts,
-		Logger:   log,
+		Dir:    filepath.Join(cfg.Path(cfg.DataDir), "mail"),
+		Domain: cfg.Mail.Embedded.Domain,
+		// The id the daemon trusts (PolicyFor): the two must agree.
+		AuthServID: embeddedAuthServID(cfg),
+		IMAPAddr:   cfg.Mail.Embedded.IMAPListen,
+		SMTPAddr:   cfg.Mail.Embedded.SMTPListen,
+		Accounts:   accounts,
+		Logger:     log,
 	})
 	if err != nil {
 		return nil, &ConfigError{Key: "mail.embedded", Err: err}

@@ -191,6 +191,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	}
 	v := parser.NewVocabulary(g.Map, st)
 	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
+	if out, refused := g.refereeRefusal(m, ex, rs, st); refused {
+		return out, nil
+	}
 	if rs.Game != "" && rs.Game != g.ID() {
 		rs.Diagnostics = append(rs.Diagnostics, parser.Diagnostic{Severity: parser.Error,
 			Message: fmt.Sprintf("this mail is for game %q, but this is game %q: nothing was done", rs.Game, g.ID())})

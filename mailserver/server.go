@@ -57,6 +57,11 @@ type Options struct {
 	MaxMessageBytes int64
 	// Logger receives the server's log lines. Default slog.Default().
 	Logger *slog.Logger
+	// AuthServID is the authserv-id of the Authentication-Results header
+	// the SMTP server puts on every message it takes ("auth=pass
+	// smtp.auth=user@domain" after SMTP AUTH, "auth=none" otherwise).
+	// Default Domain.
+	AuthServID string
 	// Debug, if set, receives the raw IMAP and SMTP traffic, passwords
 	// included. For tests and troubleshooting only.
 	Debug io.Writer
@@ -139,6 +144,9 @@ func New(opts *Options) (*Server, error) {
 	o.Domain = strings.ToLower(strings.TrimSuffix(o.Domain, "."))
 	if err := checkDomain(o.Domain); err != nil {
 		return nil, err
+	}
+	if o.AuthServID == "" {
+		o.AuthServID = o.Domain
 	}
 	if o.IMAPAddr == "" {
 		o.IMAPAddr = DefaultIMAPAddr

@@ -84,6 +84,10 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 }
 
 func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
+	if err := s.checkMailFrom(from); err != nil {
+		s.srv.log.Info("SMTP sender refused", "from", from, "user", s.authUser, "remote", s.conn.Conn().RemoteAddr().String())
+		return err
+	}
 	s.from = from
 	return nil
 }
@@ -130,6 +134,10 @@ func (s *smtpSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Error reading message data"}
 	}
 	raw = toCRLF(raw)
+	if err := s.checkHeader(raw[:min(len(raw), maxPolicyHeader)]); err != nil {
+		s.srv.log.Info("SMTP message refused", "from", s.from, "user", s.authUser, "err", err)
+		return err
+	}
 
 	var msgs []newMessage
 	now := s.srv.now()
@@ -174,7 +182,7 @@ func (s *smtpSession) traceHeaders(rcpt, id string, now time.Time) string {
 	if s.authUser != "" {
 		with = "ESMTPA"
 	}
-	return fmt.Sprintf("Return-Path: <%s>\r\nReceived: from %s ([%s])\r\n\tby %s (pbem mailserver) with %s id %s\r\n\tfor <%s>; %s\r\n",
+	return fmt.Sprintf("Return-Path: <%s>\r\n"+s.authResults()+"Received: from %s ([%s])\r\n\tby %s (pbem mailserver) with %s id %s\r\n\tfor <%s>; %s\r\n",
 		s.from, helo, ip, s.srv.opts.Domain, with, id, rcpt, now.Format(time.RFC1123Z))
 }
 

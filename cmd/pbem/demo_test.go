@@ -89,9 +89,18 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 
 	cmd, log := start()
-	post := func(from, file string) {
+	// post runs the README's "pbem send", logged in as from with its
+	// password from a file (stdin, when given, is the mail).
+	post := func(from, password, file string, stdin ...string) {
 		t.Helper()
-		send := exec.Command(bin, "--config", cfgPath, "send", "--from", from, file)
+		pwFile := filepath.Join(dir, "password.txt")
+		if err := os.WriteFile(pwFile, []byte(password+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		send := exec.Command(bin, "--config", cfgPath, "send", "--from", from, "--password-file", pwFile, file)
+		if len(stdin) > 0 {
+			send.Stdin = strings.NewReader(stdin[0])
+		}
 		if out, err := send.CombinedOutput(); err != nil {
 			stop(cmd, log)
 			t.Fatalf("pbem send: %v\n%s", err, out)
@@ -108,18 +117,33 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 		return msgs
 	}
-	post("eisenmark@pbem.localhost", filepath.Join(repo, "docs/examples/monthly.txt"))
+	post("eisenmark@pbem.localhost", "demo-mail-eisenmark", filepath.Join(repo, "docs/examples/monthly.txt"))
 	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
 	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
-	stop(cmd, log)
 	if len(msgs) != 1 {
+		stop(cmd, log)
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
 	}
 	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
 	}
 	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
-		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+		stop(cmd, log)
+		t.Fatalf("the referee should have the one forwarded request, has %d", len(refMail))
+	}
+	// The README's ruling: the referee, logged in, with the referee password.
+	token := ""
+	for _, f := range strings.Fields(strings.ReplaceAll(refMail[0], "=\r\n", "")) {
+		if len(f) == 7 && f[0] == 'R' && token == "" && strings.Contains(refMail[0], "APPROVE "+f) {
+			token = f
+		}
+	}
+	post("referee@pbem.localhost", "demo-referee", "-", "PASSWORD demo-referee-commands\nAPPROVE "+token+"\n")
+	msgs = waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
+	refMail = waitMail("referee@pbem.localhost", "demo-referee", 2)
+	stop(cmd, log)
+	if len(msgs) != 2 || !strings.Contains(msgs[1], "was approved") {
+		t.Errorf("eisenmark was not told of the ruling on %s (%d messages)\n%s", token, len(msgs), log.String())
 	}
 
 	// A restart serves the same mailboxes and answers nothing twice. A
@@ -130,7 +154,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if err := os.WriteFile(hello, []byte("Is this where orders go?\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	post("morgronskia@pbem.localhost", hello)
+	post("morgronskia@pbem.localhost", "demo-mail-morgronskia", hello)
 	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 1); len(got) != 1 {
 		stop(cmd, log)
 		t.Fatalf("after a restart morgronskia's mail got %d answers, want 1\n%s", len(got), log.String())
@@ -138,11 +162,11 @@ func TestDemoEndToEnd(t *testing.T) {
 	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
 	refAgain := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
 	stop(cmd, log)
-	if len(again) != 1 {
-		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
+	if len(again) != 2 {
+		t.Errorf("after a restart eisenmark has %d messages, want still 2", len(again))
 	}
-	if len(refAgain) != 1 {
-		t.Errorf("after a restart the referee has %d messages, want still 1", len(refAgain))
+	if len(refAgain) != 2 {
+		t.Errorf("after a restart the referee has %d messages, want still 2", len(refAgain))
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/mailserver"
 )
@@ -28,6 +30,10 @@ func runSend(e *env, c *command, args []string) int {
 	fs.Var(&to, "to", "a recipient (repeatable; default: the game's address)")
 	subject := fs.String("subject", "", "the subject for plain text (default: \"Orders: \" and the file name)")
 	smtpAddr := fs.String("smtp", "", "the SMTP server host:port (default: the embedded server's, mail.embedded.smtp_listen)")
+	user := fs.String("user", "", "the SMTP login (default: the --from address)")
+	pass := fs.String("password", "", "the SMTP password of the --from account (visible to other users of this machine: prefer --password-file, or type it when asked)")
+	passFile := fs.String("password-file", "", "a file whose first line is the SMTP password")
+	noLogin := fs.Bool("no-login", false, "send without logging in (the embedded server takes such mail only from addresses that are not its accounts)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -82,12 +88,27 @@ func runSend(e *env, c *command, args []string) int {
 			return exitUsage
 		}
 	}
+	var login *mailserver.Login
+	if !*noLogin {
+		if *user == "" {
+			*user = *from
+		}
+		pw, code := sendPassword(e, *user, *pass, *passFile, name == "-")
+		if code != exitOK {
+			return code
+		}
+		login = &mailserver.Login{User: *user, Password: pw}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if err := mailserver.Send(ctx, *smtpAddr, *from, to, raw); err != nil {
-		e.errorf("send: %v (is \"pbem run\" running?)", err)
+	if err := mailserver.SendAs(ctx, *smtpAddr, login, *from, to, raw); err != nil {
+		hint := "is \"pbem run\" running?"
+		if strings.Contains(err.Error(), "login") {
+			hint = "check the account's password (mail.embedded.accounts in the config)"
+		}
+		e.errorf("send: %v (%s)", err, hint)
 		return exitFailure
 	}
 	fmt.Fprintf(e.stdout, "sent %s from %s to %s via %s\n", shown, *from, strings.Join(to, ", "), *smtpAddr)
@@ -125,4 +146,42 @@ func looksLikeMessage(raw []byte) bool {
 		}
 	}
 	return from
+}
+
+// sendPassword finds the SMTP password: --password, else the first line of
+// --password-file, else asked for on the terminal without echo. A sheet read
+// from standard input leaves no terminal to ask on.
+func sendPassword(e *env, user, pass, file string, stdinUsed bool) (string, int) {
+	switch {
+	case pass != "" && file != "":
+		e.errorf("send: give --password or --password-file, not both")
+		return "", exitUsage
+	case pass != "":
+		return pass, exitOK
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			e.errorf("send: cannot read the password file: %v", err)
+			return "", exitFailure
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		return strings.TrimRight(line, "\r"), exitOK
+	}
+	tty, err := os.Open("/dev/tty")
+	if stdinUsed || err != nil || !term.IsTerminal(int(tty.Fd())) {
+		if tty != nil {
+			tty.Close()
+		}
+		e.errorf("send: the mail server wants the password of %s: give --password-file FILE (or --password), or run pbem send in a terminal to be asked", user)
+		return "", exitUsage
+	}
+	defer tty.Close()
+	fmt.Fprintf(tty, "SMTP password for %s: ", user)
+	pw, err := term.ReadPassword(int(tty.Fd()))
+	fmt.Fprintln(tty)
+	if err != nil {
+		e.errorf("send: reading the password: %v", err)
+		return "", exitFailure
+	}
+	return string(pw), exitOK
 }
