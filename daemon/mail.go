@@ -112,7 +112,9 @@ const dkimRetryWindow = 30 * time.Minute
 
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
-	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	// Text beyond an order sheet's limit is cut, with a warning the reply
+	// shows, rather than the sheet being refused whole.
+	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}, MaxTextBytes: parser.MaxSheetBytes})
 	if size, limit, ok := inbox.NotFetched(m.Raw); ok && xerr == nil {
 		// Only the header of a mail over the size limit was fetched.
 		if auto, _ := ex.IsAutomatic(); !auto {

@@ -49,6 +49,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			return ok
 		},
 	})
+	noteExtraction(report, ex, text)
 	if pwErr != nil {
 		// The store could not be read: try again rather than tell a player
 		// with the right password that it is wrong.

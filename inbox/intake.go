@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"github.com/syw-pbem/pbem/internal/backoff"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -61,7 +61,7 @@ func (in *Intake) Run(ctx context.Context) error {
 	if err := in.o.check(); err != nil {
 		return err
 	}
-	backoff := in.o.BackoffInitial
+	failures := 0
 	for {
 		if err := in.handlePending(ctx); err != nil && ctx.Err() == nil {
 			in.log.Warn("handling stored mail failed; will try again", "err", err)
@@ -71,9 +71,10 @@ func (in *Intake) Run(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if healthy {
-			backoff = in.o.BackoffInitial
+			failures = 0
 		}
-		wait := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+		failures++
+		wait := backoff.Delay("imap "+in.o.Addr, failures, in.o.BackoffInitial, in.o.BackoffMax)
 		in.log.Warn("IMAP connection ended; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
 		t := time.NewTimer(wait)
 		select {
@@ -82,7 +83,6 @@ func (in *Intake) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		backoff = min(2*backoff, in.o.BackoffMax)
 	}
 }
 

@@ -106,8 +106,8 @@ type Options struct {
 
 	// BackoffInitial and BackoffMax bound the wait before reconnecting
 	// after a failure: it starts at BackoffInitial and doubles up to
-	// BackoffMax, with ±20% jitter, and starts over after a successful
-	// poll. Defaults 1s and 5m.
+	// BackoffMax, up to 10% shorter (internal/backoff, the outbox's schedule
+	// too), and starts over after a successful poll. Defaults 1s and 5m.
 	BackoffInitial, BackoffMax time.Duration
 
 	// Limits are the mail limits. The intake uses MaxRawBytes (a larger

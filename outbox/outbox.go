@@ -2,20 +2,18 @@ package outbox
 
 import (
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/mail"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/backoff"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -458,19 +456,7 @@ func (o *Outbox) hangUp() {
 // always waits the same. With the defaults (30s, 1h) the waits are about
 // 30s, 1m, 2m, 4m, 8m, 16m, 32m, 1h, 1h, ….
 func Backoff(messageID string, attempt int, initial, max time.Duration) time.Duration {
-	if attempt < 1 {
-		attempt = 1
-	}
-	d := initial
-	for i := 1; i < attempt && d < max; i++ {
-		d *= 2
-	}
-	if d > max {
-		d = max
-	}
-	sum := sha256.Sum256([]byte("pbem-backoff " + strconv.Itoa(attempt) + " " + messageID))
-	permille := int64(binary.BigEndian.Uint64(sum[:8]) % 1000)
-	return d - time.Duration(int64(d/10)*permille/1000)
+	return backoff.Delay(messageID, attempt, initial, max)
 }
 
 // fail marks m failed and, in the same transaction, queues the report to
