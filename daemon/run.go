@@ -18,10 +18,6 @@ import (
 	"github.com/syw-pbem/pbem/store"
 )
 
-// embeddedRate is the outbox's rate on the embedded server: loopback delivery
-// needs no politeness towards a provider.
-const embeddedRate = 6000
-
 // Daemon is a running game: the embedded mail server (in embedded mode), the
 // intake reading the game's mailbox and the outbox sending the answers.
 type Daemon struct {
@@ -65,7 +61,9 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		oo.Now = opts.Now
 	}
 	if cfg.Mail.Mode == config.ModeEmbedded {
-		oo.RatePerMinute = embeddedRate
+		// Loopback delivery to pbem's own server needs no politeness
+		// towards a provider: no pause, several rows per transaction.
+		oo.Unlimited = true
 	}
 	d.Outbox = outbox.New(g.DB, oo)
 

@@ -168,24 +168,35 @@ func (in *Intake) poll(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
+	var news []newMessage
 	if sel.NumMessages > 0 {
-		news, err := s.newMessages(imap.UID(last))
-		if err != nil {
+		if news, err = s.newMessages(imap.UID(last)); err != nil {
 			return err
-		}
-		for _, nm := range news {
-			if err := in.intakeOne(ctx, s, uv, nm); err != nil {
-				return err
-			}
 		}
 	}
-	if err := in.handleStored(ctx); err != nil {
-		var he hookError
-		if errors.As(err, &he) {
+	// New mail is taken in bounded batches, each stored in one transaction
+	// and handled before the next is fetched: a burst is being answered
+	// while the rest of it is still on the server, and at most one large
+	// mail is in memory at a time.
+	for first := true; first || len(news) > 0; first = false {
+		n, size := 0, int64(0)
+		for n < len(news) && n < intakeBatch && (n == 0 || size+news[n].size <= intakeBatchBytes) {
+			size += news[n].size
+			n++
+		}
+		if err := in.intakeBatch(ctx, s, uv, news[:n]); err != nil {
 			return err
 		}
-		// Mail handled before the failure can still be moved.
-		in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
+		news = news[n:]
+		if err := in.handleStored(ctx); err != nil {
+			var he hookError
+			if errors.As(err, &he) {
+				return err
+			}
+			// Mail handled before the failure can still be moved.
+			in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
+			break
+		}
 	}
 	return in.moveHandled(ctx, s, uv, keywordAllowed(sel.PermanentFlags, in.o.ProcessedKeyword))
 }
@@ -236,29 +247,122 @@ func (in *Intake) lastUID(ctx context.Context, uv uint32) (uint32, error) {
 	return uint32(n), nil
 }
 
-// intakeOne fetches one new message and stores it, with the watermark, in
-// one transaction.
-func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMessage) error {
+// Batches of new mail: at most intakeBatch mails, and at most
+// intakeBatchBytes of them unless one mail alone is larger.
+const (
+	intakeBatch      = 16
+	intakeBatchBytes = 1 << 20
+)
+
+// fetched is a new mail read from the server, not yet stored.
+type fetched struct {
+	m          store.Mail
+	quarantine string
+	gone       bool // expunged before it could be fetched
+}
+
+// intakeBatch fetches a batch of new messages and stores them, with the
+// watermark, in one transaction. A batch the store refuses (the server
+// reused a UID) is stored one mail at a time, so the others still go in.
+func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news []newMessage) error {
+	var batch []fetched
+	for _, nm := range news {
+		f, err := in.fetchOne(s, uv, nm)
+		if err != nil {
+			return err
+		}
+		if !f.gone {
+			if err := in.step(stepFetched, f.m); err != nil {
+				return err
+			}
+		}
+		batch = append(batch, f)
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	rows, dups, err := in.storeAll(ctx, batch)
+	if errors.Is(err, store.ErrConflict) && len(batch) > 1 {
+		for _, f := range batch {
+			if err := in.intakeOne(ctx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i, f := range batch {
+		if f.gone {
+			continue
+		}
+		in.logStored(rows[i], f, dups[i])
+		if err := in.step(stepStored, rows[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storeAll is store for a batch, in one transaction; the watermark ends at
+// the batch's last UID (gone ones included).
+func (in *Intake) storeAll(ctx context.Context, batch []fetched) (rows []store.Mail, dups []int64, err error) {
+	err = in.db.Update(ctx, func(tx *store.Tx) error {
+		rows, dups = rows[:0], dups[:0]
+		for _, f := range batch {
+			if f.gone {
+				rows, dups = append(rows, store.Mail{}), append(dups, 0)
+				continue
+			}
+			row, dup, err := in.storeTx(ctx, tx, f.m, f.quarantine)
+			if err != nil {
+				return err
+			}
+			rows, dups = append(rows, row), append(dups, dup)
+		}
+		last := batch[len(batch)-1].m
+		return tx.SetMeta(ctx, lastUIDKey(last.Mailbox, last.UIDValidity), strconv.FormatUint(uint64(last.UID), 10))
+	})
+	return rows, dups, err
+}
+
+// logStored logs a stored mail.
+func (in *Intake) logStored(row store.Mail, f fetched, dupOf int64) {
+	log := in.log.With("mail", row.ID, "uid", row.UID, "uidvalidity", row.UIDValidity, "from", row.From, "message_id", row.MessageID, "bytes", len(f.m.Raw))
+	switch {
+	case f.quarantine != "":
+		log.Warn("stored the header of a message over the size limit; the handler answers it")
+	case dupOf != 0:
+		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
+	default:
+		log.Info("stored mail")
+	}
+}
+
+// fetchOne reads one new message from the server (only its header if it is
+// over the size limit).
+func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error) {
 	lim := in.o.Limits
 	m := store.Mail{Mailbox: in.o.Mailbox, UIDValidity: uv, UID: uint32(nm.uid), ReceivedAt: in.o.Now()}
 	quarantine := ""
 	if nm.size > lim.MaxRawBytes {
 		hdr, _, gone, err := s.fetch(nm.uid, true, int64(lim.MaxHeaderBytes))
 		if err != nil {
-			return err
+			return fetched{}, err
 		}
 		if gone {
-			return in.skipGone(ctx, uv, nm.uid)
+			return fetched{m: m, gone: true}, nil
 		}
 		m.Raw = tooLargeMarker(hdr, nm.size, lim.MaxRawBytes)
 		quarantine = fmt.Sprintf("message of %d bytes is over the limit of %d bytes; only its header was fetched", nm.size, lim.MaxRawBytes)
 	} else {
 		raw, tooLarge, gone, err := s.fetch(nm.uid, false, lim.MaxRawBytes)
 		if err != nil {
-			return err
+			return fetched{}, err
 		}
 		if gone {
-			return in.skipGone(ctx, uv, nm.uid)
+			return fetched{m: m, gone: true}, nil
 		}
 		m.Raw = raw
 		if tooLarge { // the server understated RFC822.SIZE
@@ -268,8 +372,16 @@ func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMe
 		}
 	}
 	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
-	if err := in.step(stepFetched, m); err != nil {
-		return err
+	return fetched{m: m, quarantine: quarantine}, nil
+}
+
+// intakeOne stores one fetched message, with the watermark, in one
+// transaction.
+func (in *Intake) intakeOne(ctx context.Context, f fetched) error {
+	m, quarantine, uv := f.m, f.quarantine, f.m.UIDValidity
+	nm := newMessage{uid: imap.UID(m.UID), size: int64(len(m.Raw))}
+	if f.gone {
+		return in.skipGone(ctx, uv, nm.uid)
 	}
 	row, dupOf, err := in.store(ctx, m, quarantine)
 	if errors.Is(err, store.ErrConflict) {
@@ -282,15 +394,7 @@ func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMe
 	if err != nil {
 		return err
 	}
-	log := in.log.With("mail", row.ID, "uid", nm.uid, "uidvalidity", uv, "from", row.From, "message_id", row.MessageID, "bytes", nm.size)
-	switch {
-	case quarantine != "":
-		log.Warn("stored the header of a message over the size limit; the handler answers it")
-	case dupOf != 0:
-		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
-	default:
-		log.Info("stored mail")
-	}
+	in.logStored(row, f, dupOf)
 	return in.step(stepStored, row)
 }
 
@@ -306,8 +410,19 @@ func (in *Intake) skipGone(ctx context.Context, uv uint32, uid imap.UID) error {
 // after a UIDVALIDITY change) is stored as ignored, so its handler never
 // runs; dupOf names the earlier row.
 func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (row store.Mail, dupOf int64, err error) {
-	sum := store.SHA256Hex(m.Raw)
 	err = in.db.Update(ctx, func(tx *store.Tx) error {
+		if row, dupOf, err = in.storeTx(ctx, tx, m, quarantine); err != nil {
+			return err
+		}
+		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
+	})
+	return row, dupOf, err
+}
+
+// storeTx is store's work inside a transaction, without the watermark.
+func (in *Intake) storeTx(ctx context.Context, tx *store.Tx, m store.Mail, quarantine string) (row store.Mail, dupOf int64, err error) {
+	sum := store.SHA256Hex(m.Raw)
+	err = func() error {
 		prior, err := tx.MailBySHA256(ctx, sum)
 		if err != nil {
 			return err
@@ -334,8 +449,8 @@ func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (r
 				row.Status, row.Classification, row.Error = store.MailIgnored, "duplicate", note
 			}
 		}
-		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
-	})
+		return nil
+	}()
 	return row, dupOf, err
 }
 
@@ -530,9 +645,18 @@ func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywor
 			if err := in.step(stepMoved, r); err != nil {
 				return err
 			}
-			if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
-				return err
+		}
+		// Marked moved together, in one transaction.
+		err = in.db.Update(ctx, func(tx *store.Tx) error {
+			for _, r := range batch {
+				if err := tx.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
+					return err
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
 	}

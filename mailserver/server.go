@@ -102,6 +102,13 @@ type Server struct {
 	db       *sql.DB
 	accounts map[string]*account // by user
 
+	// group collects SMTP deliveries for group commit (groupcommit.go).
+	group groupCommit
+
+	// authOK remembers the SMTP logins that passed (see passwordOK).
+	authMu sync.Mutex
+	authOK map[[32]byte]bool
+
 	// changed is closed (and replaced) after every committed change, to
 	// wake the sessions in IDLE; see imapSession.Idle.
 	changedMu sync.Mutex

@@ -74,7 +74,7 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 		s.srv.mu.RLock()
 		a := s.srv.accounts[name]
 		s.srv.mu.RUnlock()
-		if a == nil || !checkPassword(password, a.passSalt, a.passHash) {
+		if a == nil || !s.srv.passwordOK(name, password, a.passSalt, a.passHash) {
 			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", s.conn.Conn().RemoteAddr().String())
 			return smtp.ErrAuthFailed
 		}
@@ -158,7 +158,7 @@ func (s *smtpSession) Data(r io.Reader) error {
 	}
 	s.srv.mu.RUnlock()
 
-	if _, err := s.srv.appendMessages(context.Background(), msgs); err != nil {
+	if err := s.srv.deliverGrouped(context.Background(), msgs); err != nil {
 		s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 			Message: "Could not store the message; try again later"}

@@ -3,6 +3,7 @@ package mailserver
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	netmail "net/mail"
 	"strings"
@@ -157,4 +158,29 @@ func (s *smtpSession) authResults() string {
 		return fmt.Sprintf("Authentication-Results: %s; auth=pass smtp.auth=%s\r\n", s.srv.opts.AuthServID, s.srv.address(s.authUser))
 	}
 	return fmt.Sprintf("Authentication-Results: %s; auth=none\r\n", s.srv.opts.AuthServID)
+}
+
+// passwordOK is checkPassword with a memory of the logins that passed: a
+// mail client logs in for every mail it sends, and PBKDF2 (deliberately
+// slow) would otherwise cost several milliseconds per mail in a burst. What
+// is remembered is a SHA-256 of the account's salt and the password that
+// matched, so a changed password (a new salt) is checked afresh.
+func (s *Server) passwordOK(user, password string, salt, hash []byte) bool {
+	key := sha256.Sum256(append(append([]byte(user+"\x00"), salt...), password...))
+	s.authMu.Lock()
+	ok := s.authOK[key]
+	s.authMu.Unlock()
+	if ok {
+		return true
+	}
+	if !checkPassword(password, salt, hash) {
+		return false
+	}
+	s.authMu.Lock()
+	if s.authOK == nil || len(s.authOK) > 10000 {
+		s.authOK = map[[32]byte]bool{}
+	}
+	s.authOK[key] = true
+	s.authMu.Unlock()
+	return true
 }

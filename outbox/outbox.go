@@ -54,6 +54,17 @@ type Options struct {
 	// starts are spaced one minute / RatePerMinute apart. Default 30.
 	RatePerMinute int
 
+	// Unlimited sends with no pause between messages, and claims up to
+	// BatchSize due messages (and marks them sent) per transaction: for
+	// pbem's own embedded server on loopback, which needs no politeness.
+	// RatePerMinute is then ignored.
+	Unlimited bool
+
+	// BatchSize is how many messages an Unlimited sender claims in one
+	// transaction. Default 32. (A rate-limited sender claims one at a
+	// time, so that a crash leaves at most one message to send again.)
+	BatchSize int
+
 	// MaxAttempts is how many attempts a message gets before it is marked
 	// failed and the referee told. Default 8.
 	MaxAttempts int
@@ -115,6 +126,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.RatePerMinute <= 0 {
 		r.RatePerMinute = DefaultRatePerMinute
+	}
+	if r.BatchSize <= 0 {
+		r.BatchSize = 32
 	}
 	if r.MaxAttempts <= 0 {
 		r.MaxAttempts = DefaultMaxAttempts
@@ -311,24 +325,51 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 		}
 	}
 	var t *target
+	// queue holds claimed rows (in sending) still to send; sent holds the
+	// ids the server took, marked sent together when the queue is empty or
+	// before anything else is recorded.
+	queue := recovered
+	var sent []store.SentMark
+	markSent := func() error {
+		if len(sent) == 0 {
+			return nil
+		}
+		err := o.db.MarkSentBatch(context.WithoutCancel(ctx), sent)
+		sent = sent[:0]
+		return err
+	}
+	defer func() {
+		if merr := markSent(); merr != nil && err == nil {
+			err = merr
+		}
+	}()
 	for {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		var m store.OutboxMessage
-		claimed := false
-		if len(recovered) > 0 {
-			m, recovered, claimed = recovered[0], recovered[1:], true
-		} else {
-			due, err := o.db.DueMessages(ctx, o.opts.Now(), 1)
-			if err != nil {
+		if len(queue) == 0 {
+			if err := markSent(); err != nil {
 				return st, err
 			}
-			if len(due) == 0 {
+			due, err := o.db.HasDue(ctx, o.opts.Now())
+			if err != nil || !due {
+				return st, err
+			}
+			// The settings are checked before any row is touched.
+			if t == nil {
+				if t, err = o.target(); err != nil {
+					return st, err
+				}
+			}
+			if queue, err = o.claim(ctx); err != nil {
+				return st, err
+			}
+			if len(queue) == 0 {
 				return st, nil
 			}
-			m = due[0]
 		}
+		m := queue[0]
+		queue = queue[1:]
 		if t == nil {
 			if t, err = o.target(); err != nil {
 				return st, err
@@ -337,24 +378,41 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 		if err := o.waitRate(ctx); err != nil {
 			return st, err
 		}
-		if !claimed {
-			// Durably sending before the connection is used, so before DATA.
-			if err := o.db.MarkSending(ctx, m.ID); errors.Is(err, store.ErrWrongState) {
-				continue // another process took it
-			} else if err != nil {
-				return st, err
-			}
-		}
 		o.lastStart = o.opts.Now()
-		if err := o.attempt(ctx, t, m, &st); err != nil {
+		e := o.send(ctx, t, m)
+		if e == nil {
+			sent = append(sent, store.SentMark{ID: m.ID, At: o.opts.Now()})
+			st.Sent++
+			o.log.Info("outbox: sent", "outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
+				"recipients", m.Recipients, "attempt", m.Attempts+1, "bytes", len(m.Raw))
+			continue
+		}
+		// Outcomes are recorded in order: the sent ones before a failure.
+		if err := markSent(); err != nil {
+			return st, err
+		}
+		if err := o.failed(ctx, m, e, &st); err != nil {
 			return st, err
 		}
 	}
 }
 
+// claim takes the next due messages and marks them sending (committed)
+// before the connection is used, so before DATA: several at a time for an
+// Unlimited sender, else one.
+func (o *Outbox) claim(ctx context.Context) ([]store.OutboxMessage, error) {
+	n := 1
+	if o.opts.Unlimited {
+		n = o.opts.BatchSize
+	}
+	// Claimed in queue order in one transaction; a row another process
+	// took meanwhile is skipped.
+	return o.db.ClaimDue(ctx, o.opts.Now(), n)
+}
+
 // waitRate sleeps until the rate allows the next transaction.
 func (o *Outbox) waitRate(ctx context.Context) error {
-	if o.lastStart.IsZero() {
+	if o.lastStart.IsZero() || o.opts.Unlimited {
 		return nil
 	}
 	gap := time.Minute / time.Duration(o.opts.RatePerMinute)
@@ -364,23 +422,14 @@ func (o *Outbox) waitRate(ctx context.Context) error {
 	return nil
 }
 
-// attempt sends one claimed row and records the outcome. Its error stops
-// the pass.
-func (o *Outbox) attempt(ctx context.Context, t *target, m store.OutboxMessage, st *Stats) error {
-	e := o.send(ctx, t, m)
+// failed records a failed delivery of a claimed row: retry later, or give
+// up and tell the referee. Its error stops the pass.
+func (o *Outbox) failed(ctx context.Context, m store.OutboxMessage, e *Error, st *Stats) error {
 	now := o.opts.Now()
 	wctx := context.WithoutCancel(ctx) // record the outcome even when interrupted
 	n := m.Attempts + 1
 	log := o.log.With("outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
 		"recipients", m.Recipients, "attempt", n)
-	if e == nil {
-		if err := o.db.MarkSent(wctx, m.ID, now); err != nil {
-			return err
-		}
-		st.Sent++
-		log.Info("outbox: sent", "bytes", len(m.Raw))
-		return nil
-	}
 	log = log.With("stage", e.Stage, "smtp_code", e.Code, "reply", e.Reply, "detail", e.Err)
 	switch {
 	case ctx.Err() != nil:
