@@ -105,7 +105,12 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 		IMAPAddr:   cfg.Mail.Embedded.IMAPListen,
 		SMTPAddr:   cfg.Mail.Embedded.SMTPListen,
 		Accounts:   accounts,
-		Logger:     log,
+		// What the intake would not read anyway (over inbox's size limit)
+		// is refused at SMTP, before it is stored, with the limit named:
+		// the sender's mail program says so at once, and the server never
+		// holds such a message (docs/intake.md, "Memory").
+		MaxMessageBytes: inbox.DefaultMaxRawBytes,
+		Logger:          log,
 	})
 	if err != nil {
 		return nil, &ConfigError{Key: "mail.embedded", Err: err}

@@ -590,7 +590,7 @@ const moveBatch = 500
 func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywordOK bool) error {
 	var rows []store.Mail
 	for _, st := range []store.MailStatus{store.MailHandled, store.MailIgnored, store.MailQuarantined, store.MailAcknowledged} {
-		rs, err := in.db.MailByStatus(ctx, st)
+		rs, err := in.db.MailHeadsByStatus(ctx, st)
 		if err != nil {
 			return err
 		}

@@ -102,6 +102,9 @@ type Server struct {
 	db       *sql.DB
 	accounts map[string]*account // by user
 
+	// large admits one large SMTP message at a time (spool.go).
+	large chan struct{}
+
 	// group collects SMTP deliveries for group commit (groupcommit.go).
 	group groupCommit
 
@@ -179,7 +182,7 @@ func New(opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	s := &Server{opts: o, log: o.Logger.With("component", "mailserver"), now: time.Now}
+	s := &Server{opts: o, log: o.Logger.With("component", "mailserver"), now: time.Now, large: make(chan struct{}, 1)}
 	for _, a := range o.Accounts {
 		if _, err := s.localUser(a.User); err != nil {
 			return nil, err

@@ -76,6 +76,10 @@ const maxPolicyHeader = 256 << 10
 // no larger than maxPolicyHeader).
 func (s *smtpSession) checkHeader(header []byte) error {
 	h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(header)))
+	if err != nil && len(header) >= maxPolicyHeader {
+		return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
+			Message: fmt.Sprintf("The message header is larger than %d KiB; send a new mail rather than a long reply chain", maxPolicyHeader>>10)}
+	}
 	if err != nil {
 		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0},
 			Message: "The message header cannot be read: " + err.Error()}

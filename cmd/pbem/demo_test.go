@@ -194,7 +194,7 @@ func (l *syncLog) String() string {
 	return l.b.String()
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -206,7 +206,7 @@ func freePort(t *testing.T) int {
 
 // mailbox returns the messages in an account's INBOX, or nil when the server
 // cannot be reached.
-func mailbox(t *testing.T, addr, user, pass string) []string {
+func mailbox(t testing.TB, addr, user, pass string) []string {
 	t.Helper()
 	msgs, err := imaptest.Messages(addr, user, pass, "INBOX")
 	if err != nil {
