@@ -72,14 +72,21 @@ const (
 func (g *Game) HandleMail(ctx context.Context, m store.Mail) (err error) {
 	// The row passed in may be stale (a retry after a crash): go by the
 	// store's current status.
-	cur, err := g.DB.Mail(ctx, m.ID)
+	cur, err := g.DB.MailHead(ctx, m.ID)
 	if err != nil {
 		return err
 	}
 	if cur.Status != store.MailStored {
 		return nil
 	}
-	m = cur
+	// A mail's bytes never change: keep the ones passed in rather than
+	// reading a large mail again.
+	if raw := m.Raw; len(raw) > 0 {
+		m = cur
+		m.Raw = raw
+	} else if m, err = g.DB.Mail(ctx, m.ID); err != nil {
+		return err
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			g.Log.Error("panic while handling a mail; it is quarantined and its sender told", "mail", m.ID, "from", m.From,
@@ -112,9 +119,7 @@ const dkimRetryWindow = 30 * time.Minute
 
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
-	// Text beyond an order sheet's limit is cut, with a warning the reply
-	// shows, rather than the sheet being refused whole.
-	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}, MaxTextBytes: parser.MaxSheetBytes})
+	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
 	if size, limit, ok := inbox.NotFetched(m.Raw); ok && xerr == nil {
 		// Only the header of a mail over the size limit was fetched.
 		if auto, _ := ex.IsAutomatic(); !auto {
@@ -206,7 +211,7 @@ var errAlreadyHandled = errors.New("the mail was handled already")
 // handlers racing on one mail cannot both record it.
 func (g *Game) commit(ctx context.Context, m store.Mail, out outcome) error {
 	err := g.DB.Update(ctx, func(tx *store.Tx) error {
-		cur, err := tx.Mail(ctx, m.ID)
+		cur, err := tx.MailHead(ctx, m.ID)
 		if err != nil {
 			return err
 		}

@@ -565,7 +565,7 @@ func (in *Intake) handle(ctx context.Context, m store.Mail) (err error) {
 	if err := in.o.Handler(ctx, m); err != nil {
 		return fmt.Errorf("inbox: handler for mail %d: %w", m.ID, err)
 	}
-	cur, err := in.db.Mail(ctx, m.ID)
+	cur, err := in.db.MailHead(ctx, m.ID)
 	if err != nil {
 		return err
 	}
