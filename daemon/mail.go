@@ -210,40 +210,44 @@ var errAlreadyHandled = errors.New("the mail was handled already")
 // is no longer stored when the transaction starts is left as it is, so two
 // handlers racing on one mail cannot both record it.
 func (g *Game) commit(ctx context.Context, m store.Mail, out outcome) error {
-	err := g.DB.Update(ctx, func(tx *store.Tx) error {
-		cur, err := tx.MailHead(ctx, m.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Status != store.MailStored {
-			return errAlreadyHandled
-		}
-		if out.save != nil {
-			if err := out.save(ctx, tx); err != nil {
-				return err
-			}
-		}
-		for _, msg := range out.msgs {
-			if err := g.enqueue(ctx, tx, msg); err != nil {
-				return err
-			}
-		}
-		if out.claim != "" {
-			if err := tx.SetMeta(ctx, out.claim, strconv.FormatInt(m.ID, 10)); err != nil {
-				return err
-			}
-		}
-		if g.beforeCommit != nil {
-			if err := g.beforeCommit(m); err != nil {
-				return err
-			}
-		}
-		return tx.SetMailStatus(ctx, m.ID, out.status, out.class, out.note)
-	})
+	err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.record(ctx, tx, m, out) })
 	if errors.Is(err, errAlreadyHandled) {
 		return nil
 	}
 	return err
+}
+
+// record is commit's work inside a transaction; errAlreadyHandled for a
+// mail no longer stored.
+func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outcome) error {
+	cur, err := tx.MailHead(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status != store.MailStored {
+		return errAlreadyHandled
+	}
+	if out.save != nil {
+		if err := out.save(ctx, tx); err != nil {
+			return err
+		}
+	}
+	for _, msg := range out.msgs {
+		if err := g.enqueue(ctx, tx, msg); err != nil {
+			return err
+		}
+	}
+	if out.claim != "" {
+		if err := tx.SetMeta(ctx, out.claim, strconv.FormatInt(m.ID, 10)); err != nil {
+			return err
+		}
+	}
+	if g.beforeCommit != nil {
+		if err := g.beforeCommit(m); err != nil {
+			return err
+		}
+	}
+	return tx.SetMailStatus(ctx, m.ID, out.status, out.class, out.note)
 }
 
 // enqueue stores an outbox row. A row already queued under the same

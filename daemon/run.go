@@ -79,6 +79,11 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		d.Outbox.Wake()
 		return err
 	}
+	io.BatchHandler = func(ctx context.Context, ms []store.Mail) error {
+		err := g.HandleMails(ctx, ms)
+		d.Outbox.Wake()
+		return err
+	}
 	if opts != nil && opts.Now != nil {
 		io.Now = opts.Now
 	}

@@ -538,8 +538,57 @@ func (in *Intake) handleStored(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if in.o.BatchHandler != nil && len(rows) > 1 {
+		return in.handleBatch(ctx, rows)
+	}
 	for _, m := range rows {
 		if err := in.handle(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleBatch gives rows to the BatchHandler, then finishes each as handle
+// does. On an error or a panic, the mail handled so far is finished, and the
+// rest is left to handle (one at a time) at the next try.
+func (in *Intake) handleBatch(ctx context.Context, rows []store.Mail) (err error) {
+	herr := func() (herr error) {
+		defer func() {
+			if p := recover(); p != nil {
+				in.log.Error("the batch handler panicked; its mail is handled one at a time", "panic", p, "stack", string(debug.Stack()))
+				herr = fmt.Errorf("inbox: batch handler panicked: %v", p)
+			}
+		}()
+		return in.o.BatchHandler(ctx, rows)
+	}()
+	for _, m := range rows {
+		cur, err := in.db.MailHead(ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Status == store.MailStored {
+			if herr != nil {
+				// Handled one at a time from here (a panic quarantines
+				// only its own mail).
+				for _, rest := range rows {
+					if r, err := in.db.MailHead(ctx, rest.ID); err != nil || r.Status != store.MailStored {
+						continue
+					}
+					if err := in.handle(ctx, rest); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			// The batch handler left it stored without an error: as in
+			// handle, it counts as handled.
+			if err := in.db.SetMailStatus(ctx, m.ID, store.MailHandled, cur.Classification, cur.Error); err != nil {
+				return err
+			}
+			cur.Status = store.MailHandled
+		}
+		if err := in.step(stepHandled, cur); err != nil {
 			return err
 		}
 	}

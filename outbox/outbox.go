@@ -213,6 +213,7 @@ type Outbox struct {
 	mu        sync.Mutex // held for a whole pass: one sender at a time
 	lastStart time.Time  // when the last transaction started, for the rate
 	sess      *session   // the open connection during a pass
+	pool      []*session // the connections of an Unlimited pass (sendParallel)
 }
 
 // New returns an Outbox sending db's outbox rows. It does no I/O: nothing is
@@ -368,13 +369,39 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 				return st, nil
 			}
 		}
-		m := queue[0]
-		queue = queue[1:]
 		if t == nil {
 			if t, err = o.target(); err != nil {
 				return st, err
 			}
 		}
+		if o.opts.Unlimited && len(queue) > 1 {
+			// Several connections at once: the server can then store their
+			// messages together (one fsync for several).
+			batch := queue
+			queue = nil
+			outcomes := o.sendParallel(ctx, t, batch)
+			for i, m := range batch {
+				if outcomes[i].err == nil {
+					sent = append(sent, store.SentMark{ID: m.ID, At: outcomes[i].at})
+					st.Sent++
+					o.log.Info("outbox: sent", "outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
+						"recipients", m.Recipients, "attempt", m.Attempts+1, "bytes", len(m.Raw))
+				}
+			}
+			if err := markSent(); err != nil {
+				return st, err
+			}
+			for i, m := range batch {
+				if outcomes[i].err != nil {
+					if err := o.failed(ctx, m, outcomes[i].err, &st); err != nil {
+						return st, err
+					}
+				}
+			}
+			continue
+		}
+		m := queue[0]
+		queue = queue[1:]
 		if err := o.waitRate(ctx); err != nil {
 			return st, err
 		}
@@ -462,26 +489,31 @@ func (o *Outbox) failed(ctx context.Context, m store.OutboxMessage, e *Error, st
 // needed. A reused connection the server has meanwhile closed is opened
 // again once, without counting an attempt: nothing was sent.
 func (o *Outbox) send(ctx context.Context, t *target, m store.OutboxMessage) *Error {
+	return o.sendOn(ctx, t, m, &o.sess)
+}
+
+// sendOn is send over the connection *sess (opened if nil).
+func (o *Outbox) sendOn(ctx context.Context, t *target, m store.OutboxMessage, sess **session) *Error {
 	from, _, err := envelopeFrom(m.Raw)
 	if err != nil {
 		return &Error{Stage: StageMessage, Err: err}
 	}
 	for try := 0; ; try++ {
-		reused := o.sess != nil
-		if o.sess == nil {
+		reused := *sess != nil
+		if *sess == nil {
 			s, e := o.connect(ctx, t)
 			if e != nil {
 				return e
 			}
-			o.sess = s
+			*sess = s
 		}
-		e := o.sess.transact(ctx, t.addr, from.Address, m.Recipients, m.Raw)
+		e := (*sess).transact(ctx, t.addr, from.Address, m.Recipients, m.Raw)
 		if e == nil {
 			return nil
 		}
-		if !o.sess.recover(e) {
-			o.sess.close()
-			o.sess = nil
+		if !(*sess).recover(e) {
+			(*sess).close()
+			*sess = nil
 		}
 		if reused && try == 0 && e.Stage == StageMail && e.Code == 0 && ctx.Err() == nil {
 			continue
@@ -490,12 +522,54 @@ func (o *Outbox) send(ctx context.Context, t *target, m store.OutboxMessage) *Er
 	}
 }
 
-// hangUp ends the pass's connection.
+// hangUp ends the pass's connections.
 func (o *Outbox) hangUp() {
 	if o.sess != nil {
 		o.sess.quit()
 		o.sess = nil
 	}
+	for i, s := range o.pool {
+		if s != nil {
+			s.quit()
+			o.pool[i] = nil
+		}
+	}
+}
+
+// parallelSessions is how many connections an Unlimited sender uses.
+const parallelSessions = 4
+
+// delivered is one message's outcome in sendParallel.
+type delivered struct {
+	err *Error
+	at  time.Time // when the server answered 250
+}
+
+// sendParallel sends claimed rows over up to parallelSessions connections
+// at once (kept in o.pool for the pass) and returns each one's outcome.
+func (o *Outbox) sendParallel(ctx context.Context, t *target, batch []store.OutboxMessage) []delivered {
+	if o.pool == nil {
+		o.pool = make([]*session, parallelSessions)
+	}
+	out := make([]delivered, len(batch))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for k := range min(len(o.pool), len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				e := o.sendOn(ctx, t, batch[i], &o.pool[k])
+				out[i] = delivered{err: e, at: o.opts.Now()}
+			}
+		}()
+	}
+	for i := range batch {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
 }
 
 // Backoff is the wait before attempt+1 after attempt (from 1) failed for
