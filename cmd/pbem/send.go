@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/mail"
 	"os"
 	"os/signal"
@@ -89,11 +90,15 @@ func runSend(e *env, c *command, args []string) int {
 		}
 	}
 	var login *mailserver.Login
+	if !*noLogin && !loopbackAddr(*smtpAddr) {
+		e.errorf("send: %s is not a loopback address, and pbem send speaks SMTP without TLS: it will not send a password there; use a mail program for another server (or --no-login)", *smtpAddr)
+		return exitUsage
+	}
 	if !*noLogin {
 		if *user == "" {
 			*user = *from
 		}
-		pw, code := sendPassword(e, *user, *pass, *passFile, name == "-")
+		pw, code := sendPassword(e, *user, *pass, *passFile)
 		if code != exitOK {
 			return code
 		}
@@ -149,9 +154,9 @@ func looksLikeMessage(raw []byte) bool {
 }
 
 // sendPassword finds the SMTP password: --password, else the first line of
-// --password-file, else asked for on the terminal without echo. A sheet read
-// from standard input leaves no terminal to ask on.
-func sendPassword(e *env, user, pass, file string, stdinUsed bool) (string, int) {
+// --password-file, else asked for on the terminal (/dev/tty, so that a sheet
+// can still come on standard input) without echo.
+func sendPassword(e *env, user, pass, file string) (string, int) {
 	switch {
 	case pass != "" && file != "":
 		e.errorf("send: give --password or --password-file, not both")
@@ -167,8 +172,9 @@ func sendPassword(e *env, user, pass, file string, stdinUsed bool) (string, int)
 		line, _, _ := strings.Cut(string(data), "\n")
 		return strings.TrimRight(line, "\r"), exitOK
 	}
+	// The terminal, not standard input (which may carry the mail).
 	tty, err := os.Open("/dev/tty")
-	if stdinUsed || err != nil || !term.IsTerminal(int(tty.Fd())) {
+	if err != nil || !term.IsTerminal(int(tty.Fd())) {
 		if tty != nil {
 			tty.Close()
 		}
@@ -184,4 +190,19 @@ func sendPassword(e *env, user, pass, file string, stdinUsed bool) (string, int)
 		return "", exitFailure
 	}
 	return string(pw), exitOK
+}
+
+// loopbackAddr reports whether host:port names this machine: localhost, a
+// name under .localhost, or a loopback IP address.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
