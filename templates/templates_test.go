@@ -7,23 +7,23 @@ import (
 
 func TestEveryTemplateRenders(t *testing.T) {
 	data := map[string]any{
-		"unknown-sender":          nil,
-		"no-sheet":                map[string]any{"Game": "syw", "Nation": "eisenmark", "Turn": 3},
-		"wrong-password":          map[string]any{"Nation": "Eisenmark", "From": "a@b"},
-		"unregistered-notice":     map[string]any{"Nation": "Eisenmark", "From": "a@b"},
-		"spoof-notice":            map[string]any{"Reason": "two From headers"},
-		"wrong-nation":            map[string]any{"Named": "x", "From": "a@b", "Registered": "eisenmark"},
-		"unreadable":              map[string]any{"Why": "too large"},
-		"request":                 map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Text": "Bribe\nthe governor", "Token": "R1"},
-		"ruling":                  map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
-		"late":                    map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
-		"referee-ack":             map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
-		"internal-error":          nil,
-		"referee-refused":         map[string]any{"Why": "the mail has no PASSWORD line", "Game": "syw"},
-		"referee-commands-notice": map[string]any{"From": "a@b", "Password": true},
-		"replay-notice":           map[string]any{"MessageID": "<a@b>"},
+		"unknown-sender":      nil,
+		"no-sheet":            map[string]any{"Game": "syw", "Nation": "eisenmark", "Turn": 3},
+		"wrong-password":      map[string]any{"Nation": "Eisenmark", "From": "a@b"},
+		"unregistered-notice": map[string]any{"Nation": "Eisenmark", "From": "a@b"},
+		"spoof-notice":        map[string]any{"Reason": "two From headers"},
+		"wrong-nation":        map[string]any{"Named": "x", "From": "a@b", "Registered": "eisenmark"},
+		"unreadable":          map[string]any{"Why": "too large"},
+		"request":             map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Text": "Bribe\nthe governor", "Token": "R1"},
+		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
+		"late":                map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
+		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
+		"internal-error":      nil,
 		"internal-error-referee": map[string]any{"ID": 7, "From": "a@b", "Received": "1 April 2026, 12:00 BST",
 			"Detail": "runtime error: index out of range"},
+	}
+	for k, v := range authTemplateData {
+		data[k] = v
 	}
 	for _, name := range Names() {
 		d, ok := data[name]
