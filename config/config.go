@@ -92,7 +92,7 @@ type Game struct {
 	// PASSWORD line in every mail of referee commands (beside the
 	// referee's address, and DKIM when require_dkim is on): password,
 	// password_file or password_env. A value that is already a bcrypt hash
-	// ("$2a$…", as "pbem hash" or htpasswd -B prints) is used as the hash;
+	// ("$2a$…", as htpasswd -nbB prints after the colon) is used as the hash;
 	// otherwise pbem hashes it when it starts and keeps only the hash.
 	// Default none: referee commands are then refused, and the referee is
 	// told to set it.
