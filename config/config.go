@@ -93,6 +93,16 @@ type Game struct {
 	// "referee@pbem.localhost".
 	Referee string `yaml:"referee"`
 
+	// RefereePassword is the referee's own password, required on a
+	// PASSWORD line in every mail of referee commands (beside the
+	// referee's address, and DKIM when require_dkim is on): password,
+	// password_file or password_env. A value that is already a bcrypt hash
+	// ("$2a$…", as htpasswd -nbB prints after the colon) is used as the hash;
+	// otherwise pbem hashes it when it starts and keeps only the hash.
+	// Default none: referee commands are then refused, and the referee is
+	// told to set it.
+	RefereePassword Secret `yaml:"referee_password"`
+
 	// Timezone is the IANA zone deadlines are set and shown in, such as
 	// "Europe/London". Default "UTC".
 	Timezone string `yaml:"timezone"`

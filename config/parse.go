@@ -126,6 +126,7 @@ func (c *Config) setSecretDirs() {
 	}
 	c.Mail.IMAP.dir = c.dir
 	c.Mail.SMTP.dir = c.dir
+	c.Game.RefereePassword.dir = c.dir
 }
 
 // entry is one key of the file with its path, for messages.

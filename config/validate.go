@@ -106,6 +106,9 @@ func (v *validator) game() {
 		v.add("game.scenario", "is empty; give the folder holding map.txt and scenario.yaml")
 	}
 	v.address("game.referee", g.Referee)
+	if g.RefereePassword.IsSet() {
+		v.secret("game.referee_password", g.RefereePassword, true)
+	}
 	loc, err := time.LoadLocation(g.Timezone)
 	if err != nil || g.Timezone == "" {
 		v.add("game.timezone", "%q is not a time zone; use an IANA name such as Europe/London or UTC", g.Timezone)

@@ -187,12 +187,12 @@ func TestSpoofing(t *testing.T) {
 		t.Errorf("a sheet for another turn was not refused:\n%s", body(ans))
 	}
 
-	// Two From headers: refused without reading; the registered owner told.
+	// Two From headers: the game's mail server refuses it (more cases in
+	// spoof_test.go).
 	raw := "From: eisenmark@pbem.localhost\r\nFrom: stranger@pbem.localhost\r\nTo: orders@pbem.localhost\r\n" +
 		"Subject: orders\r\nMessage-ID: <twofrom@x>\r\n\r\n" + strings.ReplaceAll(goodSheet, "\n", "\r\n")
-	h.sendRaw("stranger@pbem.localhost", []byte(raw))
-	if notice, _ := h.waitFor(owner, ownerPW, isSpoofNotice); notice == "" {
-		t.Error("two From headers: the owner was not told")
+	if err := h.sendAs(loginFor("stranger@pbem.localhost"), "stranger@pbem.localhost", []byte(raw)); err == nil {
+		t.Error("two From headers: the server took the mail")
 	}
 
 	// None of these sheets counts, and the stranger hears nothing.
@@ -261,14 +261,14 @@ func TestRequestAndRuling(t *testing.T) {
 	token := h.sendRequest()
 
 	// A player who saw the token cannot rule with it.
-	h.send("morgronskia@pbem.localhost", "ruling", "APPROVE "+token+"\n")
-	h.send("stranger@pbem.localhost", "ruling", "APPROVE "+token+"\n")
+	h.send("morgronskia@pbem.localhost", "ruling", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
+	h.send("stranger@pbem.localhost", "ruling", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
 	h.settle()
 	if rulings := submissionsOf(t, h, KindRuling); len(rulings) > 0 {
 		t.Fatalf("a ruling was recorded from a mail not from the referee: %+v", rulings[0])
 	}
 
-	h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
 	if ruling, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "approved")
 	}); ruling == "" {
@@ -282,7 +282,7 @@ func TestRequestAndRuling(t *testing.T) {
 	}
 
 	// The referee changes his mind: the player hears that too.
-	h.send("referee@pbem.localhost", "Re: request", "DENY "+token+" \"the governor is incorruptible\"\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nDENY "+token+" \"the governor is incorruptible\"\n")
 	if denied, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "denied")
 	}); denied == "" {
@@ -290,7 +290,7 @@ func TestRequestAndRuling(t *testing.T) {
 	}
 
 	// An unknown token is refused.
-	h.send("referee@pbem.localhost", "Re: request", "APPROVE R000000\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE R000000\n")
 	if bad, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(body(m), "R000000") && strings.Contains(body(m), "REFUSED")
 	}); bad == "" {
@@ -309,7 +309,7 @@ func TestRulingOnWithdrawnRequest(t *testing.T) {
 	token := h.sendRequest()
 	h.send("eisenmark@pbem.localhost", "orders v2", goodSheet)
 	h.settle()
-	h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "Referee commands received")
 	})

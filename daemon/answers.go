@@ -42,6 +42,9 @@ func (g *Game) answerUnknownSender(m store.Mail, ex *inbox.Extracted) outcome {
 			fmt.Sprintf("[%s] A sheet for %s came from an unregistered address", g.ID(), g.nationName(n)),
 			templates.Must("unregistered-notice", map[string]any{"Nation": g.nationName(n), "From": ex.From}), m.ReceivedAt))
 	}
+	if notice := g.refereeNotice(m, ex); notice != nil {
+		out.msgs = append(out.msgs, *notice)
+	}
 	return out
 }
 
@@ -80,7 +83,7 @@ func (g *Game) answerWrongNation(m store.Mail, ex *inbox.Extracted, auth inbox.A
 // sender is registered, tells them why.
 func (g *Game) answerUnreadable(m store.Mail, ex *inbox.Extracted, why error) outcome {
 	out := outcome{status: store.MailQuarantined, class: ClassUnreadable, note: why.Error()}
-	if ex == nil || !inbox.Authenticate(ex, m.Raw, inbox.PolicyFromConfig(g.Config)).OK() {
+	if ex == nil || !inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config)).OK() {
 		return out
 	}
 	for _, o := range g.ownersOf([]string{ex.From}) {

@@ -107,6 +107,13 @@ type Game struct {
 	// error aborts the transaction as a crash there would.
 	beforeCommit func(m store.Mail) error
 
+	// referee holds the hash of the referee's password (refereeauth.go).
+	referee struct {
+		once sync.Once
+		hash string
+		err  error
+	}
+
 	// cache keeps the decoded state of the latest turn record, and the
 	// password checks that passed, so that a burst of sheets does not decode
 	// the state or run bcrypt once per mail.

@@ -24,6 +24,11 @@ func storeMail(t *testing.T, g *Game, uid uint32, from, raw string, at time.Time
 	if msg, err := mail.ReadMessage(strings.NewReader(raw)); err == nil {
 		msgID = strings.Trim(msg.Header.Get("Message-ID"), "<>")
 	}
+	// The embedded server's stamp for a sender logged in as from, on top
+	// (unless the test wrote its own).
+	if !strings.Contains(raw, "Authentication-Results: pbem.localhost;") {
+		raw = "Authentication-Results: pbem.localhost; auth=pass smtp.auth=" + from + "\n" + raw
+	}
 	m, _, err := g.DB.StoreMail(context.Background(), store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: uid,
 		Raw: []byte(strings.ReplaceAll(raw, "\n", "\r\n")), From: from, MessageID: msgID, ReceivedAt: at})
 	if err != nil {
@@ -111,12 +116,12 @@ func TestCrashBeforeCommitLeavesNothing(t *testing.T) {
 // one dropped.
 func TestSameMessageIDOnce(t *testing.T) {
 	d, _ := startGame(t, t.TempDir(), func(s string) string {
-		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: mx.pbem.localhost\n  deadline:", 1)
+		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: pbem.localhost\n  deadline:", 1)
 	})
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
 	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
-	trusted := "Authentication-Results: mx.pbem.localhost; dkim=pass header.d=pbem.localhost\n"
+	trusted := "Authentication-Results: pbem.localhost; auth=pass smtp.auth=eisenmark@pbem.localhost; dkim=pass header.d=pbem.localhost\n"
 
 	forged := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("real@x", ""), at)
 	real := storeMail(t, g, 2, "eisenmark@pbem.localhost", sheetMail("real@x", trusted), at)
@@ -241,7 +246,8 @@ func TestTooLargeMailIsAnswered(t *testing.T) {
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	ctx := context.Background()
-	raw := []byte("From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: scan of my map\r\n" +
+	raw := []byte("Authentication-Results: pbem.localhost; auth=pass smtp.auth=eisenmark@pbem.localhost\r\n" +
+		"From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: scan of my map\r\n" +
 		"Message-ID: <big@pbem.localhost>\r\nX-Pbem-Not-Fetched: 40000000 bytes, over the limit of 10485760\r\n\r\n" +
 		"[pbem: this message was 40000000 bytes, over the limit of 10485760 bytes; only its header was fetched.]\r\n")
 	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
@@ -267,12 +273,12 @@ func TestTooLargeMailIsAnswered(t *testing.T) {
 // once it has failed for the whole retry window.
 func TestDKIMTempErrorIsRetried(t *testing.T) {
 	d, _ := startGame(t, t.TempDir(), func(s string) string {
-		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: mx.pbem.localhost\n  deadline:", 1)
+		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: pbem.localhost\n  deadline:", 1)
 	})
 	defer d.Close()
 	ctx := context.Background()
 	store1 := func(uid uint32, received time.Time) store.Mail {
-		raw := []byte("Authentication-Results: mx.pbem.localhost; dkim=temperror header.d=pbem.localhost\r\n" +
+		raw := []byte("Authentication-Results: pbem.localhost; auth=pass smtp.auth=eisenmark@pbem.localhost; dkim=temperror header.d=pbem.localhost\r\n" +
 			"From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\n" +
 			"Message-ID: <dns" + string(rune('0'+uid)) + "@pbem.localhost>\r\n\r\n" + strings.ReplaceAll(goodSheet, "\n", "\r\n"))
 		m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: raw,

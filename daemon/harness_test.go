@@ -29,6 +29,7 @@ game:
   ruleset: syw-1752
   scenario: %s
   referee: referee@pbem.localhost
+  referee_password: {password: demo-referee-orders}
   timezone: Europe/London
   deadline: {time: "18:00", every_days: 28}
   nations:
@@ -49,6 +50,9 @@ mail:
       - {user: referee@pbem.localhost, password: pw-referee}
       - {user: eisenmark@pbem.localhost, password: pw-eisenmark}
       - {user: morgronskia@pbem.localhost, password: pw-morgronskia}
+      - {user: unterreich@pbem.localhost, password: pw-unterreich}
+      - {user: fromande@pbem.localhost, password: pw-fromande}
+      - {user: hispardia@pbem.localhost, password: pw-hispardia}
       - {user: stranger@pbem.localhost, password: pw-stranger}
   imap:
     %s
@@ -138,15 +142,40 @@ func (h *harness) send(from, subject, body string, headers ...string) string {
 	return strings.Trim(id, "<>")
 }
 
+// sendRaw posts raw as from's mail client does: logged in as from (with
+// the test config's password for its account, see loginFor).
 func (h *harness) sendRaw(from string, raw []byte) {
+	h.t.Helper()
+	if err := h.sendAs(loginFor(from), from, raw); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// sendAs posts raw logged in as login (nil: without logging in) with the
+// envelope sender from, and counts it if the server took it.
+func (h *harness) sendAs(login *mailserver.Login, from string, raw []byte) error {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	if err := mailserver.Send(ctx, h.d.Mail.SMTPAddr(), from, []string{"orders@pbem.localhost"}, raw); err != nil {
-		h.t.Fatal(err)
+	err := mailserver.SendAs(ctx, h.d.Mail.SMTPAddr(), login, from, []string{"orders@pbem.localhost"}, raw)
+	if err == nil {
+		h.sent++
 	}
-	h.sent++
+	return err
 }
+
+// loginFor is the login of an account of the test config: the address and
+// "pw-" and its local part. nil for an address of another domain.
+func loginFor(addr string) *mailserver.Login {
+	local, domain, ok := strings.Cut(addr, "@")
+	if !ok || !strings.EqualFold(domain, "pbem.localhost") {
+		return nil
+	}
+	return &mailserver.Login{User: addr, Password: "pw-" + local}
+}
+
+// refereePassword is the test config's game.referee_password.
+const refereePassword = "demo-referee-orders"
 
 // inbox returns the raw messages in an account's INBOX.
 func (h *harness) inbox(user, pass string) [][]byte {

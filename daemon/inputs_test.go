@@ -239,7 +239,7 @@ func TestDeadlineExtendTakesEffect(t *testing.T) {
 		t.Fatalf("first acknowledgment shows %q, want %q", deadlineLine(ack), want)
 	}
 
-	cmd := h.send("referee@pbem.localhost", "deadline", "DEADLINE EXTEND 2d\nDEADLINE SET 2001-01-01 12:00\n")
+	cmd := h.send("referee@pbem.localhost", "deadline", "PASSWORD "+refereePassword+"\nDEADLINE EXTEND 2d\nDEADLINE SET 2001-01-01 12:00\n")
 	refAck, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	moved, err := g.DB.TurnDeadline(ctx, "syw", 1)
 	if err != nil {

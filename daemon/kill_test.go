@@ -247,7 +247,7 @@ func TestTurnSurvivesSIGKILL(t *testing.T) {
 	raw := "From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: orders\r\nMessage-ID: <kill@x>\r\n\r\n" +
 		strings.ReplaceAll(marchSheet, "\n", "\r\n")
 	sctx, cancel := context.WithTimeout(ctx, waitLimit)
-	err := mailserver.Send(sctx, c.smtp, "eisenmark@pbem.localhost", []string{"orders@pbem.localhost"}, []byte(raw))
+	err := mailserver.SendAs(sctx, c.smtp, loginFor("eisenmark@pbem.localhost"), "eisenmark@pbem.localhost", []string{"orders@pbem.localhost"}, []byte(raw))
 	cancel()
 	if err != nil {
 		t.Fatal(err)

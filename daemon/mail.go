@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -16,6 +18,7 @@ import (
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
+	"github.com/syw-pbem/pbem/templates"
 )
 
 // Classifications recorded on each mail row: what the daemon made of it.
@@ -69,14 +72,21 @@ const (
 func (g *Game) HandleMail(ctx context.Context, m store.Mail) (err error) {
 	// The row passed in may be stale (a retry after a crash): go by the
 	// store's current status.
-	cur, err := g.DB.Mail(ctx, m.ID)
+	cur, err := g.DB.MailHead(ctx, m.ID)
 	if err != nil {
 		return err
 	}
 	if cur.Status != store.MailStored {
 		return nil
 	}
-	m = cur
+	// A mail's bytes never change: keep the ones passed in rather than
+	// reading a large mail again.
+	if raw := m.Raw; len(raw) > 0 {
+		m = cur
+		m.Raw = raw
+	} else if m, err = g.DB.Mail(ctx, m.ID); err != nil {
+		return err
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			g.Log.Error("panic while handling a mail; it is quarantined and its sender told", "mail", m.ID, "from", m.From,
@@ -134,7 +144,7 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		g.Log.Info("automatic mail not answered", "mail", m.ID, "from", m.From, "why", why)
 		return outcome{status: store.MailIgnored, class: ClassAutomatic, note: why}, nil
 	}
-	auth := inbox.Authenticate(ex, m.Raw, inbox.PolicyFromConfig(g.Config))
+	auth := inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config))
 	switch {
 	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
 		// A DNS failure says nothing about the mail: try again later (the
@@ -156,8 +166,15 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 			return outcome{}, err
 		}
 		if ok && v != strconv.FormatInt(m.ID, 10) {
-			return outcome{status: store.MailIgnored, class: ClassDuplicate,
-				note: fmt.Sprintf("same Message-ID from the same sender as mail %s, handled before", v)}, nil
+			out := outcome{status: store.MailIgnored, class: ClassDuplicate,
+				note: fmt.Sprintf("same Message-ID and text from the same sender as mail %s, handled before", v)}
+			if auth.Referee && len(auth.Nations) == 0 {
+				// A replayed mail of commands: the referee hears of it.
+				out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailNotice, "referee", -1,
+					fmt.Sprintf("[%s] A repeated mail was ignored", g.ID()),
+					templates.Must("replay-notice", map[string]any{"MessageID": "<" + ex.MessageID + ">"})))
+			}
+			return out, nil
 		}
 	}
 	var out outcome
@@ -166,19 +183,33 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		out, err = g.handleReferee(ctx, m, ex)
 	} else {
 		out, err = g.handleSheet(ctx, m, ex, auth)
+		if err == nil && (out.class == ClassNoSheet || out.class == ClassRefused) {
+			// A player's mail that is no sheet but holds referee commands
+			// (a player trying to rule): the referee hears of it.
+			if notice := g.refereeNotice(m, ex); notice != nil {
+				out.msgs = append(out.msgs, *notice)
+			}
+		}
 	}
 	out.claim = claim
 	return out, err
 }
 
 // messageIDKey is the meta key under which the first mail with a given
-// sender and Message-ID is recorded (a resend rewritten by a relay has new
-// bytes but the same Message-ID: the same mail). "" for a mail without one.
+// sender, Message-ID and text is recorded: a resend rewritten by a relay has
+// new bytes (other headers, another transfer encoding) but the same
+// Message-ID and the same text, and is the same mail; a different text under
+// a reused Message-ID (a client that reuses ids, an edited draft sent again)
+// is a new mail. "" for a mail without a Message-ID.
 func messageIDKey(ex *inbox.Extracted) string {
 	if ex.MessageID == "" || ex.From == "" {
 		return ""
 	}
-	return "mail-id:" + ex.From + ":" + ex.MessageID
+	h := sha256.New()
+	for _, t := range ex.Texts {
+		h.Write([]byte(t.Name + "\x00" + t.Text + "\x00"))
+	}
+	return "mail-id:" + ex.From + ":" + ex.MessageID + ":" + hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // errAlreadyHandled aborts a commit for a mail that is no longer stored.
@@ -189,43 +220,47 @@ var errAlreadyHandled = errors.New("the mail was handled already")
 // is no longer stored when the transaction starts is left as it is, so two
 // handlers racing on one mail cannot both record it.
 func (g *Game) commit(ctx context.Context, m store.Mail, out outcome) error {
-	err := g.DB.Update(ctx, func(tx *store.Tx) error {
-		cur, err := tx.Mail(ctx, m.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Status != store.MailStored {
-			return errAlreadyHandled
-		}
-		if err := g.checkOpened(ctx, tx, out.opened); err != nil {
-			return err
-		}
-		if out.save != nil {
-			if err := out.save(ctx, tx); err != nil {
-				return err
-			}
-		}
-		for _, msg := range out.msgs {
-			if err := g.enqueue(ctx, tx, msg); err != nil {
-				return err
-			}
-		}
-		if out.claim != "" {
-			if err := tx.SetMeta(ctx, out.claim, strconv.FormatInt(m.ID, 10)); err != nil {
-				return err
-			}
-		}
-		if g.beforeCommit != nil {
-			if err := g.beforeCommit(m); err != nil {
-				return err
-			}
-		}
-		return tx.SetMailStatus(ctx, m.ID, out.status, out.class, out.note)
-	})
+	err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.record(ctx, tx, m, out) })
 	if errors.Is(err, errAlreadyHandled) {
 		return nil
 	}
 	return err
+}
+
+// record is commit's work inside a transaction; errAlreadyHandled for a
+// mail no longer stored.
+func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outcome) error {
+	cur, err := tx.MailHead(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	if cur.Status != store.MailStored {
+		return errAlreadyHandled
+	}
+	if err := g.checkOpened(ctx, tx, out.opened); err != nil {
+		return err
+	}
+	if out.save != nil {
+		if err := out.save(ctx, tx); err != nil {
+			return err
+		}
+	}
+	for _, msg := range out.msgs {
+		if err := g.enqueue(ctx, tx, msg); err != nil {
+			return err
+		}
+	}
+	if out.claim != "" {
+		if err := tx.SetMeta(ctx, out.claim, strconv.FormatInt(m.ID, 10)); err != nil {
+			return err
+		}
+	}
+	if g.beforeCommit != nil {
+		if err := g.beforeCommit(m); err != nil {
+			return err
+		}
+	}
+	return tx.SetMailStatus(ctx, m.ID, out.status, out.class, out.note)
 }
 
 // enqueue stores an outbox row. A row already queued under the same

@@ -18,7 +18,7 @@ import (
 func TestRulingStoredAsEngineInput(t *testing.T) {
 	h := newHarness(t, nil)
 	token := h.sendRequest()
-	h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n  TREASURY eisenmark -100\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n  TREASURY eisenmark -100\n")
 	h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "Referee commands received")
 	})
@@ -41,7 +41,7 @@ func TestRulingStoredAsEngineInput(t *testing.T) {
 		}
 	}
 
-	h.send("referee@pbem.localhost", "Re: request", "DENY "+token+"\n")
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nDENY "+token+"\n")
 	h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "denied")
 	})

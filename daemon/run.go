@@ -18,10 +18,6 @@ import (
 	"github.com/syw-pbem/pbem/store"
 )
 
-// embeddedRate is the outbox's rate on the embedded server: loopback delivery
-// needs no politeness towards a provider.
-const embeddedRate = 6000
-
 // Daemon is a running game: the embedded mail server (in embedded mode), the
 // intake reading the game's mailbox, the outbox sending the answers, and
 // the turn runner resolving each turn at its deadline (turn.go).
@@ -79,7 +75,9 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		oo.Now = opts.Now
 	}
 	if cfg.Mail.Mode == config.ModeEmbedded {
-		oo.RatePerMinute = embeddedRate
+		// Loopback delivery to pbem's own server needs no politeness
+		// towards a provider: no pause, several rows per transaction.
+		oo.Unlimited = true
 	}
 	d.Outbox = outbox.New(g.DB, oo)
 
@@ -94,6 +92,11 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		err := g.HandleMail(ctx, m)
 		d.Outbox.Wake()
 		g.WakeTurns()
+		return err
+	}
+	io.BatchHandler = func(ctx context.Context, ms []store.Mail) error {
+		err := g.HandleMails(ctx, ms)
+		d.Outbox.Wake()
 		return err
 	}
 	if opts != nil && opts.Now != nil {
@@ -115,12 +118,19 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 		accounts = append(accounts, mailserver.Account{User: a.User, Password: pw.Reveal()})
 	}
 	ms, err := mailserver.New(&mailserver.Options{
-		Dir:      filepath.Join(cfg.Path(cfg.DataDir), "mail"),
-		Domain:   cfg.Mail.Embedded.Domain,
-		IMAPAddr: cfg.Mail.Embedded.IMAPListen,
-		SMTPAddr: cfg.Mail.Embedded.SMTPListen,
-		Accounts: accounts,
-		Logger:   log,
+		Dir:    filepath.Join(cfg.Path(cfg.DataDir), "mail"),
+		Domain: cfg.Mail.Embedded.Domain,
+		// The id the daemon trusts (PolicyFor): the two must agree.
+		AuthServID: embeddedAuthServID(cfg),
+		IMAPAddr:   cfg.Mail.Embedded.IMAPListen,
+		SMTPAddr:   cfg.Mail.Embedded.SMTPListen,
+		Accounts:   accounts,
+		// What the intake would not read anyway (over inbox's size limit)
+		// is refused at SMTP, before it is stored, with the limit named:
+		// the sender's mail program says so at once, and the server never
+		// holds such a message (docs/intake.md, "Memory").
+		MaxMessageBytes: inbox.DefaultMaxRawBytes,
+		Logger:          log,
 	})
 	if err != nil {
 		return nil, &ConfigError{Key: "mail.embedded", Err: err}

@@ -9,7 +9,7 @@ import (
 // answered with the error and its hint as two sentences.
 func TestRefereeErrorReadsAsSentences(t *testing.T) {
 	h := newHarness(t, nil)
-	h.send("referee@pbem.localhost", "commands", "APPROVE R000000\nSTATUS\n")
+	h.send("referee@pbem.localhost", "commands", "PASSWORD "+refereePassword+"\nAPPROVE R000000\nSTATUS\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(body(m), "STATUS")
 	})

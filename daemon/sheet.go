@@ -58,6 +58,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			return ok
 		},
 	})
+	noteExtraction(report, ex, text)
 	if pwErr != nil {
 		// The store could not be read: try again rather than tell a player
 		// with the right password that it is wrong.
@@ -254,6 +255,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	ledgerChanged := false
 	v := parser.NewVocabulary(g.Map, st)
 	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
+	if out, refused := g.refereeRefusal(m, ex, rs, st); refused {
+		return out, nil
+	}
 	if rs.Game != "" && rs.Game != g.ID() {
 		rs.Diagnostics = append(rs.Diagnostics, parser.Diagnostic{Severity: parser.Error,
 			Message: fmt.Sprintf("this mail is for game %q, but this is game %q: nothing was done", rs.Game, g.ID())})

@@ -121,7 +121,7 @@ func TestTreatyByMail(t *testing.T) {
 	}
 
 	// The referee finds Eisenmark in breach; later Morgronskia ends the penalty.
-	h.send("referee@pbem.localhost", "breach", "BREACH T1 eisenmark AGAINST morgronskia\n")
+	h.send("referee@pbem.localhost", "breach", "PASSWORD "+refereePassword+"\nBREACH T1 eisenmark AGAINST morgronskia\n")
 	for _, who := range [][2]string{{eis, eisPW}, {mor, morPW}} {
 		if m, _ := h.waitFor(who[0], who[1], func(m string) bool { return strings.Contains(header(m, "Subject"), "Eisenmark found in breach") }); !strings.Contains(body(m), "200 crowns at each year-end") {
 			t.Errorf("%s was not told of the breach:\n%s", who[0], body(m))
@@ -153,7 +153,7 @@ func TestTreatyByMail(t *testing.T) {
 		t.Fatalf("penalty after the lift: %+v", p)
 	}
 	// A second LIFT is refused: nothing runs any more.
-	h.send("referee@pbem.localhost", "lift", "LIFT T1 eisenmark AGAINST morgronskia\n")
+	h.send("referee@pbem.localhost", "lift", "PASSWORD "+refereePassword+"\nLIFT T1 eisenmark AGAINST morgronskia\n")
 	if m, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(body(m), "LIFT T1") && strings.Contains(body(m), "REFUSED")
 	}); m == "" {

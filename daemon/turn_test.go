@@ -97,7 +97,7 @@ func TestResolveNowByMail(t *testing.T) {
 	h := newHarness(t, nil)
 	g := h.d.Game
 	st, _ := g.State(context.Background())
-	cmd := h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	cmd := h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ack), "will be resolved now") {
 		t.Errorf("the referee's acknowledgment:\n%s", body(ack))
@@ -447,7 +447,7 @@ func TestPreview(t *testing.T) {
 	}
 	st, _ := g.State(ctx)
 	label := st.Calendar.Label(1)
-	h.send("referee@pbem.localhost", "preview", "PREVIEW\n")
+	h.send("referee@pbem.localhost", "preview", "PASSWORD "+refereePassword+"\nPREVIEW\n")
 	pre, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "PREVIEW of "+label)
 	})
@@ -463,7 +463,7 @@ func TestPreview(t *testing.T) {
 			t.Fatal("a player was sent a report by PREVIEW")
 		}
 	}
-	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
 	real, _ := h.waitFor("referee@pbem.localhost", "pw-referee", isReport(label))
 	events := func(s string) string {
 		_, after, _ := strings.Cut(body(s), "What you saw")
@@ -489,13 +489,13 @@ func TestRerun(t *testing.T) {
 	}
 	st, _ := g.State(ctx)
 	label := st.Calendar.Label(1)
-	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
 	if rep, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", isReport(label)); rep == "" {
 		t.Fatal("no report")
 	}
 	first, _ := g.DB.LatestTurn(ctx, "syw")
 
-	cmd := h.send("referee@pbem.localhost", "rerun", "RERUN 1\nRERUN 2\n")
+	cmd := h.send("referee@pbem.localhost", "rerun", "PASSWORD "+refereePassword+"\nRERUN 1\nRERUN 2\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ack), "same result, byte for byte") || !strings.Contains(body(ack), "only the last turn resolved") {
 		t.Errorf("the answer to RERUN with nothing changed:\n%s", body(ack))
@@ -515,7 +515,7 @@ func TestRerun(t *testing.T) {
 		Ruleset: g.Rules.ID, RulesVersion: g.rulesVersion()}); err != nil {
 		t.Fatal(err)
 	}
-	cmd = h.send("referee@pbem.localhost", "rerun", "RERUN 1\n")
+	cmd = h.send("referee@pbem.localhost", "rerun", "PASSWORD "+refereePassword+"\nRERUN 1\n")
 	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ack), "resolved again with a different result") {
 		t.Fatalf("the answer to RERUN after a correction:\n%s", body(ack))

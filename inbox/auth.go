@@ -43,6 +43,15 @@ type AuthPolicy struct {
 	// as "mx.google.com"). "" trusts none.
 	AuthServID string
 
+	// SubmissionServID, when set, is the authserv-id of the submission
+	// server every counted mail must have come through logged in as its
+	// From address: pbem's embedded server in mail.mode embedded, which
+	// puts "Authentication-Results: ID; auth=pass smtp.auth=ADDRESS" on top
+	// of each message it takes after SMTP AUTH. "" checks nothing (a mail
+	// provider's own submission server does this check before the mail
+	// leaves, and its DKIM signature shows it: see RequireDKIM).
+	SubmissionServID string
+
 	// LookupTXT answers the DNS TXT queries of DKIM verification. nil means
 	// the system resolver with DNSTimeout. Tests give a map.
 	LookupTXT func(domain string) ([]string, error)
@@ -115,6 +124,9 @@ type AuthResult struct {
 	// Server is what the trusted server wrote, when the topmost
 	// Authentication-Results header is its.
 	Server ServerResults
+	// Submission is what the submission server wrote (filled only when
+	// the policy names one).
+	Submission SubmissionResult
 }
 
 // OK reports whether the sender passed: Verdict is Authenticated.
@@ -147,7 +159,10 @@ type ServerResults struct {
 //
 //  1. exactly one From header holding exactly one address;
 //  2. that address registered for a nation, or the referee's;
-//  3. when policy.RequireDKIM, a DKIM signature aligned with the From domain
+//  3. when policy.SubmissionServID is set (the embedded mail server), that
+//     server's topmost Authentication-Results saying the sender logged in
+//     as the From address (auth=pass smtp.auth=From);
+//  4. when policy.RequireDKIM, a DKIM signature aligned with the From domain
 //     that verifies (go-msgauth, with policy.LookupTXT for the keys), or a
 //     dkim=pass for an aligned domain in the topmost Authentication-Results
 //     header written by policy.AuthServID.
@@ -198,6 +213,14 @@ func Authenticate(ex *Extracted, raw []byte, policy AuthPolicy) AuthResult {
 	if len(r.Nations) == 0 && !r.Referee {
 		r.Verdict, r.Reason = UnknownSender, fmt.Sprintf("unknown sender: %s is not registered for any nation", ex.From)
 		return r
+	}
+	if policy.SubmissionServID != "" {
+		r.Submission = checkSubmission(ex.AuthenticationResults, policy.SubmissionServID, ex.From)
+		if !r.Submission.Pass {
+			r.Verdict = SMTPAuthMissing
+			r.Reason = fmt.Sprintf("the mail was not sent logged in as %s (%s)", ex.From, r.Submission.Detail)
+			return r
+		}
 	}
 	if policy.RequireDKIM {
 		var v Verdict

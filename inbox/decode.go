@@ -8,41 +8,52 @@ import (
 	"unicode/utf8"
 
 	"github.com/emersion/go-message/charset"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // decodeTransfer undoes a Content-Transfer-Encoding. It never fails: broken
 // base64 keeps every decodable group, broken quoted-printable keeps the
 // undecodable "=" as written, and an unknown encoding is read as it is; each
-// of these adds a warning.
-func decodeTransfer(enc string, body []byte, warn func(string, ...any)) []byte {
+// of these adds a warning. badAt is the offset in the decoded bytes of the
+// first problem (-1 for none, 0 for the whole part), so that the warning
+// can name the line.
+func decodeTransfer(enc string, body []byte, warn func(string, ...any)) (out []byte, badAt int) {
+	badAt = -1
 	switch e := strings.ToLower(strings.TrimSpace(enc)); e {
 	case "", "7bit", "8bit", "binary":
-		return body
+		return body, -1
 	case "base64":
-		return decodeBase64(body, warn)
+		return decodeBase64(body, warn, &badAt), badAt
 	case "quoted-printable":
-		return decodeQP(body, warn)
+		return decodeQP(body, warn, &badAt), badAt
 	default:
 		warn("unknown Content-Transfer-Encoding %q; read as it is", clip(enc, 40))
-		return body
+		return body, 0
 	}
 }
 
 // decodeBase64 decodes base64 leniently: white space is skipped, other bytes
 // outside the alphabet are dropped (with a warning), and "=" ends a group, so
 // concatenated encoded blocks decode too.
-func decodeBase64(b []byte, warn func(string, ...any)) []byte {
+func decodeBase64(b []byte, warn func(string, ...any), badAt *int) []byte {
 	out := make([]byte, 0, len(b)*3/4+3)
 	group := make([]byte, 0, 1024)
 	bad := 0
+	mark := func() {
+		if *badAt < 0 {
+			*badAt = len(out) + len(group)*3/4
+		}
+	}
 	flush := func() {
 		if n := len(group) % 4; n == 1 {
+			mark()
 			group = group[:len(group)-1]
 			bad++
 		}
 		dst := make([]byte, base64.RawStdEncoding.DecodedLen(len(group)))
 		n, err := base64.RawStdEncoding.Decode(dst, group)
 		if err != nil {
+			mark()
 			bad++
 		}
 		out = append(out, dst[:n]...)
@@ -62,6 +73,7 @@ func decodeBase64(b []byte, warn func(string, ...any)) []byte {
 			}
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 		default:
+			mark()
 			bad++
 		}
 	}
@@ -89,7 +101,7 @@ func unhex(c byte) (byte, bool) {
 // decodeQP decodes quoted-printable leniently: "=XX" (either case) is a byte,
 // "=" before a line end (after optional white space) is a soft line break,
 // and any other "=" is kept as written, with a warning.
-func decodeQP(b []byte, warn func(string, ...any)) []byte {
+func decodeQP(b []byte, warn func(string, ...any), badAt *int) []byte {
 	out := make([]byte, 0, len(b))
 	bad := 0
 	for i := 0; i < len(b); i++ {
@@ -119,6 +131,9 @@ func decodeQP(b []byte, warn func(string, ...any)) []byte {
 		case b[j] == '\r' && j+1 < len(b) && b[j+1] == '\n':
 			i = j + 1
 		default:
+			if *badAt < 0 {
+				*badAt = len(out)
+			}
 			out = append(out, '=')
 			bad++
 		}
@@ -182,27 +197,15 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// cp1252High maps bytes 0x80–0x9F of windows-1252; the rest of the range is
-// Latin-1, byte = code point. Undefined bytes become U+FFFD.
-var cp1252High = [32]rune{
-	'€', '\uFFFD', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\uFFFD', 'Ž', '\uFFFD',
-	'\uFFFD', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\uFFFD', 'ž', 'Ÿ',
-}
-
+// windows1252 decodes windows-1252 with golang.org/x/text's charmap (bytes
+// 0x81, 0x8D, 0x8F, 0x90 and 0x9D, undefined there, become the C1 controls
+// of the same number, as the WHATWG Encoding standard says).
 func windows1252(b []byte) string {
-	var sb strings.Builder
-	sb.Grow(len(b) + len(b)/8)
-	for _, c := range b {
-		switch {
-		case c < 0x80:
-			sb.WriteByte(c)
-		case c < 0xA0:
-			sb.WriteRune(cp1252High[c-0x80])
-		default:
-			sb.WriteRune(rune(c))
-		}
+	out, err := charmap.Windows1252.NewDecoder().Bytes(b)
+	if err != nil { // a single-byte decoder cannot fail; keep the text anyway
+		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	return sb.String()
+	return string(out)
 }
 
 // normalise gives text LF line ends and drops a leading byte order mark.

@@ -27,10 +27,15 @@
 //     marked ignored ("duplicate": the same mail delivered twice, or found
 //     again after a UIDVALIDITY change); and the watermark moves to this UID.
 //     No flag has been touched yet.
-//  4. The Handler runs for every stored mail, oldest first, one at a time.
-//     It saves its effect and moves the status forward in one transaction
-//     (see Handler). An error stops this step until the next poll, so mail
-//     is handled in the order it arrived; a panic quarantines the mail.
+//  4. The Handler runs for every stored mail, oldest first, one at a time
+//     (or the BatchHandler for several, which records them in order). It
+//     saves its effect and moves the status forward in one transaction (see
+//     Handler). An error stops this step until the next poll, so mail is
+//     handled in the order it arrived; a panic quarantines the mail. New
+//     mail is taken in batches of at most 16 mails and 1 MiB (a larger mail
+//     alone): steps 3 and 4 run for one batch, stored in one transaction,
+//     before the next is fetched, so a burst is answered while it is still
+//     arriving, and at most one large mail is in memory.
 //  5. Every mail of the mailbox whose status is past stored but not moved is
 //     taken out of the mailbox: with MOVE, UID MOVE to the processed mailbox
 //     (created at connection time if missing, and again on TRYCREATE); with

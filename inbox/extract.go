@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"fmt"
 	netmail "net/mail"
 	"runtime/debug"
@@ -31,6 +32,20 @@ type Text struct {
 	Part      string     // the IMAP-style part number ("" for a single-part mail)
 	Text      string     // the text
 	Truncated bool       // cut at Limits.MaxTextBytes
+	// Forwarded is how many forwarded messages (message/rfc822 parts)
+	// deep the text was found: 0 for the mail's own text.
+	Forwarded int
+	// Warnings are what went wrong reading this text (a charset guessed,
+	// broken base64 or quoted-printable, the text cut), each with the line
+	// of Text it concerns (0: the whole text), so that a reply can show it
+	// under that line.
+	Warnings []TextWarning
+}
+
+// TextWarning is a problem met reading a text, at a line.
+type TextWarning struct {
+	Line    int    // the line of Text it concerns (from 1); 0 for the whole text
+	Message string // what happened, for the sender
 }
 
 // Extracted is what Extract read from a mail: the header fields the intake
@@ -84,11 +99,15 @@ type Extracted struct {
 	// trust.
 	AuthenticationResults []string
 
-	// Text is the mail's text: the first non-blank of Texts.
+	// Text is the mail's own text: the first non-blank of Texts that is
+	// not forwarded (or, when there is none, the first non-blank).
 	Text string
 	// Texts lists every readable text: the body, then .txt attachments,
-	// then text from HTML when the mail has no plain-text body. An order
-	// checker that finds no sheet in Text may try the others.
+	// then text from HTML when the mail has no plain-text body. Texts of a
+	// forwarded message (a message/rfc822 part) come before those of the
+	// message that forwards it, the innermost first: a sheet forwarded as
+	// an attachment is the original. An order checker that finds no sheet
+	// in Text may try the others.
 	Texts []Text
 	// Attachments lists the file names of the attachments (parts with a
 	// file name or Content-Disposition: attachment); "" for an unnamed one.
@@ -181,9 +200,14 @@ func extract(raw []byte, lim Limits, stop *atomic.Bool) (*Extracted, error) {
 	}
 	ex.Parts, ex.Depth = w.parts, w.maxDepth
 	ex.Texts = t.collect()
-	for _, tx := range ex.Texts {
-		if strings.TrimSpace(tx.Text) != "" {
-			ex.Text = tx.Text
+	for _, own := range []bool{true, false} {
+		for _, tx := range ex.Texts {
+			if strings.TrimSpace(tx.Text) != "" && (!own || tx.Forwarded == 0) {
+				ex.Text = tx.Text
+				break
+			}
+		}
+		if ex.Text != "" {
 			break
 		}
 	}
@@ -334,12 +358,10 @@ func msgIDs(v string) []string {
 // texts collects the text candidates of a mail while the walker visits its
 // leaves, within the text budget.
 type texts struct {
-	lim    Limits
-	warn   func(string, ...any)
-	used   int
-	body   []Text
-	attach []Text
-	html   []Text
+	lim   Limits
+	warn  func(string, ...any)
+	used  int
+	found []Text // in the order the walker visited them
 }
 
 func (t *texts) leaf(l leaf, ex *Extracted) {
@@ -383,50 +405,93 @@ func (t *texts) leaf(l leaf, ex *Extracted) {
 	if budget := 3*(t.lim.MaxTextBytes-t.used) + 4096; len(enc) > budget {
 		enc = enc[:budget]
 	}
-	decoded := decodeTransfer(l.h.get("Content-Transfer-Encoding"), enc, t.warn)
+	// Warnings about this text go to the mail's list and to the text's own,
+	// at a line where one is known.
+	var tw []TextWarning
+	warnText := func(line int) func(string, ...any) {
+		return func(format string, args ...any) {
+			t.warn(format, args...)
+			if len(tw) < 20 {
+				tw = append(tw, TextWarning{Line: line, Message: fmt.Sprintf(format, args...)})
+			}
+		}
+	}
+	var transferMsgs []string
+	decoded, badAt := decodeTransfer(l.h.get("Content-Transfer-Encoding"), enc, func(format string, args ...any) {
+		transferMsgs = append(transferMsgs, fmt.Sprintf(format, args...))
+	})
+	flowed := kind != SourceHTML && strings.EqualFold(l.params["format"], "flowed")
+	for _, msg := range transferMsgs {
+		line := 0
+		if badAt > 0 && !flowed && kind != SourceHTML {
+			line = bytes.Count(decoded[:min(badAt, len(decoded))], []byte("\n")) + 1
+		}
+		warnText(line)("%s", msg)
+	}
 	// A part without a charset (an octet-stream .txt, say) is read as UTF-8
 	// if it is valid, else as windows-1252.
-	s := normalise(decodeCharset(l.params["charset"], decoded, t.warn))
+	s := normalise(decodeCharset(l.params["charset"], decoded, warnText(0)))
 	if kind == SourceHTML {
 		s = htmlToText(s)
-	} else if strings.EqualFold(l.params["format"], "flowed") {
+	} else if flowed {
 		s = unflow(s, strings.EqualFold(l.params["delsp"], "yes"))
 	}
 	s, cut := cutText(s, t.lim.MaxTextBytes-t.used)
 	if cut {
-		t.warn("part %s cut at %d bytes", partName(l.path), t.lim.MaxTextBytes)
+		warnText(strings.Count(s, "\n"))("the text was cut here: it is longer than %d bytes, and nothing after this line was read", t.lim.MaxTextBytes)
 	}
 	t.used += len(s)
-	tx := Text{Source: kind, Name: name, Part: l.path, Text: s, Truncated: cut}
-	switch kind {
-	case SourceBody:
-		t.body = append(t.body, tx)
-	case SourceAttachment:
-		t.attach = append(t.attach, tx)
-	case SourceHTML:
-		t.html = append(t.html, tx)
-	}
+	t.found = append(t.found, Text{Source: kind, Name: name, Part: l.path, Text: s, Truncated: cut, Forwarded: l.forwarded, Warnings: tw})
 }
 
-// collect orders the candidates: the body (inline text/plain parts joined),
-// then attachments, then HTML only when there is no plain body.
+// collect orders the candidates: for each message, innermost forwarded
+// first, the body (its inline text/plain parts joined), then attachments,
+// then HTML only when that message has no plain body.
 func (t *texts) collect() []Text {
-	var out []Text
-	if len(t.body) > 0 {
-		b := t.body[0]
-		for _, more := range t.body[1:] {
-			if !strings.HasSuffix(b.Text, "\n") && b.Text != "" {
-				b.Text += "\n"
-			}
-			b.Text += more.Text
-			b.Truncated = b.Truncated || more.Truncated
-		}
-		out = append(out, b)
+	deepest := 0
+	for _, x := range t.found {
+		deepest = max(deepest, x.Forwarded)
 	}
-	out = append(out, t.attach...)
-	hasPlain := len(t.body) > 0 && strings.TrimSpace(out[0].Text) != ""
-	if !hasPlain {
-		out = append(out, t.html...)
+	var out []Text
+	for level := deepest; level >= 0; level-- {
+		var body []Text
+		var attach, html []Text
+		for _, x := range t.found {
+			if x.Forwarded != level {
+				continue
+			}
+			switch x.Source {
+			case SourceBody:
+				body = append(body, x)
+			case SourceAttachment:
+				attach = append(attach, x)
+			case SourceHTML:
+				html = append(html, x)
+			}
+		}
+		if len(body) > 0 {
+			b := body[0]
+			for _, more := range body[1:] {
+				if !strings.HasSuffix(b.Text, "\n") && b.Text != "" {
+					b.Text += "\n"
+				}
+				offset := strings.Count(b.Text, "\n")
+				for _, w := range more.Warnings {
+					if w.Line > 0 {
+						w.Line += offset
+					}
+					b.Warnings = append(b.Warnings, w)
+				}
+				b.Text += more.Text
+				b.Truncated = b.Truncated || more.Truncated
+			}
+			out = append(out, b)
+		}
+		out = append(out, attach...)
+		hasPlain := len(body) > 0 && strings.TrimSpace(body[0].Text) != ""
+		if !hasPlain {
+			out = append(out, html...)
+		}
 	}
 	return out
 }

@@ -25,6 +25,9 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(brokenBase64(64))
 	f.Add(foldedHeader(20))
 	f.Add(htmlBomb(5))
+	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=o\r\n\r\n--o\r\nContent-Type: message/rfc822\r\n" +
+		"Content-Transfer-Encoding: base64\r\n\r\nRnJvbTogYUBiDQoNCkdBTUUgc3l3DQo=\r\n--o--\r\n"))
+	f.Add([]byte("From: a@b\r\nContent-Type: text/html\r\n\r\n<p class=MsoNormal><o:p>&nbsp;</o:p></p><div><br></div><pre>a\n b</pre>"))
 	f.Add([]byte("From: a@b\r\nContent-Type: text/plain; format=flowed; delsp=yes\r\n\r\n> a \r\n>b\r\n-- \r\n"))
 	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=\"\"\r\n\r\n--\r\n\r\n----\r\n"))
 	f.Add([]byte("\r\n\r\n"))

@@ -1,8 +1,10 @@
 package inbox
 
 import (
-	"html"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
 )
 
 // blockTags start and end a line: the text of an HTML-only mail keeps the
@@ -20,123 +22,129 @@ var blockTags = map[string]bool{
 // skipTags have content that is not text.
 var skipTags = map[string]bool{"script": true, "style": true, "head": true, "title": true, "template": true}
 
-// htmlToText turns HTML into plain text: tags are dropped, block elements
-// and <br> end lines, white space outside <pre> collapses as a browser
-// collapses it, entities are decoded, and non-breaking spaces become spaces.
-// It is a small tokenizer (golang.org/x/net/html is not a dependency of this
-// module); it runs in one pass and never backtracks more than a tag.
+// htmlToText turns HTML into plain text with golang.org/x/net/html's
+// tokenizer (linear in the input, whatever tag soup it is given): tags are
+// dropped, block elements and <br> end lines, white space outside <pre>
+// collapses as a browser collapses it, entities are decoded, and
+// non-breaking spaces become spaces.
+//
+// Blank lines are kept where a browser shows one: a paragraph or div that
+// holds nothing but non-breaking spaces (Outlook writes an empty line as
+// <p class=MsoNormal><o:p>&nbsp;</o:p></p>), and a <br> at the start of a
+// line (Gmail writes one as <div><br></div>). So line numbers in the reply
+// match the lines the player typed.
 func htmlToText(s string) string {
 	var out strings.Builder
 	out.Grow(len(s) / 2)
-	pre := 0
-	newline := func() {
-		str := out.String()
-		if len(str) > 0 && str[len(str)-1] != '\n' {
+	var (
+		pre       int // depth of <pre>
+		skip      int // depth of elements whose content is not text
+		lineStart = true
+		blank     bool // the current block showed only non-breaking spaces
+		space     bool // a collapsed space is pending before the next word
+	)
+	endLine := func() {
+		if !lineStart {
 			out.WriteByte('\n')
+			lineStart = true
 		}
+		space = false
 	}
-	lastIsSpace := func() bool {
-		str := out.String()
-		return len(str) == 0 || str[len(str)-1] == ' ' || str[len(str)-1] == '\n'
-	}
-	i := 0
-	for i < len(s) {
-		if s[i] != '<' {
-			j := strings.IndexByte(s[i:], '<')
-			if j < 0 {
-				j = len(s) - i
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return finishText(out.String())
+		case html.TextToken:
+			if skip > 0 {
+				continue
 			}
-			text := html.UnescapeString(s[i : i+j])
-			text = strings.ReplaceAll(text, "\u00a0", " ")
+			text := z.Text()
 			if pre > 0 {
-				out.WriteString(normalise(text))
-			} else {
-				for _, f := range strings.Fields(text) {
-					if !lastIsSpace() {
-						out.WriteByte(' ')
-					}
-					out.WriteString(f)
+				t := strings.ReplaceAll(normalise(string(text)), "\u00a0", " ")
+				out.WriteString(t)
+				lineStart = strings.HasSuffix(t, "\n") || (lineStart && t == "")
+				continue
+			}
+			// Words are separated by white space and non-breaking spaces;
+			// a text of nothing but non-breaking spaces at the start of a
+			// line is a blank line in the making.
+			words, sawNBSP := 0, false
+			for i := 0; i < len(text); {
+				r, n := rune(text[i]), 1
+				if r >= utf8.RuneSelf {
+					r, n = utf8.DecodeRune(text[i:])
 				}
-				if len(text) > 0 && isSpaceByte(text[len(text)-1]) && !lastIsSpace() {
+				if r == '\u00a0' || r < utf8.RuneSelf && isSpaceByte(byte(r)) {
+					sawNBSP = sawNBSP || r == '\u00a0'
+					space = space || !lineStart
+					i += n
+					continue
+				}
+				j := i
+				for j < len(text) {
+					r, n := rune(text[j]), 1
+					if r >= utf8.RuneSelf {
+						r, n = utf8.DecodeRune(text[j:])
+					}
+					if r == '\u00a0' || r < utf8.RuneSelf && isSpaceByte(byte(r)) {
+						break
+					}
+					j += n
+				}
+				if space && !lineStart {
 					out.WriteByte(' ')
 				}
+				out.Write(text[i:j])
+				lineStart, space, blank = false, false, false
+				words++
+				i = j
 			}
-			i += j
-			continue
-		}
-		// A comment, a declaration or a processing instruction.
-		if strings.HasPrefix(s[i:], "<!--") {
-			end := strings.Index(s[i+4:], "-->")
-			if end < 0 {
-				break
+			if words == 0 && sawNBSP && lineStart {
+				blank = true
 			}
-			i += 4 + end + 3
-			continue
-		}
-		if i+1 < len(s) && (s[i+1] == '!' || s[i+1] == '?') {
-			end := strings.IndexByte(s[i:], '>')
-			if end < 0 {
-				break
-			}
-			i += end + 1
-			continue
-		}
-		// A tag, or a lone "<" in text.
-		j := i + 1
-		closing := j < len(s) && s[j] == '/'
-		if closing {
-			j++
-		}
-		k := j
-		for k < len(s) && isTagNameByte(s[k]) {
-			k++
-		}
-		if k == j {
-			// "<" that starts no tag is text, as a browser reads it.
-			out.WriteByte('<')
-			i++
-			continue
-		}
-		name := strings.ToLower(s[j:k])
-		end := tagEnd(s, k)
-		if end < 0 {
-			break // an unterminated tag: the rest is not text
-		}
-		i = end + 1
-		switch {
-		case name == "br":
-			out.WriteByte('\n')
-		case skipTags[name] && !closing && !strings.HasSuffix(s[k:end], "/"):
-			close := indexFold(s[i:], "</"+name)
-			if close < 0 {
-				i = len(s)
-				break
-			}
-			ce := strings.IndexByte(s[i+close:], '>')
-			if ce < 0 {
-				i = len(s)
-				break
-			}
-			i += close + ce + 1
-		case name == "pre":
-			newline()
-			if closing {
-				if pre > 0 {
-					pre--
+		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
+			nameBytes, _ := z.TagName()
+			name := string(nameBytes)
+			closing := tt == html.EndTagToken
+			switch {
+			case skipTags[name]:
+				if tt == html.StartTagToken {
+					skip++
+				} else if closing && skip > 0 {
+					skip--
 				}
-			} else {
-				pre++
+			case skip > 0:
+			case name == "br":
+				// Ends the line; at the start of a line, an empty line.
+				out.WriteByte('\n')
+				lineStart, space, blank = true, false, false
+			case name == "pre":
+				endLine()
+				if closing {
+					pre = max(pre-1, 0)
+				} else if tt == html.StartTagToken {
+					pre++
+				}
+			case name == "td" || name == "th":
+				if !closing && !lineStart {
+					space = true
+				}
+			case blockTags[name]:
+				if closing && blank && lineStart {
+					out.WriteByte('\n') // a paragraph of &nbsp;: an empty line
+				}
+				endLine()
+				blank = false
 			}
-		case name == "td" || name == "th":
-			if !closing && !lastIsSpace() {
-				out.WriteByte(' ')
-			}
-		case blockTags[name]:
-			newline()
 		}
 	}
-	text := out.String()
-	// Trim spaces at line ends that collapsing left behind.
+}
+
+// finishText trims the spaces collapsing left at line ends and the empty
+// lines before the first text.
+func finishText(text string) string {
 	lines := strings.Split(text, "\n")
 	for n, l := range lines {
 		lines[n] = strings.TrimRight(l, " ")
@@ -146,39 +154,4 @@ func htmlToText(s string) string {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
-}
-
-func isTagNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == ':'
-}
-
-// tagEnd returns the index of the ">" closing the tag whose name ends at k,
-// skipping quoted attribute values; -1 if there is none.
-func tagEnd(s string, k int) int {
-	var quote byte
-	for i := k; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '>':
-			return i
-		}
-	}
-	return -1
-}
-
-// indexFold is strings.Index ignoring ASCII case in s.
-func indexFold(s, sub string) int {
-	n := len(sub)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return i
-		}
-	}
-	return -1
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 
+	"github.com/syw-pbem/pbem/internal/backoff"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -61,7 +61,7 @@ func (in *Intake) Run(ctx context.Context) error {
 	if err := in.o.check(); err != nil {
 		return err
 	}
-	backoff := in.o.BackoffInitial
+	failures := 0
 	for {
 		if err := in.handlePending(ctx); err != nil && ctx.Err() == nil {
 			in.log.Warn("handling stored mail failed; will try again", "err", err)
@@ -71,9 +71,10 @@ func (in *Intake) Run(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if healthy {
-			backoff = in.o.BackoffInitial
+			failures = 0
 		}
-		wait := time.Duration(float64(backoff) * (0.8 + 0.4*rand.Float64()))
+		failures++
+		wait := backoff.Delay("imap "+in.o.Addr, failures, in.o.BackoffInitial, in.o.BackoffMax)
 		in.log.Warn("IMAP connection ended; reconnecting", "err", err, "in", wait.Round(time.Millisecond))
 		t := time.NewTimer(wait)
 		select {
@@ -82,7 +83,6 @@ func (in *Intake) Run(ctx context.Context) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		backoff = min(2*backoff, in.o.BackoffMax)
 	}
 }
 
@@ -168,24 +168,35 @@ func (in *Intake) poll(ctx context.Context, s *session) error {
 	if err != nil {
 		return err
 	}
+	var news []newMessage
 	if sel.NumMessages > 0 {
-		news, err := s.newMessages(imap.UID(last))
-		if err != nil {
+		if news, err = s.newMessages(imap.UID(last)); err != nil {
 			return err
-		}
-		for _, nm := range news {
-			if err := in.intakeOne(ctx, s, uv, nm); err != nil {
-				return err
-			}
 		}
 	}
-	if err := in.handleStored(ctx); err != nil {
-		var he hookError
-		if errors.As(err, &he) {
+	// New mail is taken in bounded batches, each stored in one transaction
+	// and handled before the next is fetched: a burst is being answered
+	// while the rest of it is still on the server, and at most one large
+	// mail is in memory at a time.
+	for first := true; first || len(news) > 0; first = false {
+		n, size := 0, int64(0)
+		for n < len(news) && n < intakeBatch && (n == 0 || size+news[n].size <= intakeBatchBytes) {
+			size += news[n].size
+			n++
+		}
+		if err := in.intakeBatch(ctx, s, uv, news[:n]); err != nil {
 			return err
 		}
-		// Mail handled before the failure can still be moved.
-		in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
+		news = news[n:]
+		if err := in.handleStored(ctx); err != nil {
+			var he hookError
+			if errors.As(err, &he) {
+				return err
+			}
+			// Mail handled before the failure can still be moved.
+			in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
+			break
+		}
 	}
 	return in.moveHandled(ctx, s, uv, keywordAllowed(sel.PermanentFlags, in.o.ProcessedKeyword))
 }
@@ -236,29 +247,122 @@ func (in *Intake) lastUID(ctx context.Context, uv uint32) (uint32, error) {
 	return uint32(n), nil
 }
 
-// intakeOne fetches one new message and stores it, with the watermark, in
-// one transaction.
-func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMessage) error {
+// Batches of new mail: at most intakeBatch mails, and at most
+// intakeBatchBytes of them unless one mail alone is larger.
+const (
+	intakeBatch      = 16
+	intakeBatchBytes = 1 << 20
+)
+
+// fetched is a new mail read from the server, not yet stored.
+type fetched struct {
+	m          store.Mail
+	quarantine string
+	gone       bool // expunged before it could be fetched
+}
+
+// intakeBatch fetches a batch of new messages and stores them, with the
+// watermark, in one transaction. A batch the store refuses (the server
+// reused a UID) is stored one mail at a time, so the others still go in.
+func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news []newMessage) error {
+	var batch []fetched
+	for _, nm := range news {
+		f, err := in.fetchOne(s, uv, nm)
+		if err != nil {
+			return err
+		}
+		if !f.gone {
+			if err := in.step(stepFetched, f.m); err != nil {
+				return err
+			}
+		}
+		batch = append(batch, f)
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	rows, dups, err := in.storeAll(ctx, batch)
+	if errors.Is(err, store.ErrConflict) && len(batch) > 1 {
+		for _, f := range batch {
+			if err := in.intakeOne(ctx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for i, f := range batch {
+		if f.gone {
+			continue
+		}
+		in.logStored(rows[i], f, dups[i])
+		if err := in.step(stepStored, rows[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storeAll is store for a batch, in one transaction; the watermark ends at
+// the batch's last UID (gone ones included).
+func (in *Intake) storeAll(ctx context.Context, batch []fetched) (rows []store.Mail, dups []int64, err error) {
+	err = in.db.Update(ctx, func(tx *store.Tx) error {
+		rows, dups = rows[:0], dups[:0]
+		for _, f := range batch {
+			if f.gone {
+				rows, dups = append(rows, store.Mail{}), append(dups, 0)
+				continue
+			}
+			row, dup, err := in.storeTx(ctx, tx, f.m, f.quarantine)
+			if err != nil {
+				return err
+			}
+			rows, dups = append(rows, row), append(dups, dup)
+		}
+		last := batch[len(batch)-1].m
+		return tx.SetMeta(ctx, lastUIDKey(last.Mailbox, last.UIDValidity), strconv.FormatUint(uint64(last.UID), 10))
+	})
+	return rows, dups, err
+}
+
+// logStored logs a stored mail.
+func (in *Intake) logStored(row store.Mail, f fetched, dupOf int64) {
+	log := in.log.With("mail", row.ID, "uid", row.UID, "uidvalidity", row.UIDValidity, "from", row.From, "message_id", row.MessageID, "bytes", len(f.m.Raw))
+	switch {
+	case f.quarantine != "":
+		log.Warn("stored the header of a message over the size limit; the handler answers it")
+	case dupOf != 0:
+		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
+	default:
+		log.Info("stored mail")
+	}
+}
+
+// fetchOne reads one new message from the server (only its header if it is
+// over the size limit).
+func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error) {
 	lim := in.o.Limits
 	m := store.Mail{Mailbox: in.o.Mailbox, UIDValidity: uv, UID: uint32(nm.uid), ReceivedAt: in.o.Now()}
 	quarantine := ""
 	if nm.size > lim.MaxRawBytes {
 		hdr, _, gone, err := s.fetch(nm.uid, true, int64(lim.MaxHeaderBytes))
 		if err != nil {
-			return err
+			return fetched{}, err
 		}
 		if gone {
-			return in.skipGone(ctx, uv, nm.uid)
+			return fetched{m: m, gone: true}, nil
 		}
 		m.Raw = tooLargeMarker(hdr, nm.size, lim.MaxRawBytes)
 		quarantine = fmt.Sprintf("message of %d bytes is over the limit of %d bytes; only its header was fetched", nm.size, lim.MaxRawBytes)
 	} else {
 		raw, tooLarge, gone, err := s.fetch(nm.uid, false, lim.MaxRawBytes)
 		if err != nil {
-			return err
+			return fetched{}, err
 		}
 		if gone {
-			return in.skipGone(ctx, uv, nm.uid)
+			return fetched{m: m, gone: true}, nil
 		}
 		m.Raw = raw
 		if tooLarge { // the server understated RFC822.SIZE
@@ -268,8 +372,16 @@ func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMe
 		}
 	}
 	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
-	if err := in.step(stepFetched, m); err != nil {
-		return err
+	return fetched{m: m, quarantine: quarantine}, nil
+}
+
+// intakeOne stores one fetched message, with the watermark, in one
+// transaction.
+func (in *Intake) intakeOne(ctx context.Context, f fetched) error {
+	m, quarantine, uv := f.m, f.quarantine, f.m.UIDValidity
+	nm := newMessage{uid: imap.UID(m.UID), size: int64(len(m.Raw))}
+	if f.gone {
+		return in.skipGone(ctx, uv, nm.uid)
 	}
 	row, dupOf, err := in.store(ctx, m, quarantine)
 	if errors.Is(err, store.ErrConflict) {
@@ -282,15 +394,7 @@ func (in *Intake) intakeOne(ctx context.Context, s *session, uv uint32, nm newMe
 	if err != nil {
 		return err
 	}
-	log := in.log.With("mail", row.ID, "uid", nm.uid, "uidvalidity", uv, "from", row.From, "message_id", row.MessageID, "bytes", nm.size)
-	switch {
-	case quarantine != "":
-		log.Warn("stored the header of a message over the size limit; the handler answers it")
-	case dupOf != 0:
-		log.Info("stored a copy of a mail already received; it is not handled again", "duplicate_of", dupOf)
-	default:
-		log.Info("stored mail")
-	}
+	in.logStored(row, f, dupOf)
 	return in.step(stepStored, row)
 }
 
@@ -306,8 +410,19 @@ func (in *Intake) skipGone(ctx context.Context, uv uint32, uid imap.UID) error {
 // after a UIDVALIDITY change) is stored as ignored, so its handler never
 // runs; dupOf names the earlier row.
 func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (row store.Mail, dupOf int64, err error) {
-	sum := store.SHA256Hex(m.Raw)
 	err = in.db.Update(ctx, func(tx *store.Tx) error {
+		if row, dupOf, err = in.storeTx(ctx, tx, m, quarantine); err != nil {
+			return err
+		}
+		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
+	})
+	return row, dupOf, err
+}
+
+// storeTx is store's work inside a transaction, without the watermark.
+func (in *Intake) storeTx(ctx context.Context, tx *store.Tx, m store.Mail, quarantine string) (row store.Mail, dupOf int64, err error) {
+	sum := store.SHA256Hex(m.Raw)
+	err = func() error {
 		prior, err := tx.MailBySHA256(ctx, sum)
 		if err != nil {
 			return err
@@ -334,8 +449,8 @@ func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (r
 				row.Status, row.Classification, row.Error = store.MailIgnored, "duplicate", note
 			}
 		}
-		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
-	})
+		return nil
+	}()
 	return row, dupOf, err
 }
 
@@ -423,8 +538,57 @@ func (in *Intake) handleStored(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if in.o.BatchHandler != nil && len(rows) > 1 {
+		return in.handleBatch(ctx, rows)
+	}
 	for _, m := range rows {
 		if err := in.handle(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleBatch gives rows to the BatchHandler, then finishes each as handle
+// does. On an error or a panic, the mail handled so far is finished, and the
+// rest is left to handle (one at a time) at the next try.
+func (in *Intake) handleBatch(ctx context.Context, rows []store.Mail) (err error) {
+	herr := func() (herr error) {
+		defer func() {
+			if p := recover(); p != nil {
+				in.log.Error("the batch handler panicked; its mail is handled one at a time", "panic", p, "stack", string(debug.Stack()))
+				herr = fmt.Errorf("inbox: batch handler panicked: %v", p)
+			}
+		}()
+		return in.o.BatchHandler(ctx, rows)
+	}()
+	for _, m := range rows {
+		cur, err := in.db.MailHead(ctx, m.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Status == store.MailStored {
+			if herr != nil {
+				// Handled one at a time from here (a panic quarantines
+				// only its own mail).
+				for _, rest := range rows {
+					if r, err := in.db.MailHead(ctx, rest.ID); err != nil || r.Status != store.MailStored {
+						continue
+					}
+					if err := in.handle(ctx, rest); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			// The batch handler left it stored without an error: as in
+			// handle, it counts as handled.
+			if err := in.db.SetMailStatus(ctx, m.ID, store.MailHandled, cur.Classification, cur.Error); err != nil {
+				return err
+			}
+			cur.Status = store.MailHandled
+		}
+		if err := in.step(stepHandled, cur); err != nil {
 			return err
 		}
 	}
@@ -450,7 +614,7 @@ func (in *Intake) handle(ctx context.Context, m store.Mail) (err error) {
 	if err := in.o.Handler(ctx, m); err != nil {
 		return fmt.Errorf("inbox: handler for mail %d: %w", m.ID, err)
 	}
-	cur, err := in.db.Mail(ctx, m.ID)
+	cur, err := in.db.MailHead(ctx, m.ID)
 	if err != nil {
 		return err
 	}
@@ -475,7 +639,7 @@ const moveBatch = 500
 func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywordOK bool) error {
 	var rows []store.Mail
 	for _, st := range []store.MailStatus{store.MailHandled, store.MailIgnored, store.MailQuarantined, store.MailAcknowledged} {
-		rs, err := in.db.MailByStatus(ctx, st)
+		rs, err := in.db.MailHeadsByStatus(ctx, st)
 		if err != nil {
 			return err
 		}
@@ -530,9 +694,18 @@ func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywor
 			if err := in.step(stepMoved, r); err != nil {
 				return err
 			}
-			if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
-				return err
+		}
+		// Marked moved together, in one transaction.
+		err = in.db.Update(ctx, func(tx *store.Tx) error {
+			for _, r := range batch {
+				if err := tx.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
+					return err
+				}
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
 	}

@@ -258,6 +258,7 @@ type leaf struct {
 	mediaType string
 	params    map[string]string
 	body      []byte // still transfer-encoded
+	forwarded int    // how many message/rfc822 parts it is inside
 }
 
 // walker visits a message's entities depth first, counting parts and depth.
@@ -268,6 +269,8 @@ type walker struct {
 	stop     *atomic.Bool
 	warn     func(format string, args ...any)
 	visit    func(l leaf)
+	// forwarded is how many message/rfc822 parts the walk is inside.
+	forwarded int
 }
 
 // entity reads one entity (header and body) at the given depth (0 for the
@@ -286,8 +289,11 @@ func (w *walker) entity(depth int, path string, h header, body []byte) error {
 	if typ == "" {
 		typ = "text/plain"
 	}
+	if typ == "message/rfc822" || typ == "message/global" {
+		return w.forwardedMessage(depth, path, h, body)
+	}
 	if !strings.HasPrefix(typ, "multipart/") {
-		w.visit(leaf{h: h, path: path, mediaType: typ, params: params, body: body})
+		w.visit(leaf{h: h, path: path, mediaType: typ, params: params, body: body, forwarded: w.forwarded})
 		return nil
 	}
 	boundary := params["boundary"]
@@ -326,6 +332,31 @@ func (w *walker) entity(depth int, path string, h header, body []byte) error {
 		}
 	}
 	return nil
+}
+
+// forwardedMessage reads a message/rfc822 part (a mail forwarded as an
+// attachment) as a message of its own, one level deeper: it counts against
+// MaxDepth like a multipart level, and its texts are marked forwarded.
+// RFC 2046 allows only 7bit, 8bit or binary here, but some clients encode
+// it anyway; that is undone first.
+func (w *walker) forwardedMessage(depth int, path string, h header, body []byte) error {
+	if depth+1 > w.lim.MaxDepth {
+		return limitErr(ErrTooDeep, fmt.Sprintf("more than %d levels", w.lim.MaxDepth), fmt.Sprintf("%d levels", w.lim.MaxDepth))
+	}
+	if enc := strings.ToLower(strings.TrimSpace(h.get("Content-Transfer-Encoding"))); enc == "base64" || enc == "quoted-printable" {
+		body, _ = decodeTransfer(enc, body, w.warn)
+	}
+	hb, ib, err := splitHeader(body, w.lim.MaxHeaderBytes)
+	if err != nil {
+		return err
+	}
+	ih, skipped := parseHeader(hb, w.stop)
+	if skipped > 0 {
+		w.warn("forwarded message %s: %d malformed header lines skipped", partName(path), skipped)
+	}
+	w.forwarded++
+	defer func() { w.forwarded-- }()
+	return w.entity(depth+1, path, ih, ib)
 }
 
 func joinPath(path string, n int) string {

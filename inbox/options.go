@@ -106,8 +106,8 @@ type Options struct {
 
 	// BackoffInitial and BackoffMax bound the wait before reconnecting
 	// after a failure: it starts at BackoffInitial and doubles up to
-	// BackoffMax, with ±20% jitter, and starts over after a successful
-	// poll. Defaults 1s and 5m.
+	// BackoffMax, up to 10% shorter (internal/backoff, the outbox's schedule
+	// too), and starts over after a successful poll. Defaults 1s and 5m.
 	BackoffInitial, BackoffMax time.Duration
 
 	// Limits are the mail limits. The intake uses MaxRawBytes (a larger
@@ -118,6 +118,16 @@ type Options struct {
 
 	// Handler acts on each stored mail. Required.
 	Handler Handler
+
+	// BatchHandler, when set, is given stored mail several at a time (in
+	// arrival order, at most the batch the intake just stored) instead of
+	// Handler, so that it can record several outcomes in one transaction.
+	// It has Handler's contract for each mail, and must handle them in
+	// order: when it returns an error, the mail not yet handled waits, and
+	// so does every mail after it. A panic is recovered and the first mail
+	// still stored quarantined. Handler is still required (it is used for
+	// one mail at a time, as after a failure).
+	BatchHandler func(ctx context.Context, ms []store.Mail) error
 
 	// Logger receives the intake's log. Default slog.Default().
 	Logger *slog.Logger

@@ -44,6 +44,16 @@
 // created, renamed or deleted) is one SQLite transaction, committed before
 // the client gets its answer: an SMTP 250 after DATA means the message is on
 // disk for every recipient (all recipients of one message commit together).
+// Deliveries that arrive while one is being committed wait and are then
+// committed together, in one transaction (group commit, groupcommit.go):
+// each client still gets its 250 only after its message is on disk.
+//
+// # Memory
+//
+// A message up to 1 MiB is read into memory; a larger one is spooled to a
+// file in Dir as it arrives, one large message at a time across all SMTP
+// sessions, and stored with one copy in memory (spool.go). A FETCH of only
+// a message's header reads only the start of it from the store.
 //
 // # Concurrency
 //
@@ -71,9 +81,15 @@
 //
 // SMTP (github.com/emersion/go-smtp) accepts mail for Options.Domain only,
 // refuses unknown local users with 550 5.1.1 and other domains with 550
-// 5.7.1, enforces MaxMessageBytes (552) and offers AUTH PLAIN with the
-// accounts' passwords. Each recipient's copy gets Return-Path and Received
-// fields, as a final-delivery server writes them.
+// 5.7.1, enforces MaxMessageBytes (552 5.3.4, naming the limit) and offers
+// AUTH PLAIN with the accounts' passwords. It is a submission server for its
+// own accounts (submission.go): mail from one of them needs AUTH (530
+// 5.7.0), and a logged-in client may send only as itself (envelope sender,
+// From and Sender; 553/550 5.7.1); a client that did not log in may not
+// name an account in From or Sender. Each recipient's copy gets
+// Return-Path, an Authentication-Results field with Options.AuthServID
+// ("auth=pass smtp.auth=ADDRESS" or "auth=none") above everything the
+// client wrote, and Received, as a final-delivery server writes them.
 //
 // # Security
 //

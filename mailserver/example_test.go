@@ -13,8 +13,8 @@ import (
 	"github.com/syw-pbem/pbem/mailserver"
 )
 
-// A player's order mail goes in by SMTP and comes out over IMAP, as pbem's
-// intake reads it.
+// A player's order mail goes in by SMTP (logged in, as from any mail
+// client) and comes out over IMAP, as pbem's intake reads it.
 func Example() {
 	dir, err := os.MkdirTemp("", "pbem-mail-example")
 	if err != nil {
@@ -27,7 +27,7 @@ func Example() {
 		Domain:   "syw.test",
 		IMAPAddr: "127.0.0.1:0", // any free port
 		SMTPAddr: "127.0.0.1:0",
-		Accounts: []mailserver.Account{{User: "referee", Password: "secret"}},
+		Accounts: []mailserver.Account{{User: "referee", Password: "secret"}, {User: "fritz", Password: "sanssouci"}},
 		Logger:   slog.New(slog.DiscardHandler),
 	})
 	if err != nil {
@@ -40,7 +40,9 @@ func Example() {
 	defer srv.Close()
 
 	orders := "From: Frederick <fritz@syw.test>\r\nTo: referee@syw.test\r\nSubject: Orders Prussia 1757 spring\r\n\r\nARMY A1 MOVE 1203\r\n"
-	if err := mailserver.Send(ctx, srv.SMTPAddr(), "fritz@syw.test", []string{"referee@syw.test"}, []byte(orders)); err != nil {
+	// Mail from one of the server's own accounts needs its login.
+	login := &mailserver.Login{User: "fritz@syw.test", Password: "sanssouci"}
+	if err := mailserver.SendAs(ctx, srv.SMTPAddr(), login, "fritz@syw.test", []string{"referee@syw.test"}, []byte(orders)); err != nil {
 		log.Fatal(err)
 	}
 

@@ -174,7 +174,11 @@ func (s *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, optio
 		if needRaw {
 			var ok bool
 			var err error
-			raw, ok, err = s.srv.loadRaw(sel.mbox.id, t.msg.uid)
+			if headerOnly(options) {
+				raw, ok, err = s.srv.loadHeader(sel.mbox.id, t.msg.uid)
+			} else {
+				raw, ok, err = s.srv.loadRaw(sel.mbox.id, t.msg.uid)
+			}
 			if err != nil {
 				return err
 			}

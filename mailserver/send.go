@@ -13,6 +13,7 @@ import (
 
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 	gomail "github.com/wneessen/go-mail"
 )
@@ -20,10 +21,16 @@ import (
 // sendTimeout bounds Send when ctx has no deadline.
 const sendTimeout = time.Minute
 
+// Login is an account's user name and password for SMTP AUTH PLAIN.
+type Login struct {
+	User     string
+	Password string
+}
+
 // Send posts raw to the SMTP server at smtpAddr (host:port) as a mail client
-// would: EHLO, MAIL FROM:<from>, one RCPT TO per address, DATA. It speaks
-// plain SMTP without TLS or AUTH, which suits this package's server on
-// loopback.
+// would, without logging in: EHLO, MAIL FROM:<from>, one RCPT TO per
+// address, DATA. This package's server takes such mail only from addresses
+// that are not its own accounts (SendAs logs in).
 //
 // If raw is already a message (its first lines parse as an RFC 5322 header
 // that has a From field), it is sent unchanged. Otherwise raw is taken as
@@ -33,6 +40,13 @@ const sendTimeout = time.Minute
 // If to is empty, the recipients are taken from the To, Cc and Bcc fields
 // of raw (which must then be a message), as "sendmail -t" does.
 func Send(ctx context.Context, smtpAddr, from string, to []string, raw []byte) error {
+	return SendAs(ctx, smtpAddr, nil, from, to, raw)
+}
+
+// SendAs is Send after logging in with AUTH PLAIN as login (nil: no login),
+// as a mail client sends through a submission server. It speaks plain SMTP
+// without TLS, which suits this package's server on loopback.
+func SendAs(ctx context.Context, smtpAddr string, login *Login, from string, to []string, raw []byte) error {
 	if _, err := netmail.ParseAddress(from); err != nil {
 		return fmt.Errorf("mailserver: sender %q is not a mail address: %w", from, err)
 	}
@@ -80,6 +94,11 @@ func Send(ctx context.Context, smtpAddr, from string, to []string, raw []byte) e
 	defer c.Close()
 	if err := c.Hello("localhost"); err != nil {
 		return fmt.Errorf("mailserver: SMTP server at %s: %w", smtpAddr, err)
+	}
+	if login != nil {
+		if err := c.Auth(sasl.NewPlainClient("", login.User, login.Password)); err != nil {
+			return fmt.Errorf("mailserver: SMTP server at %s refused the login as %s: %w", smtpAddr, login.User, err)
+		}
 	}
 	if err := c.Mail(from, nil); err != nil {
 		return fmt.Errorf("mailserver: SMTP server at %s refused sender <%s>: %w", smtpAddr, from, err)

@@ -57,6 +57,11 @@ type Options struct {
 	MaxMessageBytes int64
 	// Logger receives the server's log lines. Default slog.Default().
 	Logger *slog.Logger
+	// AuthServID is the authserv-id of the Authentication-Results header
+	// the SMTP server puts on every message it takes ("auth=pass
+	// smtp.auth=user@domain" after SMTP AUTH, "auth=none" otherwise).
+	// Default Domain.
+	AuthServID string
 	// Debug, if set, receives the raw IMAP and SMTP traffic, passwords
 	// included. For tests and troubleshooting only.
 	Debug io.Writer
@@ -96,6 +101,16 @@ type Server struct {
 	mu       sync.RWMutex
 	db       *sql.DB
 	accounts map[string]*account // by user
+
+	// large admits one large SMTP message at a time (spool.go).
+	large chan struct{}
+
+	// group collects SMTP deliveries for group commit (groupcommit.go).
+	group groupCommit
+
+	// authOK remembers the SMTP logins that passed (see passwordOK).
+	authMu sync.Mutex
+	authOK map[[32]byte]bool
 
 	// changed is closed (and replaced) after every committed change, to
 	// wake the sessions in IDLE; see imapSession.Idle.
@@ -140,6 +155,9 @@ func New(opts *Options) (*Server, error) {
 	if err := checkDomain(o.Domain); err != nil {
 		return nil, err
 	}
+	if o.AuthServID == "" {
+		o.AuthServID = o.Domain
+	}
 	if o.IMAPAddr == "" {
 		o.IMAPAddr = DefaultIMAPAddr
 	}
@@ -164,7 +182,7 @@ func New(opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	s := &Server{opts: o, log: o.Logger.With("component", "mailserver"), now: time.Now}
+	s := &Server{opts: o, log: o.Logger.With("component", "mailserver"), now: time.Now, large: make(chan struct{}, 1)}
 	for _, a := range o.Accounts {
 		if _, err := s.localUser(a.User); err != nil {
 			return nil, err

@@ -489,15 +489,16 @@ func TestOpenWithoutListening(t *testing.T) {
 func TestSend(t *testing.T) {
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
-	if err := Send(ctx, s.SMTPAddr(), "prussia@"+testDomain, []string{"referee@" + testDomain},
+	login := &Login{User: "prussia", Password: "fritz"}
+	if err := SendAs(ctx, s.SMTPAddr(), login, "prussia@"+testDomain, []string{"referee@" + testDomain},
 		[]byte("Befehle für Zug 3:\nA1 nach 1203\n")); err != nil {
 		t.Fatalf("Send text: %v", err)
 	}
 	ready := "From: Prussia <prussia@pbem.test>\r\nTo: referee@pbem.test\r\nSubject: as is\r\n\r\nunchanged body\r\n"
-	if err := Send(ctx, s.SMTPAddr(), "prussia@"+testDomain, nil, []byte(ready)); err != nil {
+	if err := SendAs(ctx, s.SMTPAddr(), login, "prussia@"+testDomain, nil, []byte(ready)); err != nil {
 		t.Fatalf("Send message: %v", err)
 	}
-	if err := Send(ctx, s.SMTPAddr(), "prussia@"+testDomain, nil, []byte("just text")); err == nil {
+	if err := SendAs(ctx, s.SMTPAddr(), login, "prussia@"+testDomain, nil, []byte("just text")); err == nil {
 		t.Error("Send of text without recipients succeeded")
 	}
 

@@ -74,7 +74,7 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 		s.srv.mu.RLock()
 		a := s.srv.accounts[name]
 		s.srv.mu.RUnlock()
-		if a == nil || !checkPassword(password, a.passSalt, a.passHash) {
+		if a == nil || !s.srv.passwordOK(name, password, a.passSalt, a.passHash) {
 			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", s.conn.Conn().RemoteAddr().String())
 			return smtp.ErrAuthFailed
 		}
@@ -84,6 +84,10 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 }
 
 func (s *smtpSession) Mail(from string, opts *smtp.MailOptions) error {
+	if err := s.checkMailFrom(from); err != nil {
+		s.srv.log.Info("SMTP sender refused", "from", from, "user", s.authUser, "remote", s.conn.Conn().RemoteAddr().String())
+		return err
+	}
 	s.from = from
 	return nil
 }
@@ -117,11 +121,16 @@ func (s *smtpSession) Rcpt(to string, opts *smtp.RcptOptions) error {
 // Data stores one copy per recipient, all in one transaction, and returns
 // (so the client gets 250) only once that has committed.
 func (s *smtpSession) Data(r io.Reader) error {
-	raw, err := io.ReadAll(r)
+	sp, err := s.srv.spool(r)
 	if err != nil {
+		if errors.Is(err, smtp.ErrDataTooLarge) {
+			return &smtp.SMTPError{Code: 552, EnhancedCode: smtp.EnhancedCode{5, 3, 4},
+				Message: fmt.Sprintf("Message too big: this server takes mail up to %d MiB; send the orders as plain text, without large attachments",
+					s.srv.opts.MaxMessageBytes>>20)}
+		}
 		var smtpErr *smtp.SMTPError
 		if errors.As(err, &smtpErr) {
-			return err // 552 message too large
+			return err
 		}
 		if errors.Is(err, smtp.ErrTooLongLine) {
 			return &smtp.SMTPError{Code: 500, EnhancedCode: smtp.EnhancedCode{5, 5, 2},
@@ -129,9 +138,14 @@ func (s *smtpSession) Data(r io.Reader) error {
 		}
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Error reading message data"}
 	}
-	raw = toCRLF(raw)
+	defer sp.close()
+	if err := s.checkHeader(sp.head); err != nil {
+		s.srv.log.Info("SMTP message refused", "from", s.from, "user", s.authUser, "err", err)
+		return err
+	}
 
 	var msgs []newMessage
+	var prefixes []string
 	now := s.srv.now()
 	id := newID()
 	s.srv.mu.RLock()
@@ -145,17 +159,26 @@ func (s *smtpSession) Data(r io.Reader) error {
 			return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 2, 0},
 				Message: fmt.Sprintf("Mailbox of <%s> unavailable", rc.addr)}
 		}
-		msg := []byte(s.traceHeaders(rc.addr, id, now))
-		msgs = append(msgs, newMessage{mailbox: inbox, raw: append(msg, raw...), date: now})
+		msgs = append(msgs, newMessage{mailbox: inbox, date: now})
+		prefixes = append(prefixes, s.traceHeaders(rc.addr, id, now))
 	}
 	s.srv.mu.RUnlock()
+	for i := range msgs {
+		raw, err := sp.withPrefix(prefixes[i])
+		if err != nil {
+			s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
+				Message: "Could not store the message; try again later"}
+		}
+		msgs[i].raw = raw
+	}
 
-	if _, err := s.srv.appendMessages(context.Background(), msgs); err != nil {
+	if err := s.srv.deliverGrouped(context.Background(), msgs); err != nil {
 		s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
 			Message: "Could not store the message; try again later"}
 	}
-	s.srv.log.Debug("SMTP delivered", "id", id, "from", s.from, "recipients", len(msgs), "bytes", len(raw))
+	s.srv.log.Debug("SMTP delivered", "id", id, "from", s.from, "recipients", len(msgs), "bytes", sp.size)
 	return nil
 }
 
@@ -174,7 +197,7 @@ func (s *smtpSession) traceHeaders(rcpt, id string, now time.Time) string {
 	if s.authUser != "" {
 		with = "ESMTPA"
 	}
-	return fmt.Sprintf("Return-Path: <%s>\r\nReceived: from %s ([%s])\r\n\tby %s (pbem mailserver) with %s id %s\r\n\tfor <%s>; %s\r\n",
+	return fmt.Sprintf("Return-Path: <%s>\r\n"+s.authResults()+"Received: from %s ([%s])\r\n\tby %s (pbem mailserver) with %s id %s\r\n\tfor <%s>; %s\r\n",
 		s.from, helo, ip, s.srv.opts.Domain, with, id, rcpt, now.Format(time.RFC1123Z))
 }
 

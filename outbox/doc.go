@@ -1,7 +1,10 @@
 // Package outbox is pbem's one way out: every mail pbem sends to a player or
 // the referee is composed here, stored durably in the store's outbox table,
 // and handed to one SMTP server by one sender, at a limited rate, until the
-// server takes it or pbem gives up and tells the referee.
+// server takes it or pbem gives up and tells the referee. Toward pbem's own
+// embedded server (Options.Unlimited) there is no rate: up to BatchSize rows
+// are claimed in one transaction, delivered over four connections at once,
+// and marked sent in one transaction.
 //
 // # Composing
 //

@@ -2,20 +2,18 @@ package outbox
 
 import (
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/mail"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/backoff"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -55,6 +53,17 @@ type Options struct {
 	// RatePerMinute is the most mail transactions started per minute;
 	// starts are spaced one minute / RatePerMinute apart. Default 30.
 	RatePerMinute int
+
+	// Unlimited sends with no pause between messages, and claims up to
+	// BatchSize due messages (and marks them sent) per transaction: for
+	// pbem's own embedded server on loopback, which needs no politeness.
+	// RatePerMinute is then ignored.
+	Unlimited bool
+
+	// BatchSize is how many messages an Unlimited sender claims in one
+	// transaction. Default 32. (A rate-limited sender claims one at a
+	// time, so that a crash leaves at most one message to send again.)
+	BatchSize int
 
 	// MaxAttempts is how many attempts a message gets before it is marked
 	// failed and the referee told. Default 8.
@@ -117,6 +126,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.RatePerMinute <= 0 {
 		r.RatePerMinute = DefaultRatePerMinute
+	}
+	if r.BatchSize <= 0 {
+		r.BatchSize = 32
 	}
 	if r.MaxAttempts <= 0 {
 		r.MaxAttempts = DefaultMaxAttempts
@@ -201,6 +213,7 @@ type Outbox struct {
 	mu        sync.Mutex // held for a whole pass: one sender at a time
 	lastStart time.Time  // when the last transaction started, for the rate
 	sess      *session   // the open connection during a pass
+	pool      []*session // the connections of an Unlimited pass (sendParallel)
 }
 
 // New returns an Outbox sending db's outbox rows. It does no I/O: nothing is
@@ -313,50 +326,120 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 		}
 	}
 	var t *target
+	// queue holds claimed rows (in sending) still to send; sent holds the
+	// ids the server took, marked sent together when the queue is empty or
+	// before anything else is recorded.
+	queue := recovered
+	var sent []store.SentMark
+	markSent := func() error {
+		if len(sent) == 0 {
+			return nil
+		}
+		err := o.db.MarkSentBatch(context.WithoutCancel(ctx), sent)
+		sent = sent[:0]
+		return err
+	}
+	defer func() {
+		if merr := markSent(); merr != nil && err == nil {
+			err = merr
+		}
+	}()
 	for {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		var m store.OutboxMessage
-		claimed := false
-		if len(recovered) > 0 {
-			m, recovered, claimed = recovered[0], recovered[1:], true
-		} else {
-			due, err := o.db.DueMessages(ctx, o.opts.Now(), 1)
-			if err != nil {
+		if len(queue) == 0 {
+			if err := markSent(); err != nil {
 				return st, err
 			}
-			if len(due) == 0 {
+			due, err := o.db.HasDue(ctx, o.opts.Now())
+			if err != nil || !due {
+				return st, err
+			}
+			// The settings are checked before any row is touched.
+			if t == nil {
+				if t, err = o.target(); err != nil {
+					return st, err
+				}
+			}
+			if queue, err = o.claim(ctx); err != nil {
+				return st, err
+			}
+			if len(queue) == 0 {
 				return st, nil
 			}
-			m = due[0]
 		}
 		if t == nil {
 			if t, err = o.target(); err != nil {
 				return st, err
 			}
 		}
+		if o.opts.Unlimited && len(queue) > 1 {
+			// Several connections at once: the server can then store their
+			// messages together (one fsync for several).
+			batch := queue
+			queue = nil
+			outcomes := o.sendParallel(ctx, t, batch)
+			for i, m := range batch {
+				if outcomes[i].err == nil {
+					sent = append(sent, store.SentMark{ID: m.ID, At: outcomes[i].at})
+					st.Sent++
+					o.log.Info("outbox: sent", "outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
+						"recipients", m.Recipients, "attempt", m.Attempts+1, "bytes", len(m.Raw))
+				}
+			}
+			if err := markSent(); err != nil {
+				return st, err
+			}
+			for i, m := range batch {
+				if outcomes[i].err != nil {
+					if err := o.failed(ctx, m, outcomes[i].err, &st); err != nil {
+						return st, err
+					}
+				}
+			}
+			continue
+		}
+		m := queue[0]
+		queue = queue[1:]
 		if err := o.waitRate(ctx); err != nil {
 			return st, err
 		}
-		if !claimed {
-			// Durably sending before the connection is used, so before DATA.
-			if err := o.db.MarkSending(ctx, m.ID); errors.Is(err, store.ErrWrongState) {
-				continue // another process took it
-			} else if err != nil {
-				return st, err
-			}
-		}
 		o.lastStart = o.opts.Now()
-		if err := o.attempt(ctx, t, m, &st); err != nil {
+		e := o.send(ctx, t, m)
+		if e == nil {
+			sent = append(sent, store.SentMark{ID: m.ID, At: o.opts.Now()})
+			st.Sent++
+			o.log.Info("outbox: sent", "outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
+				"recipients", m.Recipients, "attempt", m.Attempts+1, "bytes", len(m.Raw))
+			continue
+		}
+		// Outcomes are recorded in order: the sent ones before a failure.
+		if err := markSent(); err != nil {
+			return st, err
+		}
+		if err := o.failed(ctx, m, e, &st); err != nil {
 			return st, err
 		}
 	}
 }
 
+// claim takes the next due messages and marks them sending (committed)
+// before the connection is used, so before DATA: several at a time for an
+// Unlimited sender, else one.
+func (o *Outbox) claim(ctx context.Context) ([]store.OutboxMessage, error) {
+	n := 1
+	if o.opts.Unlimited {
+		n = o.opts.BatchSize
+	}
+	// Claimed in queue order in one transaction; a row another process
+	// took meanwhile is skipped.
+	return o.db.ClaimDue(ctx, o.opts.Now(), n)
+}
+
 // waitRate sleeps until the rate allows the next transaction.
 func (o *Outbox) waitRate(ctx context.Context) error {
-	if o.lastStart.IsZero() {
+	if o.lastStart.IsZero() || o.opts.Unlimited {
 		return nil
 	}
 	gap := time.Minute / time.Duration(o.opts.RatePerMinute)
@@ -366,23 +449,14 @@ func (o *Outbox) waitRate(ctx context.Context) error {
 	return nil
 }
 
-// attempt sends one claimed row and records the outcome. Its error stops
-// the pass.
-func (o *Outbox) attempt(ctx context.Context, t *target, m store.OutboxMessage, st *Stats) error {
-	e := o.send(ctx, t, m)
+// failed records a failed delivery of a claimed row: retry later, or give
+// up and tell the referee. Its error stops the pass.
+func (o *Outbox) failed(ctx context.Context, m store.OutboxMessage, e *Error, st *Stats) error {
 	now := o.opts.Now()
 	wctx := context.WithoutCancel(ctx) // record the outcome even when interrupted
 	n := m.Attempts + 1
 	log := o.log.With("outbox_id", m.ID, "message_id", m.MessageID, "kind", m.Kind,
 		"recipients", m.Recipients, "attempt", n)
-	if e == nil {
-		if err := o.db.MarkSent(wctx, m.ID, now); err != nil {
-			return err
-		}
-		st.Sent++
-		log.Info("outbox: sent", "bytes", len(m.Raw))
-		return nil
-	}
 	log = log.With("stage", e.Stage, "smtp_code", e.Code, "reply", e.Reply, "detail", e.Err)
 	switch {
 	case ctx.Err() != nil:
@@ -415,26 +489,31 @@ func (o *Outbox) attempt(ctx context.Context, t *target, m store.OutboxMessage, 
 // needed. A reused connection the server has meanwhile closed is opened
 // again once, without counting an attempt: nothing was sent.
 func (o *Outbox) send(ctx context.Context, t *target, m store.OutboxMessage) *Error {
+	return o.sendOn(ctx, t, m, &o.sess)
+}
+
+// sendOn is send over the connection *sess (opened if nil).
+func (o *Outbox) sendOn(ctx context.Context, t *target, m store.OutboxMessage, sess **session) *Error {
 	from, _, err := envelopeFrom(m.Raw)
 	if err != nil {
 		return &Error{Stage: StageMessage, Err: err}
 	}
 	for try := 0; ; try++ {
-		reused := o.sess != nil
-		if o.sess == nil {
+		reused := *sess != nil
+		if *sess == nil {
 			s, e := o.connect(ctx, t)
 			if e != nil {
 				return e
 			}
-			o.sess = s
+			*sess = s
 		}
-		e := o.sess.transact(ctx, t.addr, from.Address, m.Recipients, m.Raw)
+		e := (*sess).transact(ctx, t.addr, from.Address, m.Recipients, m.Raw)
 		if e == nil {
 			return nil
 		}
-		if !o.sess.recover(e) {
-			o.sess.close()
-			o.sess = nil
+		if !(*sess).recover(e) {
+			(*sess).close()
+			*sess = nil
 		}
 		if reused && try == 0 && e.Stage == StageMail && e.Code == 0 && ctx.Err() == nil {
 			continue
@@ -443,12 +522,54 @@ func (o *Outbox) send(ctx context.Context, t *target, m store.OutboxMessage) *Er
 	}
 }
 
-// hangUp ends the pass's connection.
+// hangUp ends the pass's connections.
 func (o *Outbox) hangUp() {
 	if o.sess != nil {
 		o.sess.quit()
 		o.sess = nil
 	}
+	for i, s := range o.pool {
+		if s != nil {
+			s.quit()
+			o.pool[i] = nil
+		}
+	}
+}
+
+// parallelSessions is how many connections an Unlimited sender uses.
+const parallelSessions = 4
+
+// delivered is one message's outcome in sendParallel.
+type delivered struct {
+	err *Error
+	at  time.Time // when the server answered 250
+}
+
+// sendParallel sends claimed rows over up to parallelSessions connections
+// at once (kept in o.pool for the pass) and returns each one's outcome.
+func (o *Outbox) sendParallel(ctx context.Context, t *target, batch []store.OutboxMessage) []delivered {
+	if o.pool == nil {
+		o.pool = make([]*session, parallelSessions)
+	}
+	out := make([]delivered, len(batch))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for k := range min(len(o.pool), len(batch)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				e := o.sendOn(ctx, t, batch[i], &o.pool[k])
+				out[i] = delivered{err: e, at: o.opts.Now()}
+			}
+		}()
+	}
+	for i := range batch {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return out
 }
 
 // Backoff is the wait before attempt+1 after attempt (from 1) failed for
@@ -458,19 +579,7 @@ func (o *Outbox) hangUp() {
 // always waits the same. With the defaults (30s, 1h) the waits are about
 // 30s, 1m, 2m, 4m, 8m, 16m, 32m, 1h, 1h, ….
 func Backoff(messageID string, attempt int, initial, max time.Duration) time.Duration {
-	if attempt < 1 {
-		attempt = 1
-	}
-	d := initial
-	for i := 1; i < attempt && d < max; i++ {
-		d *= 2
-	}
-	if d > max {
-		d = max
-	}
-	sum := sha256.Sum256([]byte("pbem-backoff " + strconv.Itoa(attempt) + " " + messageID))
-	permille := int64(binary.BigEndian.Uint64(sum[:8]) % 1000)
-	return d - time.Duration(int64(d/10)*permille/1000)
+	return backoff.Delay(messageID, attempt, initial, max)
 }
 
 // fail marks m failed and, in the same transaction, queues the report to

@@ -277,7 +277,7 @@ func (r *Report) checkHeader(sh *Sheet, ctx CheckContext, v *Vocabulary) bool {
 		case h.Turn == 0 && h.Lines["TURN"] == 0:
 			r.refuse(Diagnostic{Line: h.Line, Severity: Error, Message: "the sheet has no TURN line",
 				Hint: fmt.Sprintf("Add a line TURN %d: the turn these orders are for.", r.Turn)})
-		case h.Turn != r.Turn && h.Turn != 0:
+		case h.Turn != r.Turn && (h.Turn != 0 || h.TurnRead):
 			msg := fmt.Sprintf("this sheet is for turn %d, but orders are now taken for %s", h.Turn, r.TurnLabel)
 			if h.Turn < r.Turn {
 				msg += "; an old sheet sent again is refused so that it cannot change your orders"

@@ -203,6 +203,7 @@ func TestCheckHeader(t *testing.T) {
 		{"unknown nation", "GAME syw\nNATION eisenmarck\nPASSWORD tobacco\nTURN 3\nEND", "no nation \"eisenmarck\" in this game; did you mean eisenmark?"},
 		{"no turn", "GAME syw\nNATION eisenmark\nPASSWORD tobacco\nMOVE E2 TO 1910\nEND", "the sheet has no TURN line"},
 		{"bad turn", "GAME syw\nNATION eisenmark\nPASSWORD tobacco\nTURN three\nEND", "expected a turn number after TURN"},
+		{"turn 0", "GAME syw\nNATION eisenmark\nPASSWORD tobacco\nTURN 0\nEND", "this sheet is for turn 0, but orders are now taken for Turn 3, June 1752"},
 		{"no sheet", "Dear referee, I attack at dawn.", "no order sheet found"},
 	}
 	for _, tc := range tests {

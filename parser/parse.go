@@ -71,6 +71,9 @@ type Header struct {
 	Turn        int
 	// Lines holds the line each field was read on, by keyword ("TURN").
 	Lines map[string]int
+	// TurnRead reports a TURN line whose number was read (TURN 0 included,
+	// so that it is answered with the turn orders are taken for).
+	TurnRead bool `json:",omitempty"`
 	// Problems are the errors found in the header (also in the sheet's
 	// Diagnostics).
 	Problems []Diagnostic `json:",omitempty"`
@@ -261,12 +264,12 @@ func parseHeader(lines []physLine, v *Vocabulary, diags *[]Diagnostic) Header {
 					n, err = tn, nil
 					i += used - 1
 				}
-				if err != nil || n < 1 || n > 100000 {
+				if err != nil || n < 0 || n > 100000 {
 					bad(fmt.Sprintf("expected a turn number after TURN, read %q", val),
 						"Write the number or the name of the turn these orders are for, as printed on your report: TURN 3, or TURN May 1752.")
 					break
 				}
-				h.Turn = n
+				h.Turn, h.TurnRead = n, true
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -163,6 +164,11 @@ type RefereeSheet struct {
 	Game        string
 	Commands    []RefereeCommand
 	Diagnostics []Diagnostic
+	// Password is the text of the PASSWORD line, the referee's own
+	// password ("" when there is none); the daemon checks it. PasswordLine
+	// is its line.
+	Password     string
+	PasswordLine int
 }
 
 var refereeVerbs = []string{"APPROVE", "DENY", "BREACH", "LIFT", "DEADLINE", "RESOLVE", "RERUN", "PREVIEW"}
@@ -252,6 +258,10 @@ func ParseRefereeCommands(mail string, v *Vocabulary, loc *time.Location) *Refer
 				rs.Game = g.game
 				continue
 			}
+			if pl, ok := cmd.(passwordLine); ok {
+				rs.Password, rs.PasswordLine = pl.password, pl.line
+				continue
+			}
 			rs.Commands = append(rs.Commands, cmd)
 			lastApprove = -1
 			if _, ok := cmd.(Approve); ok {
@@ -276,13 +286,26 @@ func (gameLine) SourceLine() int { return 0 }
 // EffectKind returns "".
 func (gameLine) EffectKind() string { return "" }
 
+// passwordLine is the PASSWORD line of a referee's mail, returned as a
+// command so the loop above can take it.
+type passwordLine struct {
+	password string
+	line     int
+}
+
+// Verb returns "password".
+func (passwordLine) Verb() string { return "password" }
+
+// SourceLine returns the line: the PASSWORD line is not a command.
+func (p passwordLine) SourceLine() int { return p.line }
+
 var durationPattern = regexp.MustCompile(`^(?i)(\d+[dhm])+$`)
 
 // startsRefereeCommand reports a word that begins the referee's commands: a
 // command, an effect or GAME, by unique prefix, or a word of five letters or
 // more one edit away from one.
 func startsRefereeCommand(w string) bool {
-	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME")
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD")
 	if kw, _ := match(w, all); kw != "" {
 		return true
 	}
@@ -362,7 +385,7 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 	if it.typ != itemWord {
 		p.expected(it, "a referee command ("+orList(refereeVerbs)+")", "Write one command per line.")
 	}
-	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME")
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD")
 	kw, amb := match(it.val, all)
 	if kw == "" {
 		if len(amb) > 0 {
@@ -378,6 +401,12 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 			p.expected(g, "the game's ID", "Write GAME and the game's ID.")
 		}
 		cmd = gameLine{game: g.val}
+	case "PASSWORD":
+		// The rest of the line as written: a password may hold any
+		// character the lexer would split on.
+		t := strings.TrimSpace(lg.text)
+		rest := strings.TrimLeft(t[strings.IndexFunc(t+" ", unicode.IsSpace):], " \t")
+		return passwordLine{password: strings.TrimSpace(rest), line: line}, nil, nil
 	case "APPROVE":
 		cmd = Approve{Line: line, Token: p.token()}
 	case "DENY":

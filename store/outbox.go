@@ -114,7 +114,8 @@ func (tx *Tx) DueMessages(ctx context.Context, now time.Time, limit int) ([]Outb
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	return tx.queryOutbox(ctx, `WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
+	// The index walks the queue in order: no sort of the whole queue.
+	return tx.queryOutbox(ctx, `INDEXED BY outbox_pending_order WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
 		encTime(now), limit)
 }
 

@@ -162,6 +162,10 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 		writer.Close()
 		return nil, err
 	}
+	if err := ensureIndexes(ctx, db); err != nil {
+		writer.Close()
+		return nil, err
+	}
 
 	rq := cloneValues(common)
 	rq.Set("_query_only", "1")

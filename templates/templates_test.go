@@ -29,6 +29,9 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"internal-error-referee": map[string]any{"ID": 7, "From": "a@b", "Received": "1 April 2026, 12:00 BST",
 			"Detail": "runtime error: index out of range"},
 	}
+	for k, v := range authTemplateData {
+		data[k] = v
+	}
 	for _, name := range Names() {
 		d, ok := data[name]
 		if !ok {

@@ -94,9 +94,18 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 
 	cmd, log := start()
-	post := func(from, file string) {
+	// post runs the README's "pbem send", logged in as from with its
+	// password from a file (stdin, when given, is the mail).
+	post := func(from, password, file string, stdin ...string) {
 		t.Helper()
-		send := exec.Command(bin, "--config", cfgPath, "send", "--from", from, file)
+		pwFile := filepath.Join(dir, "password.txt")
+		if err := os.WriteFile(pwFile, []byte(password+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		send := exec.Command(bin, "--config", cfgPath, "send", "--from", from, "--password-file", pwFile, file)
+		if len(stdin) > 0 {
+			send.Stdin = strings.NewReader(stdin[0])
+		}
 		if out, err := send.CombinedOutput(); err != nil {
 			stop(cmd, log)
 			t.Fatalf("pbem send: %v\n%s", err, out)
@@ -113,24 +122,11 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 		return msgs
 	}
-	// The first sheet is posted with the command line the banner suggests,
-	// run from the repository as the README says.
-	hint, _ := sendLine.Load().(string)
-	words := strings.Fields(hint)
-	if len(words) < 2 || words[0] != "pbem" || !strings.Contains(hint, "--config "+cfgPath) || !strings.Contains(hint, "--from eisenmark@pbem.localhost") {
-		stop(cmd, log)
-		t.Fatalf("the banner's send line is %q, want pbem send --config %s --from eisenmark@pbem.localhost …", hint, cfgPath)
-	}
-	send := exec.Command(bin, words[1:]...)
-	send.Dir = repo
-	if out, err := send.CombinedOutput(); err != nil {
-		stop(cmd, log)
-		t.Fatalf("%s: %v\n%s", hint, err, out)
-	}
+	post("eisenmark@pbem.localhost", "demo-mail-eisenmark", filepath.Join(repo, "docs/examples/monthly.txt"))
 	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
 	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
-	stop(cmd, log)
 	if len(msgs) != 1 {
+		stop(cmd, log)
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
 	}
 	if _, after, _ := strings.Cut(log.String(), "pbem: stopped"); strings.Contains(after, "level=") {
@@ -140,7 +136,22 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
 	}
 	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
-		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+		stop(cmd, log)
+		t.Fatalf("the referee should have the one forwarded request, has %d", len(refMail))
+	}
+	// The README's ruling: the referee, logged in, with the referee password.
+	token := ""
+	for _, f := range strings.Fields(strings.ReplaceAll(refMail[0], "=\r\n", "")) {
+		if len(f) == 7 && f[0] == 'R' && token == "" && strings.Contains(refMail[0], "APPROVE "+f) {
+			token = f
+		}
+	}
+	post("referee@pbem.localhost", "demo-referee", "-", "PASSWORD demo-referee-commands\nAPPROVE "+token+"\n")
+	msgs = waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
+	refMail = waitMail("referee@pbem.localhost", "demo-referee", 2)
+	stop(cmd, log)
+	if len(msgs) != 2 || !strings.Contains(msgs[1], "was approved") {
+		t.Errorf("eisenmark was not told of the ruling on %s (%d messages)\n%s", token, len(msgs), log.String())
 	}
 
 	// A restart serves the same mailboxes and answers nothing twice. A
@@ -151,7 +162,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if err := os.WriteFile(hello, []byte("Is this where orders go?\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	post("morgronskia@pbem.localhost", hello)
+	post("morgronskia@pbem.localhost", "demo-mail-morgronskia", hello)
 	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 1); len(got) != 1 {
 		stop(cmd, log)
 		t.Fatalf("after a restart morgronskia's mail got %d answers, want 1\n%s", len(got), log.String())
@@ -159,11 +170,11 @@ func TestDemoEndToEnd(t *testing.T) {
 	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
 	refAgain := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
 	stop(cmd, log)
-	if len(again) != 1 {
-		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
+	if len(again) != 2 {
+		t.Errorf("after a restart eisenmark has %d messages, want still 2", len(again))
 	}
-	if len(refAgain) != 1 {
-		t.Errorf("after a restart the referee has %d messages, want still 1", len(refAgain))
+	if len(refAgain) != 2 {
+		t.Errorf("after a restart the referee has %d messages, want still 2", len(refAgain))
 	}
 }
 
@@ -191,7 +202,7 @@ func (l *syncLog) String() string {
 	return l.b.String()
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -203,7 +214,7 @@ func freePort(t *testing.T) int {
 
 // mailbox returns the messages in an account's INBOX, or nil when the server
 // cannot be reached.
-func mailbox(t *testing.T, addr, user, pass string) []string {
+func mailbox(t testing.TB, addr, user, pass string) []string {
 	t.Helper()
 	msgs, err := imaptest.Messages(addr, user, pass, "INBOX")
 	if err != nil {

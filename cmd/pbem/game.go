@@ -181,6 +181,7 @@ func runRun(e *env, c *command, args []string) int {
 	if code != exitOK {
 		return code
 	}
+	setMemoryLimit()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

@@ -131,13 +131,15 @@ func commands() []*command {
 				"or with --json the nation's view as JSON (docs/reports.md). --turn T is the resolved turn (0: the\n" +
 				"starting report; default: the latest). --referee renders the referee's master report: every force,\n" +
 				"battle, die roll and treasury, and the sheets received and missing. Nothing is mailed."},
-		{name: "send", args: "--from ADDR [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
+		{name: "send", args: "--from ADDR [--password-file FILE] [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
 			summary: "posts a sheet or message to the mail server by SMTP, as a mail client would",
 			description: "Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n" +
 				"would. Plain text is wrapped in a new text/plain message; a file that is already a message (a\n" +
 				"header block with a From line, then a blank line) is sent unchanged. The server is the embedded\n" +
 				"one from the config (mail.embedded.smtp_listen) unless --smtp names another; the recipient\n" +
-				"defaults to the game's address (mail.address)."},
+				"defaults to the game's address (mail.address). It logs in (SMTP AUTH) as --from (or --user) with\n" +
+				"--password-file FILE or --password PW, or asks for the password on the terminal: the embedded\n" +
+				"server takes mail from its accounts only from a client logged in as that account."},
 		{name: "run", run: runRun,
 			summary: "runs the embedded mail server and the daemon until Ctrl-C or SIGTERM",
 			description: "Runs the game: creates it on first start, starts pbem's own IMAP and SMTP server on loopback\n" +

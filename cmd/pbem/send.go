@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/mail"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/mailserver"
@@ -28,6 +31,10 @@ func runSend(e *env, c *command, args []string) int {
 	fs.Var(&to, "to", "a recipient (repeatable; default: the game's address)")
 	subject := fs.String("subject", "", "the subject for plain text (default: \"Orders: \" and the file name)")
 	smtpAddr := fs.String("smtp", "", "the SMTP server host:port (default: the embedded server's, mail.embedded.smtp_listen)")
+	user := fs.String("user", "", "the SMTP login (default: the --from address)")
+	pass := fs.String("password", "", "the SMTP password of the --from account (visible to other users of this machine: prefer --password-file, or type it when asked)")
+	passFile := fs.String("password-file", "", "a file whose first line is the SMTP password")
+	noLogin := fs.Bool("no-login", false, "send without logging in (the embedded server takes such mail only from addresses that are not its accounts)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -82,12 +89,31 @@ func runSend(e *env, c *command, args []string) int {
 			return exitUsage
 		}
 	}
+	var login *mailserver.Login
+	if !*noLogin && !loopbackAddr(*smtpAddr) {
+		e.errorf("send: %s is not a loopback address, and pbem send speaks SMTP without TLS: it will not send a password there; use a mail program for another server (or --no-login)", *smtpAddr)
+		return exitUsage
+	}
+	if !*noLogin {
+		if *user == "" {
+			*user = *from
+		}
+		pw, code := sendPassword(e, *user, *pass, *passFile)
+		if code != exitOK {
+			return code
+		}
+		login = &mailserver.Login{User: *user, Password: pw}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	if err := mailserver.Send(ctx, *smtpAddr, *from, to, raw); err != nil {
-		e.errorf("send: %v (is \"pbem run\" running?)", err)
+	if err := mailserver.SendAs(ctx, *smtpAddr, login, *from, to, raw); err != nil {
+		hint := "is \"pbem run\" running?"
+		if strings.Contains(err.Error(), "login") {
+			hint = "check the account's password (mail.embedded.accounts in the config)"
+		}
+		e.errorf("send: %v (%s)", err, hint)
 		return exitFailure
 	}
 	fmt.Fprintf(e.stdout, "sent %s from %s to %s via %s\n", shown, *from, strings.Join(to, ", "), *smtpAddr)
@@ -125,4 +151,58 @@ func looksLikeMessage(raw []byte) bool {
 		}
 	}
 	return from
+}
+
+// sendPassword finds the SMTP password: --password, else the first line of
+// --password-file, else asked for on the terminal (/dev/tty, so that a sheet
+// can still come on standard input) without echo.
+func sendPassword(e *env, user, pass, file string) (string, int) {
+	switch {
+	case pass != "" && file != "":
+		e.errorf("send: give --password or --password-file, not both")
+		return "", exitUsage
+	case pass != "":
+		return pass, exitOK
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			e.errorf("send: cannot read the password file: %v", err)
+			return "", exitFailure
+		}
+		line, _, _ := strings.Cut(string(data), "\n")
+		return strings.TrimRight(line, "\r"), exitOK
+	}
+	// The terminal, not standard input (which may carry the mail).
+	tty, err := os.Open("/dev/tty")
+	if err != nil || !term.IsTerminal(int(tty.Fd())) {
+		if tty != nil {
+			tty.Close()
+		}
+		e.errorf("send: the mail server wants the password of %s: give --password-file FILE (or --password), or run pbem send in a terminal to be asked", user)
+		return "", exitUsage
+	}
+	defer tty.Close()
+	fmt.Fprintf(tty, "SMTP password for %s: ", user)
+	pw, err := term.ReadPassword(int(tty.Fd()))
+	fmt.Fprintln(tty)
+	if err != nil {
+		e.errorf("send: reading the password: %v", err)
+		return "", exitFailure
+	}
+	return string(pw), exitOK
+}
+
+// loopbackAddr reports whether host:port names this machine: localhost, a
+// name under .localhost, or a loopback IP address.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -1,0 +1,68 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// TestHandleMailsInOrder: a batch handled together gives the answers mail
+// by mail would: a nation's second sheet in the same batch replaces its
+// first, and the referee's ruling on a request made earlier in the batch is
+// recorded.
+func TestHandleMailsInOrder(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g, ctx := d.Game, context.Background()
+	at := time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)
+	req := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nREQUEST \"Bribe the governor\"", 1)
+	first := storeMail(t, g, 1, "eisenmark@pbem.localhost", sheetMail("b1@x", "")+"", at)
+	second := storeMail(t, g, 2, "eisenmark@pbem.localhost", strings.Replace(sheetMail("b2@x", ""), goodSheet, req, 1), at)
+	other := storeMail(t, g, 3, "morgronskia@pbem.localhost", strings.NewReplacer("eisenmark", "morgronskia", "E1", "M1", "b1@x", "b3@x").Replace(sheetMail("b1@x", "")), at)
+	if err := g.HandleMails(ctx, []store.Mail{first, second, other}); err != nil {
+		t.Fatal(err)
+	}
+	var token string
+	var replaced bool
+	for _, r := range queued(t, g) {
+		b := body(string(r.Raw))
+		if strings.Contains(header(string(r.Raw), "In-Reply-To"), "b2@x") {
+			replaced = strings.Contains(b, "replaces the one you sent before")
+		}
+		for _, line := range strings.Split(b, "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "APPROVE" {
+				token = f[1]
+			}
+		}
+	}
+	if !replaced {
+		t.Error("the second sheet of a batch was not answered as replacing the first")
+	}
+	if token == "" {
+		t.Fatal("the request was not forwarded")
+	}
+	ruling := storeMail(t, g, 4, "referee@pbem.localhost",
+		"From: referee@pbem.localhost\nTo: orders@pbem.localhost\nSubject: r\nMessage-ID: <r1@x>\n\nPASSWORD "+refereePassword+"\nAPPROVE "+token+"\n", at)
+	late := storeMail(t, g, 5, "morgronskia@pbem.localhost", strings.NewReplacer("eisenmark", "morgronskia", "E1", "M1", "b1@x", "b5@x").Replace(sheetMail("b1@x", "")), at)
+	if err := g.HandleMails(ctx, []store.Mail{ruling, late}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []store.Mail{first, second, other, ruling, late} {
+		if row := mailRow(t, g, m.ID); row.Status == store.MailStored {
+			t.Errorf("mail %d left stored", m.UID)
+		}
+	}
+	subs, _ := g.DB.Submissions(ctx, "syw", 1)
+	rulings := 0
+	for _, s := range subs {
+		if s.Kind == KindRuling {
+			rulings++
+		}
+	}
+	if rulings != 1 {
+		t.Errorf("%d rulings recorded, want 1", rulings)
+	}
+}
