@@ -79,6 +79,13 @@ func (g *Game) ensureDeadline(ctx context.Context) error {
 	return g.DB.Update(ctx, func(tx *store.Tx) error { return g.openDeadline(ctx, tx, st.Turn, rec.ResolvedAt) })
 }
 
+// TurnDeadline returns the stored deadline of a turn in the game's zone:
+// the one set when the turn opened, or the referee's DEADLINE since; zero
+// when it has none.
+func (g *Game) TurnDeadline(ctx context.Context, turn int) (time.Time, error) {
+	return g.turnDeadline(ctx, turn)
+}
+
 // turnDeadline returns the stored deadline of a turn, zero when it has none.
 func (g *Game) turnDeadline(ctx context.Context, turn int) (time.Time, error) {
 	d, err := g.DB.TurnDeadline(ctx, g.ID(), turn)

@@ -47,6 +47,11 @@ func (t *turn) stepEndOfTurn() {
 	}
 	forces := make([]game.Force, 0, len(t.forces))
 	for _, f := range t.live() {
+		if f.Garrison && !t.garrisons(f) {
+			// Driven out, retreated or marched off: a force is the garrison
+			// only of a city its nation holds, standing in it.
+			f.Garrison = false
+		}
 		forces = append(forces, *f)
 	}
 	t.s.Forces = forces
@@ -60,4 +65,14 @@ func (t *turn) stepEndOfTurn() {
 	t.emit(&TurnEnded{Turn: t.number, Next: next, YearEnd: t.yearEnd}, t.cite("Scales", ""), game.Place{}, public())
 	t.s.Turn = next
 	t.s.Normalize()
+}
+
+// garrisons reports whether a force flagged as a garrison still stands in a
+// city its nation controls.
+func (t *turn) garrisons(f *game.Force) bool {
+	if f.At.IsSea() || f.Aboard != "" {
+		return false
+	}
+	c, ok := t.m.CityAt(f.At.Hex)
+	return ok && t.cityState(c.Name).Controller == f.Nation
 }

@@ -282,10 +282,12 @@ type ForceDisbanded struct {
 // CityCaptured: a nation took control of a city. Public.
 type CityCaptured struct {
 	Header
-	City   string
-	From   game.NationID `json:",omitempty"`
-	By     game.NationID
-	Forces []game.ForceID
+	City string
+	From game.NationID `json:",omitempty"`
+	By   game.NationID
+	// Forces are the capturer's forces in the city; only the capturer is
+	// told them (fog.go).
+	Forces []game.ForceID `json:",omitempty"`
 	// Recaptured: the city is loyal to the capturer, who only had to drive
 	// the garrison out.
 	Recaptured bool `json:",omitempty"`

@@ -85,6 +85,17 @@ func (e *RetreatedBeforeBattle) redactFor(n game.NationID) Event {
 	return &c
 }
 
+// A capture is public ("the location of all forces in the game is public"),
+// but which forces made it is the capturer's: another nation learns a
+// force's ID only from a contact or scouting of its own.
+func (e *CityCaptured) redactFor(n game.NationID) Event {
+	c := *e
+	if n != e.By {
+		c.Forces = nil
+	}
+	return &c
+}
+
 func (e *LandingRefused) redactFor(n game.NationID) Event {
 	c := *e
 	if n == e.Nation {

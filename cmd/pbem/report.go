@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
@@ -89,9 +88,11 @@ func runReport(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	deadline, ok := cfg.Game.Deadline.Next(last.rec.ResolvedAt, g.Zone)
-	if !ok {
-		deadline = time.Time{}
+	// The deadline of the turn the report asks orders for, as stored (the
+	// referee's DEADLINE commands included), not recomputed from the schedule.
+	deadline, err := g.TurnDeadline(ctx, last.state.Turn)
+	if err != nil {
+		return failed(e, err)
 	}
 	opts := &reports.Options{PageSize: *paper, Taxes: &g.Rules.Taxes}
 	var data []byte
