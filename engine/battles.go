@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/syw-pbem/pbem/engine/battle"
@@ -74,8 +75,21 @@ func (t *turn) buildFieldworks() {
 			continue
 		}
 		inches := min(o.Inches, limit)
+		cost := ceilDiv(inches, 4) * max(t.r.Costs.FieldworksPer4Inches, 1)
+		// "You must also pay for them according to the rates in the Cost
+		// Chart": from the treasury, like any other crown spent.
+		what := fmt.Sprintf("%d\" of fieldworks for %s", inches, f.ID)
+		if !t.pay(no.nation, cost, "fieldworks", what, o.Line, rule) {
+			city, have := Treasury(t.m, t.s, no.nation)
+			held := fmt.Sprintf("the treasury in %s holds %d", city, have)
+			if city == "" {
+				held = "you hold no treasury (neither your capitol nor a temporary capitol)"
+			}
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s cost %d crowns and %s", what, cost, held))
+			continue
+		}
 		f.Fieldworks = inches
-		t.emit(&FieldworksBuilt{Force: f.ID, Inches: inches, Asked: o.Inches, Limit: limit, Cost: ceilDiv(inches, 4) * max(t.r.Costs.FieldworksPer4Inches, 1)},
+		t.emit(&FieldworksBuilt{Force: f.ID, Inches: inches, Asked: o.Inches, Limit: limit, Cost: cost},
 			rule, f.At, to(f.Nation), f.Nation)
 	}
 }
