@@ -121,10 +121,31 @@ func TestNarrativeNamesOnlyWhatWasSeen(t *testing.T) {
 				// Never contradicting the numbers: the story's own losses
 				// are the event's.
 				own := lb.Sides[lb.SideOf("eisenmark")]
-				if want := fmt.Sprintf("we lost %d killed and %d routed", own.Killed, own.Routed); !strings.Contains(strings.ToLower(e), want) {
+				want := "we lost no men"
+				if cas := own.Killed + own.Routed + own.Captured; cas > 0 {
+					want = fmt.Sprintf("our casualties were %d: %s", cas, casualtyList(own))
+				}
+				if !strings.Contains(strings.ToLower(e), want) {
 					t.Errorf("seed %d %s %s: Eisenmark's story lacks %q:\n%s", seed, model, r.ID, want, e)
 				}
 			}
 		}
 	}
+}
+
+// casualtyList is a side's losses as the story lists them, those not nil.
+func casualtyList(s engine.BattleSide) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{s.Killed, "killed"}, {s.Routed, "routed"}, {s.Captured, "surrounded and taken"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
