@@ -697,7 +697,7 @@ func (t *teller) ending() any {
 		d.Outcome = "neither army could break the other, and both drew off"
 	}
 	if e.Days > 1 {
-		d.Outcome += fmt.Sprintf(" after %d days of fighting", e.Days)
+		d.Outcome = fmt.Sprintf("after %d days of fighting, %s", e.Days, d.Outcome)
 	}
 	d.OurLosses, d.Net = ourLosses(us)
 	if n := gunsLost(us, "field"); n > 0 {
@@ -787,11 +787,11 @@ func ourLosses(us *engine.BattleSide) (losses, net string) {
 	switch {
 	case cas == 0 && us.PursuitLost == 0:
 	case us.Lost <= 0:
-		net = "in all, the day cost us no men"
+		net = "in all, the battle cost us no men"
 	case us.Lost == 1:
-		net = "in all, the day cost us 1 man"
+		net = "in all, the battle cost us 1 man"
 	default:
-		net = fmt.Sprintf("in all, the day cost us %d men", us.Lost)
+		net = fmt.Sprintf("in all, the battle cost us %d men", us.Lost)
 	}
 	return losses, net
 }

@@ -22,6 +22,13 @@ var update = flag.Bool("update", false, "rewrite the golden narratives")
 // it sees Eisenmark only as a size class).
 func battleTurn(t *testing.T, rules *ruleset.Ruleset, seed uint64) *engine.Result {
 	t.Helper()
+	return battleTurnWith(t, rules, seed, nil)
+}
+
+// battleTurnWith is battleTurn with the armies changed by change (nil: as
+// they are) before the turn is resolved.
+func battleTurnWith(t *testing.T, rules *ruleset.Ruleset, seed uint64, change func(*engine.State)) *engine.Result {
+	t.Helper()
 	m, err := hexmap.Load(filepath.Join("..", "..", "engine", "testdata", "maps", "plain.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +45,9 @@ func battleTurn(t *testing.T, rules *ruleset.Ruleset, seed uint64) *engine.Resul
 				Guns:    []game.Guns{{Kind: game.HeavyGun, Count: 2}},
 				Leaders: []game.Leader{{ID: "Saxe", Name: "Marshal Saxe", Role: game.General, Experience: 1}}},
 		}}
+	if change != nil {
+		change(st)
+	}
 	st.Normalize()
 	o, err := engine.UnmarshalOrder([]byte(`{"kind":"move","Force":"E1","Path":["0402","0502","0602"]}`))
 	if err != nil {
