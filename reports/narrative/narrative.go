@@ -11,6 +11,26 @@
 // fighting, ending) has numbered variants, and a seed made from the battle's
 // date, hex and the nation picks one of each, so that two battles do not
 // read alike while the same battle always reads the same.
+//
+// The story never contradicts itself or the numbers:
+//   - the fighting is told in the order it happened (day, then tabletop
+//     turn), each moment's hour taken from its turn, so the time words
+//     only move forwards; the lines closing is given an hour only when no
+//     moment told after it came earlier;
+//   - the turning point is a moment that went well for the winner (a
+//     charge, a won melee, guns taken or reserves of the winner; a lost
+//     melee, a general struck or an attack called off of the loser): the
+//     event's own turning point if it did, else the winner's next success
+//     after it, else his last before it; a battle nobody won has none;
+//   - each general's fate is told once, the worst that befell him, at the
+//     moment it did (twice wounded: carried from the field);
+//   - the losses are the casualties (killed, routed, taken), those of them
+//     who came back to the colours, and the net loss with the pursuit's
+//     toll, adding up to the event's Lost;
+//   - the pursuit is told from its figures: the winner's cavalry to spare,
+//     the figures the loser lost to it, and the guns the loser lost on the
+//     road (the pursuit's die per gun), the same facts from both sides as
+//     far as each side's copy of the event carries them.
 package narrative
 
 import (
