@@ -11,12 +11,34 @@
 // fighting, ending) has numbered variants, and a seed made from the battle's
 // date, hex and the nation picks one of each, so that two battles do not
 // read alike while the same battle always reads the same.
+//
+// The story never contradicts itself or the numbers:
+//   - the fighting is told in the order it happened (day, then tabletop
+//     turn), each moment's hour taken from its turn, so the time words
+//     only move forwards; the lines closing is given an hour only when no
+//     moment told after it came earlier;
+//   - the turning point is a moment that went well for the winner (a
+//     charge, a won melee, guns taken or reserves of the winner; a lost
+//     melee, a general struck or an attack called off of the loser): the
+//     event's own turning point if it did, else the winner's next success
+//     after it, else his last before it; a battle nobody won has none;
+//   - each general's fate is told once, the worst that befell him, at the
+//     moment it did (twice wounded: carried from the field);
+//   - the losses are the casualties (killed, routed, taken), those of them
+//     who came back to the colours, and the net loss with the pursuit's
+//     toll, adding up to the event's Lost;
+//   - the pursuit is told from its figures: the winner's cavalry to spare,
+//     the figures the loser lost to it, and the guns the loser lost on the
+//     road (the pursuit's die per gun), the same facts from both sides as
+//     far as each side's copy of the event carries them.
 package narrative
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -74,6 +96,12 @@ type teller struct {
 	full bool
 	seed uint64
 	pick int
+	// told are the moments the fighting paragraph tells (indexes into
+	// Moments, in order), turning the turning point among them (-1: none),
+	// carried the generals told as wounded twice.
+	told    []int
+	turning int
+	carried map[int]bool
 }
 
 // Tell tells one battle as nation n saw it.
@@ -85,6 +113,7 @@ func Tell(e *engine.LandBattle, n game.NationID) Story {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s|%s|%s|%s", e.Date, e.Hex, n, e.Model)
 	t := &teller{e: e, mine: mine, full: full, seed: h.Sum64()}
+	t.plan()
 	st := Story{Title: fmt.Sprintf("The battle at %s", t.placeName())}
 	for _, part := range []struct {
 		name string
@@ -221,6 +250,9 @@ func (t *teller) opening() any {
 	}
 	d.TheirLeader = t.them().Commander
 	d.OurStrength = strength(t.us(), ruleset.LevelExact)
+	if d.OurStrength == "" {
+		d.OurStrength = "his army"
+	}
 	d.TheirStrength = strength(t.them(), t.theirLevel())
 	var ground []string
 	if e.Terrain == game.Woods || e.Terrain == game.Rough {
@@ -343,6 +375,7 @@ type approachData struct {
 func (t *teller) approach() any {
 	d := approachData{Attacking: t.us().Stance == game.Attack}
 	d.Closing = "the lines never came to close quarters"
+	closed := false
 	for _, m := range t.e.Moments {
 		switch m.What {
 		case battle.MCannonade:
@@ -368,7 +401,13 @@ func (t *teller) approach() any {
 				d.Skirmish = fmt.Sprintf("enemy %s pecked at our front", who)
 			}
 		case battle.MAdvance:
-			if !strings.HasPrefix(d.Closing, "the lines never") {
+			if !strings.HasPrefix(d.Closing, "the lines never") || closed {
+				continue
+			}
+			// The hour, unless the fighting told next began before it
+			// (a general struck by round shot): time is told forwards.
+			if len(t.told) > 0 && before(t.e.Moments[t.told[0]], m) {
+				d.Closing, closed = "the lines came to musket range", true
 				continue
 			}
 			d.Closing = fmt.Sprintf("%s%s the lines were at musket range", timeOfDay(m.Turn), dayWord(m))
@@ -378,49 +417,178 @@ func (t *teller) approach() any {
 }
 
 type fightingData struct {
-	Moments []string
-	Turning string
+	// Before and After are the moments told before and after the turning
+	// point, in the order they happened; Turning is the turning point
+	// ("" when none).
+	Before, After []string
+	Turning       string
 }
 
-func (t *teller) fighting() any {
-	var d fightingData
-	var notable []int
-	for i, m := range t.e.Moments {
-		switch m.What {
-		case battle.MCharge, battle.MMelee, battle.MGeneral, battle.MGunsTaken, battle.MReserves, battle.MCallOff:
-			if i != t.e.Turning {
-				notable = append(notable, i)
+// notableForStory: the moments the fighting paragraph may tell.
+func notableForStory(what string) bool {
+	switch what {
+	case battle.MCharge, battle.MMelee, battle.MGeneral, battle.MGunsTaken, battle.MReserves, battle.MCallOff:
+		return true
+	}
+	return false
+}
+
+// favours is the side a moment went well for (-1: neither): a charge or a
+// won melee for the actor, a lost melee for the other side, a general
+// struck down for his enemies, guns taken for the side that took them,
+// reserves for the side that brought them up, an attack called off for
+// the side that stood.
+func favours(m battle.Moment) int {
+	switch m.What {
+	case battle.MCharge, battle.MGunsTaken, battle.MReserves:
+		return m.Side
+	case battle.MMelee:
+		if strings.HasPrefix(m.Outcome, "won") {
+			return m.Side
+		}
+		return 1 - m.Side
+	case battle.MGeneral, battle.MCallOff, battle.MBreak, battle.MWithdraw:
+		return 1 - m.Side
+	}
+	return -1
+}
+
+// fateRank orders a general's fates, worst last.
+func fateRank(outcome string) int {
+	switch outcome {
+	case battle.Killed:
+		return 3
+	case battle.Captured:
+		return 2
+	}
+	return 1
+}
+
+// plan chooses the moments the fighting paragraph tells, in the order they
+// happened, and the turning point among them. Each general's fate is told
+// once, at the moment of the worst that befell him (a general the fog
+// leaves unnamed: once per side); the turning point is the event's if that
+// moment favoured the winner, else the winner's next success after it (or,
+// failing that, the last before it); a battle nobody won has none.
+func (t *teller) plan() {
+	ms := t.e.Moments
+	var cand []int
+	worst := map[string]int{}
+	wounds := map[string]int{}
+	key := func(m battle.Moment) string {
+		if m.General == "" {
+			return fmt.Sprintf("?%d", m.Side)
+		}
+		return fmt.Sprintf("%d %s", m.Side, m.General)
+	}
+	for i, m := range ms {
+		if m.What != battle.MGeneral {
+			continue
+		}
+		k := key(m)
+		if m.Outcome != battle.Killed && m.Outcome != battle.Captured {
+			wounds[k]++
+		}
+		if j, ok := worst[k]; !ok || fateRank(m.Outcome) >= fateRank(ms[j].Outcome) {
+			worst[k] = i
+		}
+	}
+	t.carried = map[int]bool{}
+	for i, m := range ms {
+		if !notableForStory(m.What) {
+			continue
+		}
+		if m.What == battle.MGeneral {
+			k := key(m)
+			if worst[k] != i {
+				continue
+			}
+			// Wounded twice: carried from the field (named generals only,
+			// since two unnamed wounds may be two men).
+			if m.General != "" && fateRank(m.Outcome) == 1 && wounds[k] > 1 {
+				t.carried[i] = true
+			}
+		}
+		cand = append(cand, i)
+	}
+	t.turning = -1
+	if w := t.e.Winner; (w == 0 || w == 1) && t.e.Turning >= 0 {
+		for _, i := range cand {
+			if i >= t.e.Turning && favours(ms[i]) == w {
+				t.turning = i
+				break
+			}
+		}
+		if t.turning < 0 {
+			for _, i := range cand {
+				if i < t.e.Turning && favours(ms[i]) == w {
+					t.turning = i
+				}
 			}
 		}
 	}
-	// At most four: the first, the last, and the generals.
+	// At most four besides the turning point: the first, the last, and the
+	// generals.
 	keep := map[int]bool{}
-	for _, i := range notable {
-		if t.e.Moments[i].What == battle.MGeneral {
+	for _, i := range cand {
+		if ms[i].What == battle.MGeneral {
 			keep[i] = true
 		}
 	}
-	if len(notable) > 0 {
-		keep[notable[0]] = true
-		keep[notable[len(notable)-1]] = true
+	var rest []int
+	for _, i := range cand {
+		if i != t.turning {
+			rest = append(rest, i)
+		}
 	}
-	for _, i := range notable {
+	if len(rest) > 0 {
+		keep[rest[0]] = true
+		keep[rest[len(rest)-1]] = true
+	}
+	for _, i := range rest {
 		if len(keep) >= 4 {
 			break
 		}
 		keep[i] = true
 	}
-	last := ""
-	for _, i := range notable {
+	if t.turning >= 0 {
+		keep[t.turning] = true
+	}
+	t.told = nil
+	for _, i := range cand {
 		if keep[i] {
-			d.Moments = append(d.Moments, t.moment(t.e.Moments[i], &last))
+			t.told = append(t.told, i)
 		}
 	}
-	if t.e.Turning >= 0 && t.e.Turning < len(t.e.Moments) {
-		last = ""
-		d.Turning = t.moment(t.e.Moments[t.e.Turning], &last)
+	// The moments are recorded in order; sort by day and turn all the same,
+	// so that time is told forwards whatever the model did.
+	slices.SortStableFunc(t.told, func(a, b int) int {
+		if c := cmp.Compare(ms[a].Day, ms[b].Day); c != 0 {
+			return c
+		}
+		return cmp.Compare(ms[a].Turn, ms[b].Turn)
+	})
+}
+
+// before says whether moment a came before moment b (day, then turn).
+func before(a, b battle.Moment) bool {
+	return a.Day < b.Day || a.Day == b.Day && a.Turn < b.Turn
+}
+
+func (t *teller) fighting() any {
+	var d fightingData
+	last := "" // the paragraph's first moment names its hour
+	for _, i := range t.told {
+		switch {
+		case i == t.turning:
+			d.Turning = t.moment(i, &last, true)
+		case d.Turning != "":
+			d.After = append(d.After, t.moment(i, &last, false))
+		default:
+			d.Before = append(d.Before, t.moment(i, &last, false))
+		}
 	}
-	if len(d.Moments) == 0 && d.Turning == "" {
+	if len(d.Before)+len(d.After) == 0 && d.Turning == "" {
 		return nil
 	}
 	return d
@@ -445,14 +613,27 @@ func (t *teller) unit(m battle.Moment, k battle.Kind, side int) string {
 }
 
 // moment tells one moment; last is the time of day told before, so that
-// the same hour is not repeated.
-func (t *teller) moment(m battle.Moment, last *string) string {
+// the same hour is not repeated. The turning point, told after "the day
+// turned", drops a repeated hour rather than say "then".
+func (t *teller) moment(i int, last *string, turning bool) string {
+	m := t.e.Moments[i]
 	when := timeOfDay(m.Turn) + dayWord(m)
-	if when == *last {
-		when = t.choose("then", "soon after", "meanwhile", "moments later")
-	} else {
+	switch {
+	case when != *last:
 		*last = when
+	case turning:
+		when = ""
+	default:
+		when = t.choose("then", "soon after", "meanwhile", "moments later")
 	}
+	s := t.momentText(m, when)
+	if t.carried[i] {
+		s += " and carried from the field"
+	}
+	return strings.TrimSpace(s)
+}
+
+func (t *teller) momentText(m battle.Moment, when string) string {
 	actor := t.unit(m, m.Kind, m.Side)
 	target := t.unit(m, m.Target, 1-m.Side)
 	switch m.What {
@@ -492,6 +673,9 @@ func (t *teller) moment(m battle.Moment, last *string) string {
 		return fmt.Sprintf("%s the enemy overran one of our batteries", when)
 	case battle.MCallOff:
 		if m.Side == t.mine {
+			if when == "" {
+				return "our losses mounting, the attack was called off and our lines drew back out of musket range"
+			}
 			return fmt.Sprintf("%s, our losses mounting, the attack was called off and our lines drew back out of musket range", when)
 		}
 		return fmt.Sprintf("%s the enemy's attack faltered, and his lines drew back out of musket range", when)
@@ -505,8 +689,10 @@ func (t *teller) moment(m battle.Moment, last *string) string {
 }
 
 type endingData struct {
-	Outcome, OurLosses, TheirLosses, Pursuit, Retreat string
-	After                                             []string
+	// OurLosses are the battle's casualties and those regained; Net the
+	// net loss, pursuit included (told after the pursuit).
+	Outcome, OurLosses, TheirLosses, Pursuit, Retreat, Net string
+	After                                                  []string
 }
 
 func (t *teller) ending() any {
@@ -531,38 +717,26 @@ func (t *teller) ending() any {
 		d.Outcome = "neither army could break the other, and both drew off"
 	}
 	if e.Days > 1 {
-		d.Outcome += fmt.Sprintf(" after %d days of fighting", e.Days)
+		d.Outcome = fmt.Sprintf("after %d days of fighting, %s", e.Days, d.Outcome)
 	}
-	d.OurLosses = fmt.Sprintf("we lost %d killed and %d routed", us.Killed, us.Routed)
-	if us.Captured > 0 {
-		d.OurLosses += fmt.Sprintf(", and %d surrounded and taken", us.Captured)
+	d.OurLosses, d.Net = ourLosses(us)
+	if n := gunsLost(us, "field"); n > 0 {
+		d.OurLosses += "; " + guns(n, "of our") + " overrun on the field"
 	}
-	if us.Regained > 0 {
-		d.OurLosses += fmt.Sprintf("; %d came back to the colours", us.Regained)
-	}
-	switch {
-	case us.GunsLost == 1:
-		d.OurLosses += "; one of our guns was lost"
-	case us.GunsLost > 1:
-		d.OurLosses += fmt.Sprintf("; %d of our guns were lost", us.GunsLost)
+	if us.PursuitLost == 0 && d.Net != "" {
+		// Nothing more to count after the pursuit: the net loss closes
+		// the count.
+		d.OurLosses += "; " + d.Net
+		d.Net = ""
 	}
 	switch lv := t.theirLevel(); {
-	case lv >= ruleset.LevelExact:
-		d.TheirLosses = fmt.Sprintf("the enemy lost %d killed and %d routed", them.Killed, them.Routed)
-	case lv >= ruleset.LevelApprox && them.Killed+them.Routed > 0:
-		d.TheirLosses = fmt.Sprintf("the enemy lost perhaps %d", them.Killed+them.Routed)
+	case lv >= ruleset.LevelExact && them.Killed+them.Routed+them.Captured > 0:
+		d.TheirLosses = fmt.Sprintf("the enemy's casualties were %d: %s", them.Killed+them.Routed+them.Captured, casualties(them))
+	case lv >= ruleset.LevelApprox && them.Killed+them.Routed+them.Captured > 0:
+		d.TheirLosses = fmt.Sprintf("the enemy lost perhaps %s", casualties(them))
 	}
 	if e.Pursued {
-		switch {
-		case won && us.PursuitLight+us.PursuitHeavy > 0:
-			d.Pursuit = "our cavalry pursued the beaten enemy"
-		case won:
-			d.Pursuit = "our cavalry was too few to pursue"
-		case us.PursuitLost > 0:
-			d.Pursuit = fmt.Sprintf("the enemy's horse rode after us and cut down %d more of our men", us.PursuitLost)
-		default:
-			d.Pursuit = "our retreat was covered, and the enemy's horse took no toll of it"
-		}
+		d.Pursuit = t.pursuit(won)
 	}
 	for _, r := range e.Retreats {
 		if r.Blocked {
@@ -593,4 +767,107 @@ func (t *teller) ending() any {
 		d.After = append(d.After, s)
 	}
 	return d
+}
+
+// casualties lists a side's battle losses, those that are not nil:
+// killed, routed and (V4) surrounded and taken.
+func casualties(s *engine.BattleSide) string {
+	var parts []string
+	if s.Killed > 0 {
+		parts = append(parts, fmt.Sprintf("%d killed", s.Killed))
+	}
+	if s.Routed > 0 {
+		parts = append(parts, fmt.Sprintf("%d routed", s.Routed))
+	}
+	if s.Captured > 0 {
+		parts = append(parts, fmt.Sprintf("%d surrounded and taken", s.Captured))
+	}
+	return list(parts)
+}
+
+// ourLosses tells the own side's losses plainly: the casualties (killed,
+// routed, taken), how many of them came back to the colours after the
+// battle, and the net loss — which, with the pursuit's toll, adds up to
+// the event's Lost.
+func ourLosses(us *engine.BattleSide) (losses, net string) {
+	cas := us.Killed + us.Routed + us.Captured
+	if cas == 0 {
+		losses = "we lost no men on the field"
+	} else {
+		losses = fmt.Sprintf("our casualties were %d: %s", cas, casualties(us))
+		switch {
+		case us.Regained == cas:
+			losses += fmt.Sprintf("; all %d of them came back to the colours after the battle", us.Regained)
+		case us.Regained > 0:
+			losses += fmt.Sprintf("; %d of them came back to the colours after the battle", us.Regained)
+		default:
+			losses += "; none of them came back to the colours"
+		}
+	}
+	switch {
+	case cas == 0 && us.PursuitLost == 0:
+	case us.Lost <= 0:
+		net = "in all, the battle cost us no men"
+	case us.Lost == 1:
+		net = "in all, the battle cost us 1 man"
+	default:
+		net = fmt.Sprintf("in all, the battle cost us %d men", us.Lost)
+	}
+	return losses, net
+}
+
+// gunsLost counts a side's guns lost for one reason ("field", "pursuit")
+// as far as the side's copy of the event carries them.
+func gunsLost(s *engine.BattleSide, reason string) int {
+	n := 0
+	for _, g := range s.GunChanges {
+		if g.Reason == reason {
+			n += g.Count
+		}
+	}
+	return n
+}
+
+// guns says n guns, "one of our guns was" or "3 of our guns were".
+func guns(n int, whose string) string {
+	if n == 1 {
+		return "one " + whose + " guns was"
+	}
+	return fmt.Sprintf("%d %s guns were", n, whose)
+}
+
+// pursuit tells the pursuit from its figures, the same facts from both
+// sides as far as each side's copy carries them: the winner's excess
+// cavalry (its own), the figures the loser lost to it, and the guns the
+// loser lost on the road (the pursuit's D6 per gun, which falls whether or
+// not the winner had cavalry to spare).
+func (t *teller) pursuit(won bool) string {
+	us, them := t.us(), t.them()
+	if won {
+		var s string
+		if us.PursuitLight+us.PursuitHeavy > 0 {
+			s = "our cavalry pursued the beaten enemy"
+			if them.PursuitLost > 0 {
+				s += fmt.Sprintf(" and cut down %d more of them", them.PursuitLost)
+			}
+		} else {
+			s = "we had no cavalry to spare for a pursuit"
+		}
+		if n := gunsLost(them, "pursuit"); n == 1 {
+			s += ", but the enemy left one gun behind on the road"
+		} else if n > 1 {
+			s += fmt.Sprintf(", but the enemy left %d guns behind on the road", n)
+		}
+		return s
+	}
+	n := gunsLost(us, "pursuit")
+	switch {
+	case us.PursuitLost > 0 && n > 0:
+		return fmt.Sprintf("the enemy's horse rode after us and cut down %d more of our men, and %s lost on the road", us.PursuitLost, guns(n, "of our"))
+	case us.PursuitLost > 0:
+		return fmt.Sprintf("the enemy's horse rode after us and cut down %d more of our men", us.PursuitLost)
+	case n > 0:
+		return fmt.Sprintf("the enemy's horse took no toll of our men, but %s lost on the road", guns(n, "of our"))
+	}
+	return "our retreat was covered, and the enemy's horse took no toll of it"
 }

@@ -1,0 +1,340 @@
+package narrative_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/battle"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/reports/narrative"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// timeWords are the narrative's hours of the day, in order.
+var timeWords = []string{"early in the morning", "by mid-morning", "around noon", "in the afternoon", "towards evening"}
+
+var timeRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)( on the (second|third|fourth|\d+th) day)?`)
+
+var dayNumber = map[string]int{"second": 2, "third": 3, "fourth": 4}
+
+// timeOrder checks that the story's time words never run backwards: each
+// (day, hour) told is at or after the one before.
+func timeOrder(text string) error {
+	last, lastWord := 0, ""
+	for _, m := range timeRe.FindAllStringSubmatch(text, -1) {
+		hour := 0
+		for k, w := range timeWords {
+			if strings.EqualFold(m[1], w) {
+				hour = k
+			}
+		}
+		day := 1
+		if m[3] != "" {
+			if d, ok := dayNumber[m[3]]; ok {
+				day = d
+			} else {
+				day, _ = strconv.Atoi(strings.TrimSuffix(m[3], "th"))
+			}
+		}
+		at := day*10 + hour
+		if at < last {
+			return fmt.Errorf("%q told after %q", m[0], lastWord)
+		}
+		last, lastWord = at, m[0]
+	}
+	return nil
+}
+
+// outcomeWords: the phrase each outcome must be told with, from the
+// winner's, the loser's and nobody's side.
+func outcomeWords(e *engine.LandBattle, mine int) (want []string, never []string) {
+	won, lost := []string{"the day was ours", "the field was ours", "we held the field", "leaving us the field"},
+		[]string{"our army broke", "our army could stand no more", "our attack was repulsed", "we withdrew"}
+	switch {
+	case e.Winner == mine:
+		return won, append(lost, "neither army")
+	case e.Winner < 0:
+		return []string{"neither army"}, append(won, lost...)
+	}
+	return lost, append(won, "neither army")
+}
+
+var numberRe = regexp.MustCompile(`\d+`)
+
+// allowedNumbers is every number the fogged event carries (any integer in
+// its JSON, or in its strings), and the sums the story prints: a side's
+// casualties (killed, routed and taken) and its guns lost by reason.
+func allowedNumbers(t *testing.T, e *engine.LandBattle) map[int]bool {
+	t.Helper()
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := map[int]bool{}
+	for _, s := range numberRe.FindAllString(string(b), -1) {
+		n, _ := strconv.Atoi(s)
+		ok[n] = true
+	}
+	for _, s := range e.Sides {
+		ok[s.Killed+s.Routed+s.Captured] = true
+		by := map[string]int{}
+		for _, g := range s.GunChanges {
+			by[g.Reason] += g.Count
+		}
+		for _, n := range by {
+			ok[n] = true
+		}
+	}
+	return ok
+}
+
+func battleOf(t *testing.T, events []engine.Event) *engine.LandBattle {
+	t.Helper()
+	for _, e := range events {
+		if x, ok := e.(*engine.LandBattle); ok {
+			return x
+		}
+	}
+	t.Fatal("no battle")
+	return nil
+}
+
+// TestNarrativeProperties: over many seeds, both models and both editions,
+// every side's story keeps time in order, tells the outcome the event
+// records, tells as the turning point only a moment that went well for the
+// winner, tells each general's fate once, prints only numbers the side's
+// copy of the event carries (its own losses exactly, and the net loss that
+// adds up), and never tells a pursuit at odds with the gun losses.
+func TestNarrativeProperties(t *testing.T) {
+	for seed := uint64(1); seed <= 40; seed++ {
+		for _, model := range ruleset.BattleModels {
+			for _, r := range []*ruleset.Ruleset{ruleset.SYW1752(), ruleset.SYWV4()} {
+				for _, sc := range scenarios {
+					res := battleTurnWith(t, r.WithBattle(model), seed, sc.change)
+					checkProperties(t, fmt.Sprintf("seed %d %s %s %s", seed, model, r.ID, sc.name), res)
+				}
+			}
+		}
+	}
+}
+
+// scenarios are the armies the property test fights with: the golden
+// battle (Fromande sees Eisenmark only as a size class), and an even one
+// where both attack (so that some battles are both repulsed) and each sees
+// the other in part (Eisenmark the arms, Fromande approximately).
+var scenarios = []struct {
+	name   string
+	change func(*engine.State)
+}{
+	{"golden", nil},
+	{"even", func(st *engine.State) {
+		f := &st.Forces[1]
+		f.Stance = game.Attack
+		f.Troops = []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 300}, {Arm: game.LightCavalry, Grade: game.GradeC, Count: 45}, {Arm: game.Gunners, Grade: game.GradeC, Count: 8}}
+		st.Forces[0].Troops[0].Count = 300
+	}},
+}
+
+func checkProperties(t *testing.T, name string, res *engine.Result) {
+	t.Helper()
+	for _, n := range []game.NationID{"eisenmark", "fromande"} {
+		evs := engine.EventsFor(res.Events, n)
+		e := battleOf(t, evs)
+		text := narrative.Text(evs, n)
+		mine := e.SideOf(n)
+		us := e.Sides[mine]
+		fail := func(format string, a ...any) {
+			t.Helper()
+			t.Errorf("%s as %s: %s\n%s", name, n, fmt.Sprintf(format, a...), text)
+		}
+		if err := timeOrder(text); err != nil {
+			fail("time runs backwards: %v", err)
+		}
+		low := strings.ToLower(text)
+		if m, ok := narrative.TurningOf(e, n); ok && wentWellFor(m) != e.Winner {
+			fail("the turning point %+v went well for side %d, but side %d won", m, wentWellFor(m), e.Winner)
+		} else if ok != (strings.Contains(low, "the day turned") || strings.Contains(low, "turned the day")) {
+			fail("turning point %v, told otherwise", ok)
+		}
+		want, never := outcomeWords(e, mine)
+		found := false
+		for _, w := range want {
+			found = found || strings.Contains(low, w)
+		}
+		if !found {
+			fail("outcome %s, winner %d: none of %q told", e.Outcome, e.Winner, want)
+		}
+		for _, w := range never {
+			if strings.Contains(low, w) {
+				fail("outcome %s, winner %d: %q told", e.Outcome, e.Winner, w)
+			}
+		}
+		names := map[string]bool{"an enemy general": true}
+		for _, m := range e.Moments {
+			if m.General != "" {
+				names[m.General] = true
+			}
+		}
+		for g := range names {
+			c := 0
+			for _, fate := range []string{" was wounded", " fell, struck down", " was taken prisoner"} {
+				c += strings.Count(low, strings.ToLower(g+fate))
+			}
+			if c > 1 {
+				fail("general %q struck %d times", g, c)
+			}
+		}
+		ok := allowedNumbers(t, e)
+		body := regexp.MustCompile(`hex \d+`).ReplaceAllString(text, "hex")
+		for _, s := range numberRe.FindAllString(body, -1) {
+			if v, _ := strconv.Atoi(s); !ok[v] {
+				fail("prints %d, which the event (as %s sees it) does not carry", v, n)
+			}
+		}
+		cas := us.Killed + us.Routed + us.Captured
+		if cas > 0 {
+			for _, w := range []string{
+				fmt.Sprintf("casualties were %d: %s", cas, casualtyList(us)),
+				costs(us.Lost),
+			} {
+				if !strings.Contains(low, w) {
+					fail("lacks %q", w)
+				}
+			}
+			if us.Regained > 0 && !strings.Contains(low, fmt.Sprintf("%d of them came back", us.Regained)) {
+				fail("lacks the %d regained", us.Regained)
+			}
+		}
+		if cas-us.Regained+us.PursuitLost != us.Lost {
+			fail("the event's own losses do not add up: %+v", us)
+		}
+		pursuitGuns := 0
+		for _, g := range us.GunChanges {
+			if g.Reason == "pursuit" {
+				pursuitGuns += g.Count
+			}
+		}
+		if pursuitGuns > 0 && (strings.Contains(low, "retreat was covered") || !strings.Contains(low, "on the road")) {
+			fail("lost %d guns in the pursuit, told otherwise", pursuitGuns)
+		}
+		if e.Winner == mine && e.Pursued {
+			them := e.Sides[1-mine]
+			lost := 0
+			for _, g := range them.GunChanges {
+				if g.Reason == "pursuit" {
+					lost += g.Count
+				}
+			}
+			if (lost > 0 || them.PursuitLost > 0) && !strings.Contains(low, "on the road") && them.PursuitLost == 0 {
+				fail("the enemy lost %d guns in the pursuit, not told", lost)
+			}
+		}
+	}
+}
+
+// TestTurningPointFavoursTheWinner: a battle whose recorded turning point is
+// the loser's success (Eisenmark's hussars charging, yet Eisenmark broke)
+// is told with a turning point that favoured the winner, in both versions.
+func TestTurningPointFavoursTheWinner(t *testing.T) {
+	e := &engine.LandBattle{Hex: game.Hex{Col: 5, Row: 2}, City: "Marienfels", Date: "Turn 2, May 1752", Model: ruleset.BattleSimulation,
+		Outcome: battle.Decisive, Winner: 1, Days: 1, Turns: 12, Turning: 2,
+		Sides: [2]engine.BattleSide{
+			{Nations: []game.NationID{"eisenmark"}, Stance: game.Attack, Commander: "Marshal Keith", Killed: 80, Routed: 80, Regained: 100, Lost: 60, Level: -1},
+			{Nations: []game.NationID{"fromande"}, Commander: "Marshal Saxe", Killed: 20, Routed: 10, Regained: 10, Lost: 20, Level: -1},
+		},
+		Moments: []battle.Moment{
+			{Day: 1, Turn: 2, Side: 0, What: battle.MAdvance},
+			{Day: 1, Turn: 5, Side: 1, What: battle.MCharge, Kind: battle.MediumCav, Target: battle.Infantry, Outcome: "routed"},
+			{Day: 1, Turn: 7, Side: 0, What: battle.MCharge, Kind: battle.LightCav, Target: battle.Infantry, Outcome: "routed"},
+			{Day: 1, Turn: 10, Side: 1, What: battle.MMelee, Kind: battle.Infantry, Target: battle.Infantry, Outcome: "won and routed them"},
+			{Day: 1, Turn: 12, Side: 0, What: battle.MBreak},
+		}}
+	for _, n := range []game.NationID{"eisenmark", "fromande"} {
+		s := narrative.Tell(e, n)
+		text := s.Text()
+		t.Log(text)
+		// The loser's success may be told, but never as what turned the day.
+		for _, bad := range []string{"our hussars charged the enemy's infantry and drove them from the field. Our army", "day turned: by mid-morning our hussars", "day turned: the enemy's hussars"} {
+			if strings.Contains(text, bad) {
+				t.Errorf("as %s: the turning point is the loser's success:\n%s", n, text)
+			}
+		}
+		if !strings.Contains(text, "turned") {
+			t.Errorf("as %s: no turning point told:\n%s", n, text)
+		}
+		if err := timeOrder(text); err != nil {
+			t.Errorf("as %s: %v\n%s", n, err, text)
+		}
+	}
+}
+
+// costs is the net loss as the story says it.
+func costs(n int) string {
+	switch {
+	case n <= 0:
+		return "cost us no men"
+	case n == 1:
+		return "cost us 1 man"
+	}
+	return fmt.Sprintf("cost us %d men", n)
+}
+
+// wentWellFor is the side a moment went well for: the actor of a charge, a
+// won melee, guns taken or reserves; the other side of a lost melee, of a
+// general struck, of an attack called off.
+func wentWellFor(m battle.Moment) int {
+	switch m.What {
+	case battle.MCharge, battle.MGunsTaken, battle.MReserves:
+		return m.Side
+	case battle.MMelee:
+		if strings.HasPrefix(m.Outcome, "won") {
+			return m.Side
+		}
+	}
+	return 1 - m.Side
+}
+
+// TestMultiDayTimeAndGenerals: a V4 battle over two days, whose moments the
+// model recorded with a general wounded twice (incapacitated) and another
+// wounded then killed: the story keeps the days in order and tells each
+// general's fate once, the worst of it.
+func TestMultiDayTimeAndGenerals(t *testing.T) {
+	e := &engine.LandBattle{Hex: game.Hex{Col: 5, Row: 2}, Date: "Turn 2, May 1752", Model: ruleset.BattleSimulation,
+		Outcome: battle.Withdrew, Winner: 0, Days: 2, Turns: 16, Turning: 4,
+		Sides: [2]engine.BattleSide{
+			{Nations: []game.NationID{"eisenmark"}, Stance: game.Attack, Commander: "Marshal Keith", Size: "large", Killed: 30, Routed: 10, Regained: 5, Lost: 35, Level: -1},
+			{Nations: []game.NationID{"fromande"}, Commander: "Marshal Saxe", Size: "large", Killed: 50, Routed: 25, Lost: 75, Level: ruleset.LevelApprox},
+		},
+		Moments: []battle.Moment{
+			{Day: 1, Turn: 3, Side: 0, What: battle.MAdvance},
+			{Day: 1, Turn: 5, Side: 0, What: battle.MGeneral, General: "General Ziethen", Outcome: battle.Wounded},
+			{Day: 1, Turn: 14, Side: 1, What: battle.MGeneral, General: "Marshal Saxe", Outcome: battle.Wounded},
+			{Day: 1, Turn: 15, Side: 0, What: battle.MGeneral, General: "General Ziethen", Outcome: battle.Wounded},
+			{Day: 2, Turn: 2, Side: 0, What: battle.MCharge, Kind: battle.LightCav, Target: battle.Infantry, Outcome: "routed"},
+			{Day: 2, Turn: 9, Side: 1, What: battle.MGeneral, General: "Marshal Saxe", Outcome: battle.Killed},
+			{Day: 2, Turn: 12, Side: 1, What: battle.MWithdraw},
+		}}
+	for _, n := range []game.NationID{"eisenmark", "fromande"} {
+		text := narrative.Tell(e, n).Text()
+		if err := timeOrder(text); err != nil {
+			t.Errorf("as %s: %v\n%s", n, err, text)
+		}
+		for _, g := range []string{"Ziethen", "Saxe"} {
+			if c := strings.Count(text, g+" was wounded") + strings.Count(text, g+" fell"); n == "eisenmark" && c != 1 {
+				t.Errorf("as %s: %s's fate told %d times:\n%s", n, g, c, text)
+			}
+		}
+		if n == "eisenmark" && (!strings.Contains(text, "Ziethen was wounded and carried from the field") || !strings.Contains(text, "Saxe fell")) {
+			t.Errorf("as %s: the worst fates are not told:\n%s", n, text)
+		}
+		if !strings.Contains(text, "on the second day") {
+			t.Errorf("as %s: the second day is not told:\n%s", n, text)
+		}
+		t.Log(text)
+	}
+}
