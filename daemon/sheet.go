@@ -272,8 +272,10 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
-	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
-	var rerun *turnOutcome    // a RERUN to write, nil for none
+	var newDeadline time.Time                          // the last DEADLINE command's, zero if none took effect
+	var rerun *rerunPlan                               // a RERUN to write, nil for none
+	var rollback *rollbackPlan                         // a ROLLBACK to write, nil for none
+	var saves []func(context.Context, *store.Tx) error // referee.go: the other commands' writes
 	for _, c := range rs.Commands {
 		if line, msgs, ok := g.refereeTreatyCommand(m, st, ts, c); ok {
 			lines = append(lines, line)
@@ -307,19 +309,20 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			continue
 		}
 		if x, ok := c.(parser.Rerun); ok {
-			rr, unchanged, err := g.decideRerun(ctx, x.Turn)
-			switch {
-			case err != nil:
-				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err))
-			case unchanged:
-				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolves to the same result, byte for byte: nothing was changed or sent",
-					c.SourceLine(), formatted, rr.label))
-			case rerun != nil:
-				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN a mail", c.SourceLine(), formatted))
-			default:
-				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolved again with a different result: the earlier one is voided "+
-					"(kept for the record) and corrected reports go to every nation", c.SourceLine(), formatted, rr.label))
-				rerun = &rr
+			if rerun != nil || rollback != nil {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN or ROLLBACK a mail", c.SourceLine(), formatted))
+				continue
+			}
+			line, rr := g.rerunLine(ctx, x.Turn) // rollback.go
+			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, line))
+			rerun = rr
+			continue
+		}
+		if line, msgs, save, ok := g.refereeMoreCommand(ctx, m, st, c, formatted, sum, &rollback, rerun != nil); ok {
+			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, line))
+			out.msgs = append(out.msgs, msgs...)
+			if save != nil {
+				saves = append(saves, save)
 			}
 			continue
 		}
@@ -403,7 +406,17 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			}
 		}
 		if rerun != nil {
-			if err := g.writeTurn(ctx, tx, *rerun); err != nil {
+			if err := g.writeRerun(ctx, tx, *rerun); err != nil {
+				return err
+			}
+		}
+		if rollback != nil {
+			if err := g.writeRollback(ctx, tx, *rollback); err != nil {
+				return err
+			}
+		}
+		for _, save := range saves {
+			if err := save(ctx, tx); err != nil {
 				return err
 			}
 		}

@@ -165,6 +165,10 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	if allFinal(subs, playing) {
 		now = true // early resolution: every nation marked its sheet final
 	}
+	// rollback.go: a turn reopened by a rollback waits for the referee.
+	if now, deadline, err = g.reopenedDue(ctx, st.Turn, subs, now, deadline); err != nil {
+		return false, time.Time{}, err
+	}
 	if !now {
 		return false, deadline, nil
 	}
@@ -234,6 +238,11 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		return turnOutcome{}, err
 	}
 	turn := st.Turn
+	if rerunOf == 0 { // rollback.go: a turn open again corrects its voided record
+		if rerunOf, err = g.reopenedVersion(ctx, turn); err != nil {
+			return turnOutcome{}, err
+		}
+	}
 	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn), rerunOf: rerunOf}
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
 	if err != nil {
@@ -373,6 +382,9 @@ func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) err
 		if s.ID > out.lastSub {
 			return errTurnChanged
 		}
+	}
+	if done, err := g.restoreVoided(ctx, tx, out); done || err != nil {
+		return err // rollback.go: the same result as a voided record restores it
 	}
 	if out.rerunOf > 0 {
 		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {
