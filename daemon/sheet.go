@@ -105,6 +105,12 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		reply += tro.note
 		out.msgs = append(out.msgs, tro.msgs...)
+		sro, err := g.sheetSpecials(ctx, m, st, nation, report, now) // special.go: SPECIAL forwarded, approvals dropped
+		if err != nil {
+			return outcome{}, err
+		}
+		reply += sro.note
+		out.msgs = append(out.msgs, sro.msgs...)
 		pws := []string{sheet.Header.Password}
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
@@ -119,6 +125,11 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		out.save = func(ctx context.Context, tx *store.Tx) error {
 			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
 				return err
+			}
+			for _, sub := range sro.subs {
+				if _, _, err := tx.SaveSubmission(ctx, sub); err != nil {
+					return err
+				}
 			}
 			if final {
 				if _, _, err := tx.SaveSubmission(ctx, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation),
