@@ -169,6 +169,11 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	if now, deadline, err = g.reopenedDue(ctx, st.Turn, subs, now, deadline); err != nil {
 		return false, time.Time{}, err
 	}
+	if now { // outage.go: the mail-outage guard
+		if why, err := g.outageHold(ctx, st.Turn, deadline, subs); err != nil || why != "" {
+			return false, time.Time{}, err
+		}
+	}
 	if !now {
 		return false, deadline, nil
 	}

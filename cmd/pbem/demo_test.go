@@ -128,7 +128,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", hint, err, out)
 	}
 	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
-	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
+	refMail := waitMail("referee@pbem.localhost", "demo-referee", 2)
 	stop(cmd, log)
 	if len(msgs) != 1 {
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
@@ -139,8 +139,9 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
 	}
-	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
-		t.Errorf("the referee should have the one forwarded request, has %d", len(refMail))
+	// The sheet's REQUEST and its SPECIAL order, each with its token.
+	if len(refMail) != 2 || !strings.Contains(strings.Join(refMail, ""), "Swiss infantry") || !strings.Contains(strings.Join(refMail, ""), "envoy") {
+		t.Errorf("the referee should have the forwarded request and SPECIAL, has %d", len(refMail))
 	}
 
 	// A restart serves the same mailboxes and answers nothing twice. A
@@ -162,8 +163,8 @@ func TestDemoEndToEnd(t *testing.T) {
 	if len(again) != 1 {
 		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
 	}
-	if len(refAgain) != 1 {
-		t.Errorf("after a restart the referee has %d messages, want still 1", len(refAgain))
+	if len(refAgain) != 2 {
+		t.Errorf("after a restart the referee has %d messages, want still 2", len(refAgain))
 	}
 }
 
