@@ -116,7 +116,11 @@ func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.I
 	if err != nil {
 		return engine.Input{}, err
 	}
-	return engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Rulings: rulings, Seed: seed}, nil
+	battles, err := g.tabletopResults(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	return engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Rulings: rulings, Seed: seed, Battles: battles}, nil
 }
 
 // resolvedBytes resolves in and returns the state, events and dice as the

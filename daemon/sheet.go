@@ -254,6 +254,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
+	if isResultMail(ex.Text) { // tabletop.go: a battle's result from the table
+		return g.handleResult(ctx, m, ex, opened, st)
+	}
 	// treaty.go: BREACH and LIFT change the treaty ledger at once.
 	tl, err := g.readLedger(ctx, g.DB.GetMeta)
 	if err != nil {

@@ -173,6 +173,9 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 		if why, err := g.outageHold(ctx, st.Turn, deadline, subs); err != nil || why != "" {
 			return false, time.Time{}, err
 		}
+		if wait, err := g.tabletopWait(ctx); err != nil || wait { // tabletop.go: battles fought on the table
+			return false, time.Time{}, err
+		}
 	}
 	if !now {
 		return false, deadline, nil
@@ -275,7 +278,11 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed})
+	battles, err := g.tabletopResults(ctx, turn) // tabletop.go: the referee's table results
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed, Battles: battles})
 	if err != nil {
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
