@@ -60,6 +60,14 @@ func (g *Game) refereeMoreCommand(ctx context.Context, m store.Mail, st *engine.
 		}
 		return fmt.Sprintf("%d failed mail(s) queued again, each with its bytes and Message-ID", len(failed)), nil,
 			func(ctx context.Context, tx *store.Tx) error { return requeueRows(ctx, tx, failed) }, true
+	case parser.TableBattle:
+		sub := store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindTabletopAsk, MailID: m.ID,
+			RawText: formatted, CanonicalText: formatted, ReceiptHash: x.Hex.String(), Valid: true, SubmittedAt: m.ReceivedAt.UTC()}
+		return fmt.Sprintf("a battle at %s in %s is fought on your table: its sheet comes when the turn is due, and the turn waits for your RESULT",
+				x.Hex, st.Calendar.Label(st.Turn)), nil, func(ctx context.Context, tx *store.Tx) error {
+				_, _, err := tx.SaveSubmission(ctx, sub)
+				return err
+			}, true
 	case parser.PasswordReset:
 		save, msg, err := g.passwordReset(st, x.Nation, x.Password, sum, m.ReceivedAt)
 		if err != nil {

@@ -37,9 +37,13 @@ import (
 //	HITS eisenmark infantry C 6
 //	END
 
-// Submission kind of a stored tabletop result (CanonicalText: the
-// engine.TabletopBattle JSON; ReceiptHash: the hex).
-const KindTabletop = "tabletop"
+// Submission kinds: a stored tabletop result (CanonicalText: the
+// engine.TabletopBattle JSON; ReceiptHash: the hex), and the referee's
+// BATTLE hex TABLE (ReceiptHash: the hex).
+const (
+	KindTabletop    = "tabletop"
+	KindTabletopAsk = "tabletop-ask"
+)
 
 // Outbox kinds of the tabletop mails.
 const (
@@ -116,8 +120,25 @@ func (g *Game) trialBattles(ctx context.Context, extra []engine.TabletopBattle) 
 // the model fight those left unanswered too long (telling the referee), and
 // reports whether the turn must wait.
 func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
-	if g.Config.Game.Battles != "table" {
-		return false, nil
+	all := g.Config.Game.Battles == "table"
+	asked := map[string]bool{}
+	if !all {
+		rec, err := g.DB.LatestTurn(ctx, g.ID())
+		if err != nil {
+			return false, err
+		}
+		subs, err := g.DB.Submissions(ctx, g.ID(), rec.Turn+1)
+		if err != nil {
+			return false, err
+		}
+		for _, s := range subs {
+			if s.Kind == KindTabletopAsk && s.Valid {
+				asked[s.ReceiptHash] = true
+			}
+		}
+		if len(asked) == 0 {
+			return false, nil
+		}
 	}
 	st, lbs, _, err := g.trialBattles(ctx, nil)
 	if err != nil {
@@ -126,7 +147,7 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 	wait := false
 	now := g.Now().UTC()
 	for _, b := range lbs {
-		if b.Model == "tabletop" {
+		if b.Model == "tabletop" || !all && !asked[b.Hex.String()] {
 			continue
 		}
 		if _, auto, err := g.DB.GetMeta(ctx, tabletopMetaKey(g.ID(), "auto", st.Turn, b.Hex)); err != nil || auto {

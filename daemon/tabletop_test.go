@@ -15,8 +15,11 @@ import (
 // tableGame starts a game fought on the table whose starting position has
 // one land battle: an army marched onto another nation's, attacking. It
 // returns the hex and the two sides' forces.
-func tableGame(t *testing.T) (*harness, game.Hex, *game.Force, *game.Force) {
+func tableGame(t *testing.T, table bool) (*harness, game.Hex, *game.Force, *game.Force) {
 	h := newHarness(t, func(s string) string {
+		if !table {
+			return s
+		}
 		return strings.Replace(s, "timezone: Europe/London", "timezone: Europe/London\n  battles: table", 1)
 	})
 	g := h.d.Game
@@ -58,7 +61,7 @@ func tableGame(t *testing.T) (*harness, game.Hex, *game.Force, *game.Force) {
 // result with mistakes is answered line by line and recorded not; a good
 // one lets the turn resolve with it (the LandBattle fought "tabletop").
 func TestTabletopBattleByMail(t *testing.T) {
-	h, hex, a, b := tableGame(t)
+	h, hex, a, b := tableGame(t, true)
 	g := h.d.Game
 	ctx := context.Background()
 	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
@@ -105,7 +108,7 @@ func TestTabletopBattleByMail(t *testing.T) {
 // TestTabletopBattleUnanswered: a battle left unanswered past
 // battle_wait_hours is fought by the model after the referee is told.
 func TestTabletopBattleUnanswered(t *testing.T) {
-	h, hex, _, _ := tableGame(t)
+	h, hex, _, _ := tableGame(t, true)
 	g := h.d.Game
 	ctx := context.Background()
 	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
@@ -138,5 +141,27 @@ func TestTabletopBattleUnanswered(t *testing.T) {
 			t.Fatal("the turn was not resolved after the wait ran out")
 		}
 		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// TestTabletopBattleAskedByReferee: in a game fought by the model, the
+// referee's BATTLE hex TABLE has that battle's sheet mailed and the turn
+// wait for its result.
+func TestTabletopBattleAskedByReferee(t *testing.T) {
+	h, hex, _, _ := tableGame(t, false)
+	g := h.d.Game
+	cmd := h.send("referee@pbem.localhost", "battle", "BATTLE "+hex.String()+" TABLE\n")
+	if ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd)); !strings.Contains(body(ans), "is fought on your table") {
+		t.Fatalf("the answer to BATTLE hex TABLE:\n%s", body(ans))
+	}
+	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	if s, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "battle at "+hex.String()+" to fight on the table")
+	}); s == "" {
+		t.Fatal("no battle sheet after BATTLE hex TABLE")
+	}
+	h.settle()
+	if rec, _ := g.DB.LatestTurn(context.Background(), "syw"); rec.Turn != 0 {
+		t.Error("the turn was resolved without the asked battle's result")
 	}
 }

@@ -37,6 +37,20 @@ type PasswordReset struct {
 	Password string
 }
 
+// TableBattle asks for the battle in Hex this turn to be fought on the
+// referee's table (in a game whose battles are otherwise fought by the
+// model).
+type TableBattle struct {
+	Line int
+	Hex  game.Hex
+}
+
+// Verb returns "battle".
+func (TableBattle) Verb() string { return "battle" }
+
+// SourceLine returns the mail line the TableBattle command was read from.
+func (c TableBattle) SourceLine() int { return c.Line }
+
 // Verb returns "rollback".
 func (Rollback) Verb() string { return "rollback" }
 
@@ -62,7 +76,7 @@ func (c Requeue) SourceLine() int { return c.Line }
 func (c PasswordReset) SourceLine() int { return c.Line }
 
 // moreRefereeVerbs are the keywords of this file's commands.
-var moreRefereeVerbs = []string{"ROLLBACK", "RESEND", "REQUEUE", "PASSWORD"}
+var moreRefereeVerbs = []string{"ROLLBACK", "RESEND", "REQUEUE", "PASSWORD", "BATTLE"}
 
 // parseMoreReferee reads one of this file's commands after its keyword kw
 // (nil if kw is not one of them).
@@ -81,6 +95,14 @@ func (p *parser) parseMoreReferee(kw string, line int) RefereeCommand {
 		return c
 	case "REQUEUE":
 		return Requeue{Line: line}
+	case "BATTLE":
+		it := p.next()
+		h, err := game.ParseHex(it.val)
+		if it.typ != itemNumber || err != nil {
+			p.expected(it, "the battle's hex, such as 0502", "Write BATTLE hex TABLE.")
+		}
+		p.keyword("Write BATTLE hex TABLE.", "TABLE")
+		return TableBattle{Line: line, Hex: h}
 	case "PASSWORD":
 		n := p.nation()
 		rest := strings.TrimSpace(p.lg.text[p.peek().pos:])
@@ -107,6 +129,8 @@ func formatMoreReferee(c RefereeCommand) string {
 		return "RESEND " + string(c.Nation)
 	case Requeue:
 		return "REQUEUE"
+	case TableBattle:
+		return "BATTLE " + c.Hex.String() + " TABLE"
 	case PasswordReset:
 		return "PASSWORD " + string(c.Nation) + " ********"
 	}
