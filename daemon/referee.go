@@ -18,7 +18,7 @@ import (
 // The referee's commands about the record and the mail, by mail and from
 // the CLI alike: ROLLBACK (rollback.go), RESEND (a nation's report sent
 // again, the same bytes under the same Message-ID), REQUEUE (every mail the
-// outbox gave up on queued again) and PASSWORD (a nation's password reset;
+// outbox gave up on queued again) and RESET PASSWORD (a nation's password reset;
 // the nation is told).
 
 // MailPasswordReset is the outbox kind of the mail telling a nation that

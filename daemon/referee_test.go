@@ -78,7 +78,7 @@ func TestResendRequeuePassword(t *testing.T) {
 	}
 
 	// PASSWORD: Eisenmark's is reset.
-	cmd = h.send("referee@pbem.localhost", "password", "PASSWORD eisenmark musket-balls\n")
+	cmd = h.send("referee@pbem.localhost", "password", "RESET PASSWORD eisenmark musket-balls\n")
 	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ack), "Eisenmark's password is reset") || strings.Contains(body(ack), "musket-balls") {
 		t.Fatalf("the answer to PASSWORD (must not repeat it):\n%s", body(ack))

@@ -254,9 +254,6 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
-	if isResultMail(ex.Text) { // tabletop.go: a battle's result from the table
-		return g.handleResult(ctx, m, ex, opened, st)
-	}
 	// treaty.go: BREACH and LIFT change the treaty ledger at once.
 	tl, err := g.readLedger(ctx, g.DB.GetMeta)
 	if err != nil {
@@ -268,6 +265,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	ledgerChanged := false
 	v := parser.NewVocabulary(g.Map, st)
 	rs := parser.ParseRefereeCommands(ex.Text, v, g.Zone)
+	if isResultMail(ex.Text) { // tabletop.go: a battle's result from the table (after the referee's password check)
+		return g.handleResult(ctx, m, ex, opened, st)
+	}
 	if rs.Game != "" && rs.Game != g.ID() {
 		rs.Diagnostics = append(rs.Diagnostics, parser.Diagnostic{Severity: parser.Error,
 			Message: fmt.Sprintf("this mail is for game %q, but this is game %q: nothing was done", rs.Game, g.ID())})

@@ -277,6 +277,9 @@ func isResultMail(text string) bool {
 		if len(f) == 0 {
 			continue
 		}
+		if strings.EqualFold(f[0], "PASSWORD") || strings.EqualFold(f[0], "GAME") {
+			continue // the referee's password line, the game line
+		}
 		return strings.EqualFold(f[0], "RESULT")
 	}
 	return false
@@ -470,8 +473,13 @@ func (g *Game) tabletopResultLines(ctx context.Context, text string, mailID int6
 	if err != nil {
 		return nil, nil, err
 	}
+	// The text from the RESULT line on: the referee's PASSWORD line is not kept.
+	raw := text
+	if i := strings.Index(strings.ToUpper(raw), "RESULT"); i >= 0 {
+		raw = raw[i:]
+	}
 	sub := store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindTabletop, MailID: mailID,
-		RawText: text, CanonicalText: string(js), ReceiptHash: tb.Hex.String(), Valid: true, SubmittedAt: now}
+		RawText: raw, CanonicalText: string(js), ReceiptHash: tb.Hex.String(), Valid: true, SubmittedAt: now}
 	return []string{fmt.Sprintf("The result of the battle at %s is recorded (%s); the turn goes on when every battle has its result.",
 		tb.Hex, tb.Result.Outcome)}, &sub, nil
 }

@@ -429,7 +429,7 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 		cmd = Rerun{Line: line, Turn: p.number("the turn to run again", 100000)}
 	case "PREVIEW":
 		cmd = Preview{Line: line}
-	case "ROLLBACK", "RESEND", "REQUEUE", "PASSWORD", "BATTLE":
+	case "ROLLBACK", "RESEND", "REQUEUE", "RESET", "BATTLE":
 		cmd = p.parseMoreReferee(kw, line) // referee_more.go
 	case "TREASURY":
 		n := p.nation()

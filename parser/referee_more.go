@@ -8,7 +8,8 @@ import (
 )
 
 // The referee's commands about the game's record and its mail: ROLLBACK,
-// RESEND, REQUEUE and PASSWORD (a nation's password reset). The daemon
+// RESEND, REQUEUE, RESET PASSWORD (a nation's password reset; PASSWORD alone
+// is the referee's own password line) and BATTLE hex TABLE. The daemon
 // carries them out (daemon/rollback.go, daemon/referee.go).
 
 // Rollback sets turn Turn and every later turn aside (voided, kept for the
@@ -60,8 +61,8 @@ func (Resend) Verb() string { return "resend" }
 // Verb returns "requeue".
 func (Requeue) Verb() string { return "requeue" }
 
-// Verb returns "password".
-func (PasswordReset) Verb() string { return "password" }
+// Verb returns "reset-password".
+func (PasswordReset) Verb() string { return "reset-password" }
 
 // SourceLine returns the mail line the Rollback command was read from.
 func (c Rollback) SourceLine() int { return c.Line }
@@ -76,7 +77,7 @@ func (c Requeue) SourceLine() int { return c.Line }
 func (c PasswordReset) SourceLine() int { return c.Line }
 
 // moreRefereeVerbs are the keywords of this file's commands.
-var moreRefereeVerbs = []string{"ROLLBACK", "RESEND", "REQUEUE", "PASSWORD", "BATTLE"}
+var moreRefereeVerbs = []string{"ROLLBACK", "RESEND", "REQUEUE", "RESET", "BATTLE"}
 
 // parseMoreReferee reads one of this file's commands after its keyword kw
 // (nil if kw is not one of them).
@@ -103,12 +104,13 @@ func (p *parser) parseMoreReferee(kw string, line int) RefereeCommand {
 		}
 		p.keyword("Write BATTLE hex TABLE.", "TABLE")
 		return TableBattle{Line: line, Hex: h}
-	case "PASSWORD":
+	case "RESET":
+		p.keyword("Write RESET PASSWORD nation newpassword.", "PASSWORD")
 		n := p.nation()
 		rest := strings.TrimSpace(p.lg.text[p.peek().pos:])
 		if f := strings.Fields(rest); len(f) != 1 || len(f[0]) < 4 || strings.HasPrefix(f[0], "#") {
 			p.fail(p.peek(), "expected one new password of at least 4 characters, read "+strconv.Quote(rest),
-				"Write PASSWORD nation newpassword (one word).")
+				"Write RESET PASSWORD nation newpassword (one word).")
 		}
 		p.pos = len(p.items) - 1
 		return PasswordReset{Line: line, Nation: n, Password: rest}
@@ -132,7 +134,7 @@ func formatMoreReferee(c RefereeCommand) string {
 	case TableBattle:
 		return "BATTLE " + c.Hex.String() + " TABLE"
 	case PasswordReset:
-		return "PASSWORD " + string(c.Nation) + " ********"
+		return "RESET PASSWORD " + string(c.Nation) + " ********"
 	}
 	return ""
 }

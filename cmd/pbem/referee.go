@@ -56,7 +56,7 @@ func refereeCommands() []*command {
 		{name: "password", args: "NATION NEWPASSWORD", run: runPassword,
 			summary: "resets a nation's order-sheet password from the open turn on; the nation is told by mail",
 			description: "Gives NATION a new order-sheet password, in force from the open turn on, and queues a mail\n" +
-				"telling the nation the new one. The referee's PASSWORD NATION NEWPASSWORD by mail does the same."},
+				"telling the nation the new one. The referee's RESET PASSWORD NATION NEWPASSWORD by mail does the same."},
 	}
 }
 
