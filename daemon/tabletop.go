@@ -185,8 +185,9 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 		msg := g.message(MailBattleAuto, "referee", st.Turn, b.Hex.String(), []string{g.Config.Game.Referee},
 			fmt.Sprintf("[%s] %s: the battle at %s is fought by the model", g.ID(), label, b.Hex),
 			fmt.Sprintf("No result came for the battle at %s within %d hours of its sheet (game.battle_wait_hours).\n"+
-				"The engine's model fights it, and the turn is resolved; RERUN %d after sending a RESULT to replace it.\n",
-				b.Hex, g.Config.Game.BattleWaitHours, st.Turn), now)
+				"The engine's model fights it, and the turn is resolved. To put your result in its place later: ROLLBACK %d,\n"+
+				"send the RESULT, then RERUN %d.\n",
+				b.Hex, g.Config.Game.BattleWaitHours, st.Turn, st.Turn), now)
 		if err := g.DB.Update(ctx, func(tx *store.Tx) error {
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
