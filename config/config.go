@@ -120,6 +120,23 @@ type Game struct {
 	// it; 0 never asks. Default 2.
 	NMRAlertTurns int `yaml:"nmr_alert_turns"`
 
+	// OutageHours is the mail-outage guard's window: when the intake could
+	// not reach the mailbox for OutageMinutes or more within this many hours
+	// before a turn's deadline, or the intake or outbox is failing at the
+	// deadline, the turn waits for the referee. 0 turns the guard off.
+	// Default 6.
+	OutageHours int `yaml:"outage_hours"`
+
+	// Battles is how land battles are fought: "auto" (the engine's model)
+	// or "table" (each battle's sheet is mailed to the referee, who fights
+	// it on the table and mails the result back). Default "auto".
+	Battles string `yaml:"battles"`
+
+	// BattleWaitHours is how long a turn waits for the referee's tabletop
+	// result before the model fights the battle (the referee is told). 0
+	// waits for ever. Default 48.
+	BattleWaitHours int `yaml:"battle_wait_hours"`
+
 	// RequireDKIM makes an order mail count only if it carries a DKIM
 	// signature of its From domain that verifies (a second factor beside
 	// the password). Default false.
@@ -316,8 +333,11 @@ func Default() *Config {
 			Timezone: "UTC",
 			Deadline: Deadline{Time: "18:00", EveryDays: 28},
 
-			ReminderHours: 24,
-			NMRAlertTurns: 2,
+			ReminderHours:   24,
+			NMRAlertTurns:   2,
+			OutageHours:     6,
+			Battles:         "auto",
+			BattleWaitHours: 48,
 		},
 		Mail: Mail{
 			Mode:    ModeEmbedded,

@@ -118,6 +118,15 @@ func (v *validator) game() {
 	if g.NMRAlertTurns < 0 || g.NMRAlertTurns > 100 {
 		v.add("game.nmr_alert_turns", "%d is out of range; use 1 to 100 turns, or 0 never to ask", g.NMRAlertTurns)
 	}
+	if g.OutageHours < 0 || g.OutageHours > 336 {
+		v.add("game.outage_hours", "%d is out of range; use 1 to 336 hours before the deadline, or 0 to turn the guard off", g.OutageHours)
+	}
+	if g.Battles != "auto" && g.Battles != "table" {
+		v.add("game.battles", "%q is not a way to fight battles; write auto (the engine's model) or table (the referee's table)", g.Battles)
+	}
+	if g.BattleWaitHours < 0 || g.BattleWaitHours > 2000 {
+		v.add("game.battle_wait_hours", "%d is out of range; use 1 to 2000 hours, or 0 to wait for ever", g.BattleWaitHours)
+	}
 	if g.ReminderHours < 0 || g.ReminderHours > 336 {
 		v.add("game.reminder_hours", "%d is out of range; use 1 to 336 hours before the deadline, or 0 for no reminders", g.ReminderHours)
 	}

@@ -87,7 +87,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	}
 	// On the embedded server the port is the one bound (0 in tests).
 	io.Addr = net.JoinHostPort(imapEP.Host, strconv.Itoa(imapEP.Port))
-	io.Logger = g.Log.With("part", "intake")
+	io.Logger = g.intakeLogger(g.Log.With("part", "intake")) // outage.go: its health recorded
 	io.Handler = func(ctx context.Context, m store.Mail) error {
 		err := g.HandleMail(ctx, m)
 		d.Outbox.Wake()

@@ -106,6 +106,12 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		reply += tro.note
 		out.msgs = append(out.msgs, tro.msgs...)
+		sro, err := g.sheetSpecials(ctx, m, st, nation, report, now) // special.go: SPECIAL forwarded, approvals dropped
+		if err != nil {
+			return outcome{}, err
+		}
+		reply += sro.note
+		out.msgs = append(out.msgs, sro.msgs...)
 		pws := []string{sheet.Header.Password}
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
@@ -120,6 +126,11 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		out.save = func(ctx context.Context, tx *store.Tx) error {
 			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
 				return err
+			}
+			for _, sub := range sro.subs {
+				if _, _, err := tx.SaveSubmission(ctx, sub); err != nil {
+					return err
+				}
 			}
 			if final {
 				if _, _, err := tx.SaveSubmission(ctx, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation),
@@ -258,6 +269,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if out, refused := g.refereeRefusal(m, ex, rs, st); refused {
 		return out, nil
 	}
+	if isResultMail(ex.Text) { // tabletop.go: a battle's result from the table (after the referee's password check)
+		return g.handleResult(ctx, m, ex, opened, st)
+	}
 	if rs.Game != "" && rs.Game != g.ID() {
 		rs.Diagnostics = append(rs.Diagnostics, parser.Diagnostic{Severity: parser.Error,
 			Message: fmt.Sprintf("this mail is for game %q, but this is game %q: nothing was done", rs.Game, g.ID())})
@@ -276,8 +290,10 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
-	var newDeadline time.Time // the last DEADLINE command's, zero if none took effect
-	var rerun *turnOutcome    // a RERUN to write, nil for none
+	var newDeadline time.Time                          // the last DEADLINE command's, zero if none took effect
+	var rerun *rerunPlan                               // a RERUN to write, nil for none
+	var rollback *rollbackPlan                         // a ROLLBACK to write, nil for none
+	var saves []func(context.Context, *store.Tx) error // referee.go: the other commands' writes
 	for _, c := range rs.Commands {
 		if line, msgs, ok := g.refereeTreatyCommand(m, st, ts, c); ok {
 			lines = append(lines, line)
@@ -311,19 +327,20 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			continue
 		}
 		if x, ok := c.(parser.Rerun); ok {
-			rr, unchanged, err := g.decideRerun(ctx, x.Turn)
-			switch {
-			case err != nil:
-				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err))
-			case unchanged:
-				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolves to the same result, byte for byte: nothing was changed or sent",
-					c.SourceLine(), formatted, rr.label))
-			case rerun != nil:
-				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN a mail", c.SourceLine(), formatted))
-			default:
-				lines = append(lines, fmt.Sprintf("line %d: %s — %s resolved again with a different result: the earlier one is voided "+
-					"(kept for the record) and corrected reports go to every nation", c.SourceLine(), formatted, rr.label))
-				rerun = &rr
+			if rerun != nil || rollback != nil {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: one RERUN or ROLLBACK a mail", c.SourceLine(), formatted))
+				continue
+			}
+			line, rr := g.rerunLine(ctx, x.Turn) // rollback.go
+			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, line))
+			rerun = rr
+			continue
+		}
+		if line, msgs, save, ok := g.refereeMoreCommand(ctx, m, st, c, formatted, sum, &rollback, rerun != nil); ok {
+			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, line))
+			out.msgs = append(out.msgs, msgs...)
+			if save != nil {
+				saves = append(saves, save)
 			}
 			continue
 		}
@@ -407,7 +424,17 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			}
 		}
 		if rerun != nil {
-			if err := g.writeTurn(ctx, tx, *rerun); err != nil {
+			if err := g.writeRerun(ctx, tx, *rerun); err != nil {
+				return err
+			}
+		}
+		if rollback != nil {
+			if err := g.writeRollback(ctx, tx, *rollback); err != nil {
+				return err
+			}
+		}
+		for _, save := range saves {
+			if err := save(ctx, tx); err != nil {
 				return err
 			}
 		}

@@ -24,9 +24,11 @@ type Status struct {
 	Nations             []NationStatus
 	Requests            []RequestStatus
 	Outbox              map[store.OutboxState]int
-	OldestPending       time.Time // the oldest mail waiting to go out; zero for none
-	MailWaiting         int       // received mails not yet handled
-	MailQuarantined     int       // received mails set aside for the referee
+	OldestPending       time.Time    // the oldest mail waiting to go out; zero for none
+	MailWaiting         int          // received mails not yet handled
+	MailQuarantined     int          // received mails set aside for the referee
+	Intake              IntakeHealth // outage.go: the intake's connection to the mailbox
+	OutboxStuck         time.Time    // outage.go: mail due since then has not gone; zero when it flows
 }
 
 // NationStatus is one nation's orders for the open turn.
@@ -119,6 +121,9 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	s.MailWaiting, s.MailQuarantined = len(waiting), len(quarantined)
+	if err := g.statusHealth(ctx, s); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -170,6 +175,7 @@ func (s *Status) Text(now time.Time) string {
 		fmt.Fprintf(&b, " (the oldest queued %s ago)", roundDuration(now.Sub(s.OldestPending)))
 	}
 	fmt.Fprintf(&b, "\nMail in: %d waiting to be handled, %d quarantined\n", s.MailWaiting, s.MailQuarantined)
+	b.WriteString(s.healthText(now))
 	return b.String()
 }
 

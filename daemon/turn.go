@@ -165,6 +165,18 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	if allFinal(subs, playing) {
 		now = true // early resolution: every nation marked its sheet final
 	}
+	// rollback.go: a turn reopened by a rollback waits for the referee.
+	if now, deadline, err = g.reopenedDue(ctx, st.Turn, subs, now, deadline); err != nil {
+		return false, time.Time{}, err
+	}
+	if now { // outage.go: the mail-outage guard
+		if why, err := g.outageHold(ctx, st.Turn, deadline, subs); err != nil || why != "" {
+			return false, time.Time{}, err
+		}
+		if wait, err := g.tabletopWait(ctx); err != nil || wait { // tabletop.go: battles fought on the table
+			return false, time.Time{}, err
+		}
+	}
 	if !now {
 		return false, deadline, nil
 	}
@@ -234,6 +246,11 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		return turnOutcome{}, err
 	}
 	turn := st.Turn
+	if rerunOf == 0 { // rollback.go: a turn open again corrects its voided record
+		if rerunOf, err = g.reopenedVersion(ctx, turn); err != nil {
+			return turnOutcome{}, err
+		}
+	}
 	out := turnOutcome{base: base, resolved: turn, label: st.Calendar.Label(turn), rerunOf: rerunOf}
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
 	if err != nil {
@@ -261,7 +278,11 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed})
+	battles, err := g.tabletopResults(ctx, turn) // tabletop.go: the referee's table results
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed, Battles: battles})
 	if err != nil {
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
@@ -373,6 +394,9 @@ func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) err
 		if s.ID > out.lastSub {
 			return errTurnChanged
 		}
+	}
+	if done, err := g.restoreVoided(ctx, tx, out); done || err != nil {
+		return err // rollback.go: the same result as a voided record restores it
 	}
 	if out.rerunOf > 0 {
 		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {

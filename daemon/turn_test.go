@@ -497,7 +497,7 @@ func TestRerun(t *testing.T) {
 
 	cmd := h.send("referee@pbem.localhost", "rerun", "PASSWORD "+refereePassword+"\nRERUN 1\nRERUN 2\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
-	if !strings.Contains(body(ack), "same result, byte for byte") || !strings.Contains(body(ack), "only the last turn resolved") {
+	if !strings.Contains(body(ack), "same result, byte for byte") || !strings.Contains(body(ack), "has not been resolved yet") {
 		t.Errorf("the answer to RERUN with nothing changed:\n%s", body(ack))
 	}
 	h.settle()

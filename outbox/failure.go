@@ -81,7 +81,8 @@ func (o *Outbox) failureReport(m store.OutboxMessage, e *Error, attempts int, no
 	}
 	fmt.Fprintf(&b, "\n%s\n", wrap(fmt.Sprintf("The message is kept in the outbox (row %d) with the same bytes and "+
 		"Message-ID. Once the cause is fixed (a wrong or old address, a full mailbox, the mail server's settings), "+
-		"queue it again and it is sent unchanged.", m.ID), 72))
+		"queue it again — mail the word REQUEUE to the game's address from the referee's, or run \"pbem requeue\" — "+
+		"and it is sent unchanged.", m.ID), 72))
 
 	msg := Message{
 		Game:    m.GameID,

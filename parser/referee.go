@@ -171,7 +171,7 @@ type RefereeSheet struct {
 	PasswordLine int
 }
 
-var refereeVerbs = []string{"APPROVE", "DENY", "BREACH", "LIFT", "DEADLINE", "RESOLVE", "RERUN", "PREVIEW"}
+var refereeVerbs = append([]string{"APPROVE", "DENY", "BREACH", "LIFT", "DEADLINE", "RESOLVE", "RERUN", "PREVIEW"}, moreRefereeVerbs...)
 
 var effectVerbs = []string{"TREASURY", "ADD", "REMOVE", "MOVE", "LOYALTY"}
 
@@ -458,6 +458,8 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 		cmd = Rerun{Line: line, Turn: p.number("the turn to run again", 100000)}
 	case "PREVIEW":
 		cmd = Preview{Line: line}
+	case "ROLLBACK", "RESEND", "REQUEUE", "RESET", "BATTLE":
+		cmd = p.parseMoreReferee(kw, line) // referee_more.go
 	case "TREASURY":
 		n := p.nation()
 		sign := p.next()
@@ -536,7 +538,7 @@ func FormatRefereeCommand(c RefereeCommand, v *Vocabulary) string {
 	case Preview:
 		return "PREVIEW"
 	}
-	return ""
+	return formatMoreReferee(c)
 }
 
 // FormatEffect prints an effect in canonical form.

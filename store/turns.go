@@ -156,7 +156,8 @@ func (tx *Tx) SetTurnStatus(ctx context.Context, gameID string, turn, version in
 const turnColumns = `game_id, turn, version, status, state, seed, events, dice, resolved_at`
 
 // LatestTurn returns the latest version of the highest-numbered turn of a
-// game, whatever its status.
+// game that is not voided (a voided record is kept for the record only: a
+// rollback or a rerun set it aside).
 func (db *DB) LatestTurn(ctx context.Context, gameID string) (rec TurnRecord, err error) {
 	err = db.view(ctx, func(tx *Tx) error { rec, err = tx.LatestTurn(ctx, gameID); return err })
 	return rec, err
@@ -165,10 +166,10 @@ func (db *DB) LatestTurn(ctx context.Context, gameID string) (rec TurnRecord, er
 // LatestTurn is DB.LatestTurn inside a transaction.
 func (tx *Tx) LatestTurn(ctx context.Context, gameID string) (TurnRecord, error) {
 	return tx.queryTurn(ctx, fmt.Sprintf("game %q has no turns", gameID),
-		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? ORDER BY turn DESC, version DESC LIMIT 1`, gameID)
+		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND status != 'voided' ORDER BY turn DESC, version DESC LIMIT 1`, gameID)
 }
 
-// Turn returns the latest version of one turn, whatever its status.
+// Turn returns the latest version of one turn that is not voided.
 func (db *DB) Turn(ctx context.Context, gameID string, turn int) (rec TurnRecord, err error) {
 	err = db.view(ctx, func(tx *Tx) error { rec, err = tx.Turn(ctx, gameID, turn); return err })
 	return rec, err
@@ -177,7 +178,7 @@ func (db *DB) Turn(ctx context.Context, gameID string, turn int) (rec TurnRecord
 // Turn is DB.Turn inside a transaction.
 func (tx *Tx) Turn(ctx context.Context, gameID string, turn int) (TurnRecord, error) {
 	return tx.queryTurn(ctx, fmt.Sprintf("game %q turn %d", gameID, turn),
-		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND turn = ? ORDER BY version DESC LIMIT 1`, gameID, turn)
+		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND turn = ? AND status != 'voided' ORDER BY version DESC LIMIT 1`, gameID, turn)
 }
 
 // TurnVersion returns one version of one turn.

@@ -124,7 +124,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 	post("eisenmark@pbem.localhost", "demo-mail-eisenmark", filepath.Join(repo, "docs/examples/monthly.txt"))
 	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
-	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
+	refMail := waitMail("referee@pbem.localhost", "demo-referee", 2)
 	if len(msgs) != 1 {
 		stop(cmd, log)
 		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
@@ -135,20 +135,26 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(msgs[0], "orders received, receipt") || !strings.Contains(msgs[0], "SPLIT E1 AS E4") {
 		t.Errorf("the acknowledgment is not the checker's reply:\n%s", msgs[0])
 	}
-	if len(refMail) != 1 || !strings.Contains(refMail[0], "Swiss infantry") {
+	// The sheet's REQUEST and its SPECIAL order, each forwarded with its token.
+	if len(refMail) != 2 || !strings.Contains(strings.Join(refMail, ""), "Swiss infantry") || !strings.Contains(strings.Join(refMail, ""), "envoy") {
 		stop(cmd, log)
-		t.Fatalf("the referee should have the one forwarded request, has %d", len(refMail))
+		t.Fatalf("the referee should have the forwarded request and SPECIAL, has %d", len(refMail))
 	}
 	// The README's ruling: the referee, logged in, with the referee password.
 	token := ""
-	for _, f := range strings.Fields(strings.ReplaceAll(refMail[0], "=\r\n", "")) {
-		if len(f) == 7 && f[0] == 'R' && token == "" && strings.Contains(refMail[0], "APPROVE "+f) {
-			token = f
+	for _, rm := range refMail {
+		if !strings.Contains(rm, "Swiss infantry") {
+			continue
+		}
+		for _, f := range strings.Fields(strings.ReplaceAll(rm, "=\r\n", "")) {
+			if len(f) == 7 && f[0] == 'R' && token == "" && strings.Contains(rm, "APPROVE "+f) {
+				token = f
+			}
 		}
 	}
 	post("referee@pbem.localhost", "demo-referee", "-", "PASSWORD demo-referee-commands\nAPPROVE "+token+"\n")
 	msgs = waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
-	refMail = waitMail("referee@pbem.localhost", "demo-referee", 2)
+	refMail = waitMail("referee@pbem.localhost", "demo-referee", 3)
 	stop(cmd, log)
 	if len(msgs) != 2 || !strings.Contains(msgs[1], "was approved") {
 		t.Errorf("eisenmark was not told of the ruling on %s (%d messages)\n%s", token, len(msgs), log.String())
@@ -173,8 +179,8 @@ func TestDemoEndToEnd(t *testing.T) {
 	if len(again) != 2 {
 		t.Errorf("after a restart eisenmark has %d messages, want still 2", len(again))
 	}
-	if len(refAgain) != 2 {
-		t.Errorf("after a restart the referee has %d messages, want still 2", len(refAgain))
+	if len(refAgain) != len(refMail) {
+		t.Errorf("after a restart the referee has %d messages, want still %d", len(refAgain), len(refMail))
 	}
 }
 

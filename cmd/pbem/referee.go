@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/game"
+)
+
+// The referee's commands on the game's record and mail: rollback, rerun,
+// export, verify, resend, requeue, password. Each does what the referee's
+// command by mail does (docs/orders.md, docs/turns.md).
+
+// refereeCommands are this file's commands, in help order.
+func refereeCommands() []*command {
+	return []*command{
+		{name: "rollback", args: "TURN", run: runRollback,
+			summary: "sets TURN and every later turn aside (kept, voided) and opens TURN again",
+			description: "Rolls the game back to before TURN: the records of TURN and every later turn are voided (kept for\n" +
+				"the record) and TURN is open again with its stored sheets and rulings. It is resolved again by\n" +
+				"\"pbem resolve\", \"pbem rerun TURN\", the referee's RESOLVE NOW or RERUN, or at a deadline set from\n" +
+				"now on: with nothing changed the same result is restored and nothing new is sent; otherwise\n" +
+				"corrected reports go out. The referee's ROLLBACK TURN by mail does the same."},
+		{name: "rerun", args: "TURN", run: runRerun,
+			summary: "resolves TURN again from its stored orders, rulings and dice; corrected reports only if the result changed",
+			description: "Resolves TURN again from the state before it, its stored sheets and rulings and its own dice.\n" +
+				"The same result changes nothing and sends nothing; a different one voids the earlier record (kept),\n" +
+				"saves the new one, mails corrected reports, and sets the later turns aside (the next one is open\n" +
+				"again). The referee's RERUN TURN by mail does the same."},
+		{name: "export", args: "[--out FILE]", run: runExport,
+			summary: "writes the game's hash-chained archive (standard output, or FILE)",
+			description: "Writes the game's archive: every turn record with its state, orders, rulings, seed, dice and\n" +
+				"events, each line carrying the SHA-256 of the one before (format in docs/turns.md). Every turn\n" +
+				"is first resolved again from its stored inputs; a turn whose inputs changed since is an error."},
+		{name: "verify", args: "FILE", run: runVerify,
+			summary: "checks an archive's hash chain and resolves every turn again to the same bytes; exit 1 if it fails",
+			description: "Checks a game archive made by \"pbem export\": every line's hash, the chain, and every turn in\n" +
+				"force resolved again by the engine to the same state, events and dice. Needs no config or store.\n" +
+				"Exit 1, naming the line, the turn and what differs, when it fails."},
+		{name: "resend", args: "--nation NATION [--turn TURN]", run: runResend,
+			summary: "sends a nation's report again, the same mail under its original Message-ID",
+			description: "Queues a nation's turn report (of TURN, by default the last resolved; NATION \"referee\" for the\n" +
+				"referee's summary) again: the same bytes under the same Message-ID, so a reader who has it sees\n" +
+				"one message. \"pbem run\" sends it. The referee's RESEND NATION [TURN] by mail does the same."},
+		{name: "requeue", run: runRequeue,
+			summary: "puts every mail the outbox gave up on back in the queue",
+			description: "Puts every failed outbox mail back in the queue with its attempts reset: the same bytes and\n" +
+				"Message-ID, sent by \"pbem run\". Fix the cause first (the undelivered notice says what it was).\n" +
+				"The referee's REQUEUE by mail does the same."},
+		{name: "password", args: "NATION NEWPASSWORD", run: runPassword,
+			summary: "resets a nation's order-sheet password from the open turn on; the nation is told by mail",
+			description: "Gives NATION a new order-sheet password, in force from the open turn on, and queues a mail\n" +
+				"telling the nation the new one. The referee's RESET PASSWORD NATION NEWPASSWORD by mail does the same."},
+	}
+}
+
+// openGameArgs opens the created game for a command with flags fs and
+// positional arguments (want of them); a nil game comes with the exit code.
+func openGameArgs(e *env, c *command, fs *flag.FlagSet, args []string, want int) (*daemon.Game, []string, int) {
+	if code, ok := parseFlags(e, c, fs, args); !ok {
+		return nil, nil, code
+	}
+	if fs.NArg() != want {
+		e.errorf("%s: expected %d argument(s), got %q (see \"pbem %s --help\")", c.path(), want, strings.Join(fs.Args(), " "), c.path())
+		return nil, nil, exitUsage
+	}
+	cfg, code := loadConfig(e)
+	if code != exitOK {
+		return nil, nil, code
+	}
+	if _, err := os.Stat(cfg.StorePath()); errors.Is(err, os.ErrNotExist) {
+		e.errorf("%s: game %s has not been created yet (no %s): run \"pbem new\" or \"pbem run\"", c.name, cfg.Game.ID, cfg.StorePath())
+		return nil, nil, exitFailure
+	}
+	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: logger(e, cfg)})
+	if err != nil {
+		return nil, nil, failed(e, err)
+	}
+	return g, fs.Args(), exitOK
+}
+
+// turnArg reads a TURN argument.
+func turnArg(e *env, c *command, s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		e.errorf("%s: TURN must be a turn number such as 3, got %q", c.path(), s)
+		return 0, false
+	}
+	return n, true
+}
+
+func runRollback(e *env, c *command, args []string) int {
+	return runTurnCommand(e, c, args, func(g *daemon.Game, n int) (string, error) { return g.Rollback(context.Background(), n) })
+}
+
+func runRerun(e *env, c *command, args []string) int {
+	return runTurnCommand(e, c, args, func(g *daemon.Game, n int) (string, error) { return g.Rerun(context.Background(), n) })
+}
+
+// runTurnCommand runs a command taking one TURN.
+func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int) (string, error)) int {
+	g, rest, code := openGameArgs(e, c, newFlags(e, c), args, 1)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	n, ok := turnArg(e, c, rest[0])
+	if !ok {
+		return exitUsage
+	}
+	line, err := do(g, n)
+	if err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprintln(e.stdout, line)
+	return exitOK
+}
+
+func runExport(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	out := fs.String("out", "", "the file to write (default: standard output)")
+	g, _, code := openGameArgs(e, c, fs, args, 0)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	w := e.stdout
+	var f *os.File
+	if *out != "" {
+		var err error
+		if f, err = os.Create(*out); err != nil {
+			return failed(e, err)
+		}
+		w = f
+	}
+	n, err := g.Export(context.Background(), w)
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		if f != nil {
+			os.Remove(*out)
+		}
+		return failed(e, err)
+	}
+	if f != nil {
+		fmt.Fprintf(e.stdout, "%s: %d turn records of game %s\n", *out, n, g.ID())
+	}
+	return exitOK
+}
+
+func runVerify(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	if code, ok := parseFlags(e, c, fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		e.errorf("%s: name the archive file (see \"pbem verify --help\")", c.path())
+		return exitUsage
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return failed(e, err)
+	}
+	defer f.Close()
+	sum, err := daemon.VerifyArchive(f)
+	if err != nil {
+		e.errorf("%s: FAILED: %v", fs.Arg(0), err)
+		return exitProblems
+	}
+	fmt.Fprintf(e.stdout, "%s: game %s (%s): %d turn records, the chain intact; %d turns resolved again to the same bytes; %d voided\n",
+		fs.Arg(0), sum.Game, sum.Ruleset, sum.Records, sum.Resolved, sum.Voided)
+	return exitOK
+}
+
+func runResend(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	nation := fs.String("nation", "", "the nation whose report to send again (\"referee\" for the referee's)")
+	turn := fs.Int("turn", 0, "the turn (default: the last resolved)")
+	g, _, code := openGameArgs(e, c, fs, args, 0)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	if *nation == "" {
+		e.errorf("%s: name the nation with --nation", c.path())
+		return exitUsage
+	}
+	line, err := g.Resend(context.Background(), game.NationID(strings.ToLower(*nation)), *turn)
+	if err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprintln(e.stdout, line)
+	return exitOK
+}
+
+func runRequeue(e *env, c *command, args []string) int {
+	g, _, code := openGameArgs(e, c, newFlags(e, c), args, 0)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	n, err := g.Requeue(context.Background())
+	if err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprintf(e.stdout, "%d failed mail(s) queued again; \"pbem run\" sends them\n", n)
+	return exitOK
+}
+
+func runPassword(e *env, c *command, args []string) int {
+	g, rest, code := openGameArgs(e, c, newFlags(e, c), args, 2)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	n := game.NationID(strings.ToLower(rest[0]))
+	if err := g.ResetPassword(context.Background(), n, rest[1]); err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprintf(e.stdout, "%s's password is reset; a mail telling %s is queued\n", n, n)
+	return exitOK
+}

@@ -1,0 +1,392 @@
+package daemon
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// The game archive ("pbem export", "pbem verify"): the game's whole record
+// in one text file whose turns are hash-chained, so that anyone can check,
+// with pbem alone, that no turn was changed after the fact and that each
+// follows from the one before by the rules.
+//
+// The file is JSON Lines. Line 1 is the header: {"hash": H0, "header": {...}}
+// with the game, the ruleset's id and the hash of its tables, and the map as
+// text (hexmap.Format). Every further line is one turn record, by turn and
+// then version: {"hash": Hi, "record": {...}} with the turn, its version,
+// whether it is voided, "prev" (the hash of the line before), the state
+// after the turn, and for a resolved turn the orders it was resolved from
+// (every nation's, an NMR nation's DEFEND stances included), the rulings,
+// the seed, the dice and the events. Each line's hash is the SHA-256 (hex)
+// of the bytes of its "header" or "record" object exactly as they stand in
+// the file, so one byte changed anywhere breaks the line's hash, and a line
+// removed, added or moved breaks the chain.
+//
+// Verifying checks every hash and link, and resolves every turn in force
+// again with the engine — from the state of the turn in force before it,
+// with its orders, rulings and seed — requiring the same state, events and
+// dice, byte for byte. Voided records (set aside by a rollback or a rerun)
+// are chained but not resolved again: their inputs are no longer known.
+
+// ArchiveFormat is the format name in an archive's header.
+const ArchiveFormat = "pbem-archive/1"
+
+// archiveHeader is an archive's first line's object.
+type archiveHeader struct {
+	Format       string `json:"format"`
+	Game         string `json:"game"`
+	Name         string `json:"name"`
+	Ruleset      string `json:"ruleset"`
+	RulesVersion string `json:"rules_version"`
+	Map          string `json:"map"`
+}
+
+// archiveOrders is one nation's orders of a turn in an archive.
+type archiveOrders struct {
+	Nation game.NationID   `json:"nation"`
+	Orders json.RawMessage `json:"orders"` // the order envelopes, as stored (engine.MarshalOrder)
+}
+
+// archiveRecord is a turn line's object.
+type archiveRecord struct {
+	Turn    int                     `json:"turn"`
+	Version int                     `json:"version"`
+	Voided  bool                    `json:"voided,omitempty"`
+	Prev    string                  `json:"prev"`
+	State   json.RawMessage         `json:"state"`
+	Orders  []archiveOrders         `json:"orders,omitempty"`
+	Rulings []engine.Ruling         `json:"rulings,omitempty"`
+	Battles []engine.TabletopBattle `json:"battles,omitempty"`
+	Seed    uint64                  `json:"seed,string"`
+	Dice    json.RawMessage         `json:"dice,omitempty"`
+	Events  json.RawMessage         `json:"events,omitempty"`
+}
+
+// archiveLine is one line of an archive.
+type archiveLine struct {
+	Hash   string          `json:"hash"`
+	Header json.RawMessage `json:"header,omitempty"`
+	Record json.RawMessage `json:"record,omitempty"`
+}
+
+func hashHex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// turnInput returns the engine input of turn n resolved from state st: every
+// nation's sheet in force, an NMR nation holding on DEFEND, the rulings in
+// force, the turn's seed. It is what decideFrom gives the engine.
+func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.Input, error) {
+	orders, err := g.SheetsInForce(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	has := map[game.NationID]bool{}
+	for _, o := range orders {
+		has[o.Nation] = true
+	}
+	for _, ns := range st.Nations {
+		if !ns.Eliminated && !has[ns.ID] {
+			orders = append(orders, holdOrders(st, ns.ID, n))
+		}
+	}
+	slices.SortFunc(orders, func(a, b engine.Orders) int { return cmp.Compare(a.Nation, b.Nation) })
+	rulings, err := g.Rulings(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	seed, err := g.turnSeed(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	battles, err := g.tabletopResults(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	return engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Rulings: rulings, Seed: seed, Battles: battles}, nil
+}
+
+// resolvedBytes resolves in and returns the state, events and dice as the
+// turn runner stores them.
+func resolvedBytes(in engine.Input) (state, events, dice []byte, err error) {
+	res, err := engine.Resolve(in)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if state, err = json.Marshal(res.State); err != nil {
+		return nil, nil, nil, err
+	}
+	if events, err = engine.MarshalEvents(res.Events); err != nil {
+		return nil, nil, nil, err
+	}
+	dice, err = json.Marshal(res.Rolls)
+	return state, events, dice, err
+}
+
+// Export writes the game's archive to w and returns how many turn records
+// it holds. It first resolves every turn in force again from its stored
+// inputs: a turn whose sheets or rulings were changed after it was resolved
+// (and not run again) is an error naming it, since its archive would not
+// verify.
+func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return 0, err
+	}
+	var mapText bytes.Buffer
+	if err := hexmap.Format(&mapText, g.Map); err != nil {
+		return 0, err
+	}
+	head, err := json.Marshal(archiveHeader{Format: ArchiveFormat, Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID,
+		RulesVersion: g.rulesVersion(), Map: mapText.String()})
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriter(w)
+	prev := hashHex(head)
+	if err := writeArchiveLine(bw, archiveLine{Hash: prev, Header: head}); err != nil {
+		return 0, err
+	}
+	recs, err := g.DB.TurnVersions(ctx, g.ID())
+	if err != nil {
+		return 0, err
+	}
+	var before *store.TurnRecord // the turn in force before the record
+	for i := range recs {
+		rec := recs[i]
+		ar := archiveRecord{Turn: rec.Turn, Version: rec.Version, Voided: rec.Status == store.TurnVoided, Prev: prev,
+			State: json.RawMessage(rec.State)}
+		if rec.Status == store.TurnResolved {
+			if before == nil || before.Turn != rec.Turn-1 {
+				return 0, fmt.Errorf("turn %d: no turn %d in force before it", rec.Turn, rec.Turn-1)
+			}
+			st, err := g.decoded(*before)
+			if err != nil {
+				return 0, err
+			}
+			in, err := g.turnInput(ctx, st, rec.Turn)
+			if err != nil {
+				return 0, fmt.Errorf("turn %d: %w", rec.Turn, err)
+			}
+			if in.Seed != rec.Seed {
+				return 0, fmt.Errorf("turn %d was resolved with seed %d, but the game's dice key gives %d", rec.Turn, rec.Seed, in.Seed)
+			}
+			state, events, dice, err := resolvedBytes(in)
+			if err != nil {
+				return 0, fmt.Errorf("resolving turn %d again: %w", rec.Turn, err)
+			}
+			if what := differs(state, events, dice, rec.State, rec.EventLog, rec.Dice); what != "" {
+				return 0, fmt.Errorf("turn %d (version %d): its stored inputs no longer give its stored result (%s differ): its sheets or "+
+					"rulings changed after it was resolved; RERUN %d first", rec.Turn, rec.Version, what, rec.Turn)
+			}
+			for _, o := range in.Orders {
+				js, err := encodeOrders(o.List)
+				if err != nil {
+					return 0, err
+				}
+				ar.Orders = append(ar.Orders, archiveOrders{Nation: o.Nation, Orders: js})
+			}
+			ar.Rulings, ar.Battles, ar.Seed = in.Rulings, in.Battles, rec.Seed
+			ar.Dice, ar.Events = json.RawMessage(rec.Dice), json.RawMessage(rec.EventLog)
+		}
+		body, err := json.Marshal(ar)
+		if err != nil {
+			return 0, err
+		}
+		prev = hashHex(body)
+		if err := writeArchiveLine(bw, archiveLine{Hash: prev, Record: body}); err != nil {
+			return 0, err
+		}
+		if rec.Status != store.TurnVoided {
+			before = &recs[i]
+		}
+	}
+	return len(recs), bw.Flush()
+}
+
+func writeArchiveLine(w *bufio.Writer, l archiveLine) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	w.Write(b)
+	return w.WriteByte('\n')
+}
+
+// differs names what of a resolution differs from a record: "", or "the
+// state", "the events", "the dice", joined.
+func differs(state, events, dice, wantState, wantEvents, wantDice []byte) string {
+	var out []string
+	for _, c := range []struct {
+		name      string
+		got, want []byte
+	}{{"the state", state, wantState}, {"the events", events, wantEvents}, {"the dice", dice, wantDice}} {
+		if !bytes.Equal(c.got, c.want) {
+			out = append(out, c.name+firstDiff(c.got, c.want))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// firstDiff shows where two byte strings first part.
+func firstDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	cut := func(b []byte) string {
+		s := b[max(0, i-20):min(len(b), i+40)]
+		return string(s)
+	}
+	return fmt.Sprintf(" from byte %d: the archive has %q, the engine gives %q", i, cut(want), cut(got))
+}
+
+// ArchiveError is a verification failure: the line of the archive and what
+// is wrong.
+type ArchiveError struct {
+	Line int    // the archive's line, from 1
+	Turn int    // the turn of the line (-1: the header or unknown)
+	What string // what differs
+}
+
+func (e *ArchiveError) Error() string {
+	if e.Turn >= 0 {
+		return fmt.Sprintf("line %d (turn %d): %s", e.Line, e.Turn, e.What)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.What)
+}
+
+// ArchiveSummary is what a verified archive holds.
+type ArchiveSummary struct {
+	Game     string
+	Ruleset  string
+	Records  int // turn records, voided ones included
+	Resolved int // turns resolved again and found the same
+	Voided   int
+}
+
+// VerifyArchive checks an archive (see Export): every line's hash, the
+// chain, and every turn in force resolved again by the engine to the same
+// bytes. The first failure is an *ArchiveError.
+func VerifyArchive(r io.Reader) (ArchiveSummary, error) {
+	var sum ArchiveSummary
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	var (
+		head   archiveHeader
+		m      *hexmap.Map
+		rules  *ruleset.Ruleset
+		prev   string
+		before *archiveRecord
+		n      int
+	)
+	for sc.Scan() {
+		n++
+		var l archiveLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return sum, &ArchiveError{n, -1, fmt.Sprintf("not an archive line (%v)", err)}
+		}
+		if n == 1 {
+			if len(l.Header) == 0 {
+				return sum, &ArchiveError{n, -1, "expected the archive's header, a line with \"header\""}
+			}
+			if got := hashHex(l.Header); got != l.Hash {
+				return sum, &ArchiveError{n, -1, fmt.Sprintf("the header's hash is %s, but its bytes hash to %s: the header was changed", l.Hash, got)}
+			}
+			if err := json.Unmarshal(l.Header, &head); err != nil || head.Format != ArchiveFormat {
+				return sum, &ArchiveError{n, -1, fmt.Sprintf("not a %s header (format %q, %v)", ArchiveFormat, head.Format, err)}
+			}
+			var err error
+			if rules, err = ruleset.ByID(head.Ruleset); err != nil {
+				return sum, &ArchiveError{n, -1, err.Error()}
+			}
+			if v := rulesVersion(rules); v != head.RulesVersion {
+				return sum, &ArchiveError{n, -1, fmt.Sprintf("the archive was made under other tables of %s (%s; this pbem has %s): "+
+					"verify it with the pbem that made it", head.Ruleset, head.RulesVersion, v)}
+			}
+			if m, err = hexmap.Parse(strings.NewReader(head.Map), "the archive's map"); err != nil {
+				return sum, &ArchiveError{n, -1, "the map: " + err.Error()}
+			}
+			sum.Game, sum.Ruleset, prev = head.Game, head.Ruleset, l.Hash
+			continue
+		}
+		if len(l.Record) == 0 {
+			return sum, &ArchiveError{n, -1, "expected a turn record, a line with \"record\""}
+		}
+		var rec archiveRecord
+		if err := json.Unmarshal(l.Record, &rec); err != nil {
+			return sum, &ArchiveError{n, -1, fmt.Sprintf("the turn record cannot be read: %v", err)}
+		}
+		if got := hashHex(l.Record); got != l.Hash {
+			return sum, &ArchiveError{n, rec.Turn, fmt.Sprintf("the record's hash is %s, but its bytes hash to %s: the record was changed", l.Hash, got)}
+		}
+		if rec.Prev != prev {
+			return sum, &ArchiveError{n, rec.Turn, fmt.Sprintf("the record follows %s, but the line before hashes to %s: a line was changed, added or removed", rec.Prev, prev)}
+		}
+		prev = l.Hash
+		sum.Records++
+		switch {
+		case rec.Voided:
+			sum.Voided++
+			continue
+		case rec.Turn == 0 && before == nil:
+		case before == nil || before.Turn != rec.Turn-1:
+			return sum, &ArchiveError{n, rec.Turn, "no turn in force before it in the archive"}
+		default:
+			if err := reresolve(m, rules, before, &rec); err != nil {
+				return sum, &ArchiveError{n, rec.Turn, err.Error()}
+			}
+			sum.Resolved++
+		}
+		r := rec
+		before = &r
+	}
+	if err := sc.Err(); err != nil {
+		return sum, &ArchiveError{n + 1, -1, err.Error()}
+	}
+	if n == 0 {
+		return sum, &ArchiveError{1, -1, "the archive is empty"}
+	}
+	return sum, nil
+}
+
+// reresolve resolves rec's turn from before's state with rec's inputs and
+// compares the result with rec.
+func reresolve(m *hexmap.Map, rules *ruleset.Ruleset, before, rec *archiveRecord) error {
+	var st engine.State
+	if err := json.Unmarshal(before.State, &st); err != nil {
+		return fmt.Errorf("the state of turn %d cannot be read: %v", before.Turn, err)
+	}
+	in := engine.Input{Map: m, Rules: rules, State: &st, Rulings: rec.Rulings, Battles: rec.Battles, Seed: rec.Seed}
+	for _, o := range rec.Orders {
+		list, err := decodeOrders(o.Orders)
+		if err != nil {
+			return fmt.Errorf("the orders of %s cannot be read: %v", o.Nation, err)
+		}
+		in.Orders = append(in.Orders, engine.Orders{Nation: o.Nation, Turn: rec.Turn, List: list})
+	}
+	state, events, dice, err := resolvedBytes(in)
+	if err != nil {
+		return fmt.Errorf("the engine cannot resolve it: %v", err)
+	}
+	if what := differs(state, events, dice, rec.State, rec.Events, rec.Dice); what != "" {
+		return errors.New("resolved again, " + what)
+	}
+	return nil
+}

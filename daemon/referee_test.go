@@ -1,0 +1,102 @@
+package daemon
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// TestResendRequeuePassword: RESEND sends Eisenmark's report again under
+// its original Message-ID (the mailbox holds two copies of one id);
+// REQUEUE sends a mail the outbox had given up on, unchanged; PASSWORD
+// resets a nation's password, the nation is mailed the new one, the
+// referee's answer does not repeat it, and the old one no longer works.
+func TestResendRequeuePassword(t *testing.T) {
+	h := newHarness(t, nil)
+	g := h.d.Game
+	ctx := context.Background()
+	st, _ := g.State(ctx)
+	label := st.Calendar.Label(1)
+	h.resolveByMail(label)
+	reportID := func() (ids []string) {
+		for _, m := range h.inbox("eisenmark@pbem.localhost", "pw-eisenmark") {
+			if isReport(label)(string(m)) {
+				ids = append(ids, header(string(m), "Message-ID"))
+			}
+		}
+		return ids
+	}
+	first := reportID()
+	if len(first) != 1 {
+		t.Fatalf("%d reports before RESEND, want 1", len(first))
+	}
+	cmd := h.send("referee@pbem.localhost", "resend", "PASSWORD "+refereePassword+"\nRESEND eisenmark 1\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "goes again, the same mail under its Message-ID") {
+		t.Fatalf("the answer to RESEND:\n%s", body(ack))
+	}
+	h.settle()
+	if ids := reportID(); len(ids) != 2 || ids[0] != ids[1] {
+		t.Errorf("after RESEND Eisenmark holds reports %v, want the same Message-ID twice", ids)
+	}
+
+	// A mail the outbox gave up on: REQUEUE sends it, unchanged.
+	rows, _ := g.DB.MessagesInState(ctx, store.OutboxSent)
+	var victim store.OutboxMessage
+	for _, r := range rows {
+		if r.Kind == MailReport && strings.Contains(strings.Join(r.Recipients, ","), "morgronskia") {
+			victim = r
+		}
+	}
+	err := g.DB.Update(ctx, func(tx *store.Tx) error {
+		if err := tx.Resend(ctx, victim.ID, time.Now().Add(time.Hour)); err != nil {
+			return err
+		}
+		if err := tx.MarkSending(ctx, victim.ID); err != nil {
+			return err
+		}
+		return tx.MarkFailed(ctx, victim.ID, "550 no such user (test)")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h.count("morgronskia@pbem.localhost", "pw-morgronskia")
+	cmd = h.send("referee@pbem.localhost", "requeue", "PASSWORD "+refereePassword+"\nREQUEUE\n")
+	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "failed mail(s) queued again") {
+		t.Fatalf("the answer to REQUEUE:\n%s", body(ack))
+	}
+	h.settle()
+	if n := h.count("morgronskia@pbem.localhost", "pw-morgronskia"); n != before+1 {
+		t.Errorf("after REQUEUE Morgronskia holds %d mails, want %d", n, before+1)
+	}
+	if r, _ := g.DB.OutboxByMessageID(ctx, victim.MessageID); r.State != store.OutboxSent || string(r.Raw) != string(victim.Raw) {
+		t.Errorf("the requeued mail is %s; same bytes %v", r.State, string(r.Raw) == string(victim.Raw))
+	}
+
+	// PASSWORD: Eisenmark's is reset.
+	cmd = h.send("referee@pbem.localhost", "password", "PASSWORD "+refereePassword+"\nRESET PASSWORD eisenmark musket-balls\n")
+	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ack), "Eisenmark's password is reset") || strings.Contains(body(ack), "musket-balls") {
+		t.Fatalf("the answer to PASSWORD (must not repeat it):\n%s", body(ack))
+	}
+	told, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "password was reset")
+	})
+	if !strings.Contains(body(told), "PASSWORD musket-balls") {
+		t.Fatalf("Eisenmark is not told the new password:\n%s", body(told))
+	}
+	sheet2 := strings.Replace(goodSheet, "TURN 1", "TURN 2", 1)
+	id := h.send("eisenmark@pbem.localhost", "orders", sheet2)
+	old, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
+	if strings.Contains(header(old, "Subject"), "orders received") {
+		t.Errorf("a sheet with the old password was accepted: %s", header(old, "Subject"))
+	}
+	id = h.send("eisenmark@pbem.localhost", "orders", strings.Replace(sheet2, "PASSWORD demo-eisenmark", "PASSWORD musket-balls", 1))
+	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); !strings.Contains(header(ack, "Subject"), "orders received") {
+		t.Errorf("a sheet with the new password: %s\n%s", header(ack, "Subject"), body(ack))
+	}
+}

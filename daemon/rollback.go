@@ -1,0 +1,328 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/syw-pbem/pbem/store"
+)
+
+// ROLLBACK and RERUN of any turn. The store never deletes a turn: a
+// rollback sets the records of the turns it undoes aside as voided (kept
+// for the record; store.LatestTurn and store.Turn skip them), so the game
+// is back where it stood before turn n, and turn n is open again with its
+// stored sheets and rulings. A reopened turn is held: it is not resolved at
+// a deadline that had passed at the rollback, nor by a RESOLVE NOW or FINAL
+// marks given before it, but by the referee's RESOLVE NOW or RERUN after it,
+// or a deadline set after it.
+//
+// Resolving a reopened turn compares the result with the voided record: the
+// same state, events and dice restore that record (un-voided), so nothing
+// new is saved or sent and the reports already sent stand with their
+// Message-IDs; a different result is saved as the next version and every
+// nation and the referee get corrected reports under new Message-IDs.
+//
+// RERUN n of a turn already resolved resolves it again from the state
+// before it: unchanged, nothing is written; changed, the turns after it are
+// voided as by a rollback, turn n's new result saved, and turn n+1 open
+// again (held as above).
+
+// reopenedMeta is the meta record of a turn reopened by a rollback or a
+// rerun: the last submission of the turn before it, and when.
+type reopenedMeta struct {
+	LastSub int64
+	At      time.Time
+}
+
+func reopenedKey(gameID string, turn int) string {
+	return "turn-reopened:" + gameID + ":" + strconv.Itoa(turn)
+}
+
+// markReopened records that turn was reopened now.
+func (g *Game) markReopened(ctx context.Context, tx *store.Tx, turn int) error {
+	subs, err := tx.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return err
+	}
+	m := reopenedMeta{At: g.Now().UTC()}
+	for _, s := range subs {
+		m.LastSub = max(m.LastSub, s.ID)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return tx.SetMeta(ctx, reopenedKey(g.ID(), turn), string(b))
+}
+
+// reopenedDue is turnDue's hook: for a turn reopened by a rollback it
+// decides again whether the turn is due (a RESOLVE NOW after the rollback,
+// or a deadline that fell after it), and drops a deadline that had passed
+// before it so that the runner does not spin on it.
+func (g *Game) reopenedDue(ctx context.Context, turn int, subs []store.Submission, due bool, deadline time.Time) (bool, time.Time, error) {
+	raw, ok, err := g.DB.GetMeta(ctx, reopenedKey(g.ID(), turn))
+	if err != nil || !ok {
+		return due, deadline, err
+	}
+	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
+		return due, deadline, err // resolved since: the mark is history
+	}
+	var m reopenedMeta
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return false, time.Time{}, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
+	}
+	if !deadline.IsZero() && !deadline.After(m.At) {
+		deadline = time.Time{}
+	}
+	due = !deadline.IsZero() && !g.Now().Before(deadline)
+	for _, s := range subs {
+		if s.Kind == KindResolveNow && s.ID > m.LastSub {
+			due = true
+		}
+	}
+	return due, deadline, nil
+}
+
+// rollbackPlan is what a ROLLBACK writes.
+type rollbackPlan struct {
+	turn   int                // the turn open again
+	latest store.TurnRecord   // the latest record when it was decided
+	void   []store.TurnRecord // the records set aside, turn n first
+	label  string             // turn n's label
+}
+
+// decideRollback works out a rollback to before turn n, writing nothing.
+func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) {
+	latest, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return rollbackPlan{}, err
+	}
+	st, err := g.decoded(latest)
+	if err != nil {
+		return rollbackPlan{}, err
+	}
+	if latest.Status != store.TurnResolved {
+		return rollbackPlan{}, fmt.Errorf("no turn has been resolved yet (%s is open)", st.Calendar.Label(st.Turn))
+	}
+	if n < 1 || n > latest.Turn {
+		return rollbackPlan{}, fmt.Errorf("turn %d has not been resolved: the turns that can be rolled back are 1 to %d", n, latest.Turn)
+	}
+	p := rollbackPlan{turn: n, latest: latest, label: st.Calendar.Label(n)}
+	for t := n; t <= latest.Turn; t++ {
+		rec, err := g.DB.Turn(ctx, g.ID(), t)
+		if err != nil {
+			return rollbackPlan{}, err
+		}
+		p.void = append(p.void, rec)
+	}
+	return p, nil
+}
+
+// writeRollback carries out a rollback inside tx, unless the game moved on
+// since it was decided (errTurnChanged).
+func (g *Game) writeRollback(ctx context.Context, tx *store.Tx, p rollbackPlan) error {
+	cur, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if cur.Turn != p.latest.Turn || cur.Version != p.latest.Version {
+		return errTurnChanged
+	}
+	for _, rec := range p.void {
+		if err := tx.SetTurnStatus(ctx, g.ID(), rec.Turn, rec.Version, store.TurnVoided); err != nil {
+			return err
+		}
+	}
+	return g.markReopened(ctx, tx, p.turn)
+}
+
+// Rollback sets turn n and every later turn aside (voided, kept for the
+// record) and opens turn n again: what "pbem rollback" runs. It returns the
+// sentence the referee reads.
+func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
+	p, err := g.decideRollback(ctx, n)
+	if err != nil {
+		return "", err
+	}
+	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeRollback(ctx, tx, p) }); err != nil {
+		return "", err
+	}
+	g.Log.Info("rolled back", "game", g.ID(), "open", n, "voided", len(p.void))
+	g.WakeTurns()
+	return rollbackSentence(p), nil
+}
+
+func rollbackSentence(p rollbackPlan) string {
+	return fmt.Sprintf("%s is open again: %d turn record(s) set aside (kept for the record). Its stored sheets and rulings "+
+		"stand; it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND). "+
+		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, len(p.void), p.turn)
+}
+
+// rerunPlan is what a RERUN writes.
+type rerunPlan struct {
+	out    turnOutcome
+	latest store.TurnRecord   // the latest record when it was decided
+	void   []store.TurnRecord // the later turns' records it sets aside
+	same   bool               // the result is the voided record's, byte for byte: it is restored
+}
+
+// decideRerunAny works out RERUN n, writing nothing: n is a resolved turn,
+// or the turn open again after a rollback. unchanged is set when n is
+// resolved and its result is the same, byte for byte (nothing to write).
+func (g *Game) decideRerunAny(ctx context.Context, n int) (p rerunPlan, unchanged bool, err error) {
+	latest, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return rerunPlan{}, false, err
+	}
+	st, err := g.decoded(latest)
+	if err != nil {
+		return rerunPlan{}, false, err
+	}
+	p.latest = latest
+	if n == latest.Turn+1 {
+		voided, ok, err := g.DB.LastVoided(ctx, g.ID(), n)
+		if err != nil {
+			return rerunPlan{}, false, err
+		}
+		if !ok {
+			return rerunPlan{}, false, fmt.Errorf("turn %d (%s) has not been resolved yet: write RESOLVE NOW", n, st.Calendar.Label(n))
+		}
+		if p.out, err = g.decideFrom(ctx, latest, latest, voided.Version); err != nil {
+			return rerunPlan{}, false, err
+		}
+		p.same = sameResult(p.out.rec, voided)
+		return p, false, nil
+	}
+	if n < 1 || n > latest.Turn || latest.Status != store.TurnResolved {
+		return rerunPlan{}, false, fmt.Errorf("turn %d has not been resolved: the turns that can be run again are 1 to %d", n, latest.Turn)
+	}
+	cur, err := g.DB.Turn(ctx, g.ID(), n)
+	if err != nil {
+		return rerunPlan{}, false, err
+	}
+	from, err := g.DB.Turn(ctx, g.ID(), n-1)
+	if err != nil {
+		return rerunPlan{}, false, err
+	}
+	if p.out, err = g.decideFrom(ctx, from, cur, cur.Version); err != nil {
+		return rerunPlan{}, false, err
+	}
+	if sameResult(p.out.rec, cur) {
+		return p, true, nil
+	}
+	for t := n + 1; t <= latest.Turn; t++ {
+		rec, err := g.DB.Turn(ctx, g.ID(), t)
+		if err != nil {
+			return rerunPlan{}, false, err
+		}
+		p.void = append(p.void, rec)
+	}
+	return p, false, nil
+}
+
+// sameResult reports whether a resolution gives a record's bytes.
+func sameResult(a, b store.TurnRecord) bool {
+	return bytes.Equal(a.State, b.State) && bytes.Equal(a.EventLog, b.EventLog) && bytes.Equal(a.Dice, b.Dice)
+}
+
+// writeRerun carries out a rerun inside tx: the later turns set aside, then
+// the turn written as the turn runner writes it (writeTurn, which restores
+// a voided record the rerun gives again).
+func (g *Game) writeRerun(ctx context.Context, tx *store.Tx, p rerunPlan) error {
+	cur, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if cur.Turn != p.latest.Turn || cur.Version != p.latest.Version {
+		return errTurnChanged
+	}
+	for _, rec := range p.void {
+		if err := tx.SetTurnStatus(ctx, g.ID(), rec.Turn, rec.Version, store.TurnVoided); err != nil {
+			return err
+		}
+	}
+	return g.writeTurn(ctx, tx, p.out)
+}
+
+// restoreVoided is writeTurn's hook. When the turn resolved has a voided
+// record and the new result is that record's, byte for byte, it restores
+// the record instead of writing a new version (done: nothing more to write,
+// nothing to send: the reports sent stand). In every case, a next turn that
+// was set aside is marked reopened.
+func (g *Game) restoreVoided(ctx context.Context, tx *store.Tx, out turnOutcome) (done bool, err error) {
+	if _, ok, err := tx.LastVoided(ctx, g.ID(), out.resolved+1); err != nil {
+		return false, err
+	} else if ok {
+		if err := g.markReopened(ctx, tx, out.resolved+1); err != nil {
+			return false, err
+		}
+	}
+	if out.rerunOf == 0 {
+		return false, nil
+	}
+	old, err := tx.TurnVersion(ctx, g.ID(), out.resolved, out.rerunOf)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil || old.Status != store.TurnVoided || !sameResult(out.rec, old) {
+		return false, err
+	}
+	return true, tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnResolved)
+}
+
+// reopenedVersion is decideFrom's hook: the version of the voided record of
+// a turn open again after a rollback (0 if none), which its resolution
+// corrects.
+func (g *Game) reopenedVersion(ctx context.Context, turn int) (int, error) {
+	rec, ok, err := g.DB.LastVoided(ctx, g.ID(), turn)
+	if err != nil || !ok {
+		return 0, err
+	}
+	return rec.Version, nil
+}
+
+// rerunLine is the referee's answer to RERUN n.
+func (g *Game) rerunLine(ctx context.Context, n int) (line string, p *rerunPlan) {
+	plan, unchanged, err := g.decideRerunAny(ctx, n)
+	switch {
+	case err != nil:
+		return "REFUSED: " + err.Error(), nil
+	case unchanged:
+		return fmt.Sprintf("%s resolves to the same result, byte for byte: nothing was changed or sent", plan.out.label), nil
+	case plan.same:
+		return fmt.Sprintf("%s resolves to the same result as before the rollback, byte for byte: that result is restored, "+
+			"and the reports already sent stand (nothing new is sent)", plan.out.label), &plan
+	}
+	s := fmt.Sprintf("%s resolved again with a different result: the earlier one is voided (kept for the record) and "+
+		"corrected reports go to every nation", plan.out.label)
+	if len(plan.void) > 0 {
+		s += fmt.Sprintf("; the %d later turn(s) are set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
+			"or RERUN %d resolves it)", len(plan.void), n+1, n+1)
+	}
+	return s, &plan
+}
+
+// Rerun runs turn n again: what "pbem rerun" runs. It returns the sentence
+// the referee reads.
+func (g *Game) Rerun(ctx context.Context, n int) (string, error) {
+	if err := g.ensureSeedKey(ctx); err != nil {
+		return "", err
+	}
+	line, p := g.rerunLine(ctx, n)
+	if p == nil {
+		if len(line) > 9 && line[:9] == "REFUSED: " {
+			return "", errors.New(line[9:])
+		}
+		return line, nil
+	}
+	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeRerun(ctx, tx, *p) }); err != nil {
+		return "", err
+	}
+	g.WakeTurns()
+	return line, nil
+}

@@ -1,0 +1,167 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// tableGame starts a game fought on the table whose starting position has
+// one land battle: an army marched onto another nation's, attacking. It
+// returns the hex and the two sides' forces.
+func tableGame(t *testing.T, table bool) (*harness, game.Hex, *game.Force, *game.Force) {
+	h := newHarness(t, func(s string) string {
+		if !table {
+			return s
+		}
+		return strings.Replace(s, "timezone: Europe/London", "timezone: Europe/London\n  battles: table", 1)
+	})
+	g := h.d.Game
+	ctx := context.Background()
+	rec, _ := g.DB.LatestTurn(ctx, "syw")
+	st, _ := g.decoded(rec)
+	var a, b *game.Force
+	for i := range st.Forces {
+		f := &st.Forces[i]
+		if f.IsFleet() || f.Aboard != "" || f.At.Hex == (game.Hex{}) || !f.HasRole(game.General) || f.FightingFigures() < 40 {
+			continue
+		}
+		switch {
+		case a == nil:
+			a = f
+		case b == nil && f.Nation != a.Nation:
+			b = f
+		}
+	}
+	if a == nil || b == nil {
+		t.Skip("no two armies of different nations")
+	}
+	a.At, a.Stance = b.At, game.Attack
+	js, _ := json.Marshal(st)
+	if _, err := g.DB.SaveTurn(ctx, store.TurnRecord{GameID: "syw", Turn: 0, Status: store.TurnInitial, State: js, ResolvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	// The attacker's nation orders the attack (without orders it would hold on DEFEND).
+	id := h.send(string(a.Nation)+"@pbem.localhost", "orders", fmt.Sprintf("GAME syw\nNATION %s\nPASSWORD demo-%s\nTURN 1\nSTANCE %s ATTACK\nEND\n",
+		a.Nation, a.Nation, a.ID))
+	if ack, _ := h.waitFor(string(a.Nation)+"@pbem.localhost", "pw-"+string(a.Nation), replyTo(id)); !strings.Contains(header(ack, "Subject"), "orders received") {
+		t.Fatalf("the attack's sheet: %s\n%s", header(ack, "Subject"), body(ack))
+	}
+	return h, b.At.Hex, a, b
+}
+
+// TestTabletopBattleByMail: with battles: table a due turn stops at its
+// battle and mails the referee its sheet (units formed, commanders); a
+// result with mistakes is answered line by line and recorded not; a good
+// one lets the turn resolve with it (the LandBattle fought "tabletop").
+func TestTabletopBattleByMail(t *testing.T) {
+	h, hex, a, b := tableGame(t, true)
+	g := h.d.Game
+	ctx := context.Background()
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
+	sheet, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "battle at "+hex.String()+" to fight on the table")
+	})
+	if !strings.Contains(body(sheet), "unit "+string(a.ID)+".1") || !strings.Contains(body(sheet), "RESULT "+hex.String()) ||
+		!strings.Contains(body(sheet), "experience") {
+		t.Fatalf("the battle sheet:\n%s", body(sheet))
+	}
+	h.settle()
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Fatal("the turn was resolved before its tabletop battle's result came")
+	}
+	bad := fmt.Sprintf("RESULT %s\nOUTCOME smashing\nWINNER %s\nLOSSES %s infantry Q KILLED 2\nEND\n", hex, a.Nation, b.ID)
+	cmd := h.send("referee@pbem.localhost", "result", "PASSWORD "+refereePassword+"\n"+bad)
+	ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "line 3:") || !strings.Contains(body(ans), "expected OUTCOME decisive") ||
+		!strings.Contains(body(ans), "line 5:") || !strings.Contains(body(ans), "Nothing was recorded") {
+		t.Fatalf("the answer to a result with mistakes:\n%s", body(ans))
+	}
+	good := fmt.Sprintf("RESULT %s\nOUTCOME decisive\nWINNER %s\nLOSSES %s %s %s KILLED 2 ROUTED 1\nHITS %s %s %s 3\nEND\n",
+		hex, a.Nation, b.ID, b.Troops[0].Arm, b.Troops[0].Grade, a.Nation, a.Troops[0].Arm, a.Troops[0].Grade)
+	cmd = h.send("referee@pbem.localhost", "result", "PASSWORD "+refereePassword+"\n"+good)
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "is recorded (decisive)") {
+		t.Fatalf("the answer to a good result:\n%s\n%s", good, body(ans))
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn == 1 {
+			if !strings.Contains(string(rec.EventLog), `"Model":"tabletop"`) {
+				t.Error("the turn's battle was not fought with the referee's result")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the turn was not resolved after the battle's result")
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// TestTabletopBattleUnanswered: a battle left unanswered past
+// battle_wait_hours is fought by the model after the referee is told.
+func TestTabletopBattleUnanswered(t *testing.T) {
+	h, hex, _, _ := tableGame(t, true)
+	g := h.d.Game
+	ctx := context.Background()
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
+	if s, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "to fight on the table")
+	}); s == "" {
+		t.Fatal("no battle sheet")
+	}
+	h.settle()
+	past := time.Now().Add(-49 * time.Hour).UTC().Format(time.RFC3339Nano)
+	if err := g.DB.SetMeta(ctx, tabletopMetaKey("syw", "sent", 1, hex), past); err != nil {
+		t.Fatal(err)
+	}
+	g.WakeTurns()
+	told, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "is fought by the model")
+	})
+	if !strings.Contains(body(told), "within 48 hours") {
+		t.Fatalf("the referee's notice:\n%s", body(told))
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn == 1 {
+			if strings.Contains(string(rec.EventLog), `"Model":"tabletop"`) || !strings.Contains(string(rec.EventLog), "LandBattle") {
+				t.Error("the unanswered battle was not fought by the model")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the turn was not resolved after the wait ran out")
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// TestTabletopBattleAskedByReferee: in a game fought by the model, the
+// referee's BATTLE hex TABLE has that battle's sheet mailed and the turn
+// wait for its result.
+func TestTabletopBattleAskedByReferee(t *testing.T) {
+	h, hex, _, _ := tableGame(t, false)
+	g := h.d.Game
+	cmd := h.send("referee@pbem.localhost", "battle", "PASSWORD "+refereePassword+"\nBATTLE "+hex.String()+" TABLE\n")
+	if ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd)); !strings.Contains(body(ans), "is fought on your table") {
+		t.Fatalf("the answer to BATTLE hex TABLE:\n%s", body(ans))
+	}
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
+	if s, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "battle at "+hex.String()+" to fight on the table")
+	}); s == "" {
+		t.Fatal("no battle sheet after BATTLE hex TABLE")
+	}
+	h.settle()
+	if rec, _ := g.DB.LatestTurn(context.Background(), "syw"); rec.Turn != 0 {
+		t.Error("the turn was resolved without the asked battle's result")
+	}
+}
