@@ -86,6 +86,13 @@ type turnOutcome struct {
 	resolved int    // the turn resolved
 	label    string // its label, "Turn 1, April 1752"
 	rerunOf  int    // the version of the turn's record a rerun voids; 0 for none
+	// ledgerIn is the treaty ledger the turn was resolved from; ledgerRaw
+	// the stored ledger as read when the turn was decided (the commit
+	// checks it has not changed since). treaties are the resolved state's,
+	// saved back as the ledger.
+	ledgerIn  ledger
+	ledgerRaw string
+	treaties  []game.Treaty
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -212,6 +219,11 @@ func (g *Game) ResolveTurn(ctx context.Context) error {
 	if _, err := g.purgeRawMail(ctx); err != nil {
 		g.Log.Warn("clearing raw mail of resolved turns failed; will try again", "err", err)
 	}
+	// Treaties that became public during the turn are mailed to every
+	// nation (each once; the daemon's start tries again after a failure).
+	if err := g.PublishTreaties(ctx); err != nil {
+		g.Log.Error("publishing treaties", "err", err)
+	}
 	return nil
 }
 
@@ -261,7 +273,22 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed})
+	// The treaty ledger goes into the state, so that the engine publishes
+	// the treaties attested during the turn and charges the penalties at
+	// the year-end (a rerun takes the ledger the turn was first resolved
+	// from); the approved rulings are applied by the engine's rulings step.
+	if out.ledgerIn, out.ledgerRaw, err = g.ledgerFor(ctx, turn, rerunOf); err != nil {
+		return turnOutcome{}, err
+	}
+	if out.ledgerIn.raw != "" {
+		st.Treaties = out.ledgerIn.treaties
+		st.Normalize()
+	}
+	rulings, err := g.Rulings(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed, Rulings: rulings})
 	if err != nil {
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
@@ -285,6 +312,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
 	}
 	out.nEvents = len(res.Events)
+	out.treaties = res.State.Treaties
 	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
 	if err != nil {
 		return turnOutcome{}, err
@@ -378,6 +406,9 @@ func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) err
 		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {
 			return err
 		}
+	}
+	if err := g.commitLedger(ctx, tx, out); err != nil {
+		return err
 	}
 	if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
 		return err
