@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
 	"os"
@@ -224,11 +227,33 @@ func (h *harness) count(user, pass string) int {
 	return len(h.inbox(user, pass))
 }
 
-// body returns a message's decoded text.
+// body returns a message's decoded text: the body, or the text parts of a
+// multipart mail (not its attachments).
 func body(raw string) string {
 	m, err := mail.ReadMessage(strings.NewReader(raw))
 	if err != nil {
 		return raw
+	}
+	ct, params, _ := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if strings.HasPrefix(ct, "multipart/") {
+		var out strings.Builder
+		r := multipart.NewReader(m.Body, params["boundary"])
+		for {
+			p, err := r.NextPart()
+			if err != nil {
+				break
+			}
+			if p.FileName() != "" {
+				continue
+			}
+			var rd io.Reader = p // the multipart reader decodes quoted-printable itself
+			if p.Header.Get("Content-Transfer-Encoding") == "base64" {
+				rd = base64.NewDecoder(base64.StdEncoding, p)
+			}
+			b, _ := io.ReadAll(rd)
+			out.Write(b)
+		}
+		return strings.ReplaceAll(out.String(), "\r\n", "\n")
 	}
 	var r io.Reader = m.Body
 	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
@@ -244,7 +269,11 @@ func header(raw, key string) string {
 	if err != nil {
 		return ""
 	}
-	return m.Header.Get(key)
+	v := m.Header.Get(key)
+	if d, err := new(mime.WordDecoder).DecodeHeader(v); err == nil {
+		return d
+	}
+	return v
 }
 
 // imapWait is how the harness's intake waits for new mail: with IDLE, as in
