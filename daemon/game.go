@@ -293,6 +293,11 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 		return false, err
 	}
 	g.Log.Info("game created", "game", g.ID(), "ruleset", g.Rules.ID, "scenario", g.Config.Game.Scenario, "nations", len(rows))
+	// Every nation is mailed its starting report (once; a crash here is
+	// made good at the daemon's next start).
+	if _, err := g.SendStartReports(ctx); err != nil {
+		return true, fmt.Errorf("the game is created, but its starting reports could not be queued (pbem run queues them): %w", err)
+	}
 	return true, nil
 }
 

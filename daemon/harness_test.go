@@ -221,10 +221,24 @@ func (h *harness) settle() {
 	}
 }
 
-// count returns how many messages an account's INBOX holds.
+// count returns how many messages an account's INBOX holds, besides the
+// starting report every nation and the referee get when the game is made.
 func (h *harness) count(user, pass string) int {
 	h.t.Helper()
-	return len(h.inbox(user, pass))
+	n := 0
+	for _, m := range h.inbox(user, pass) {
+		if !isStartReport(string(m)) {
+			n++
+		}
+	}
+	return n
+}
+
+// isStartReport is a waitFor condition: the starting report (a nation's,
+// or the referee's master report of the opening).
+func isStartReport(m string) bool {
+	s := header(m, "Subject")
+	return strings.Contains(s, "starting report") || strings.Contains(s, "opening — referee's master report")
 }
 
 // body returns a message's decoded text: the body, or the text parts of a
