@@ -290,3 +290,77 @@ func TestStartingReportsOnce(t *testing.T) {
 		t.Errorf("after a restart the starting reports are %v, want the same %v", again, first)
 	}
 }
+
+// TestYearEndTurnReports: the year-end is a turn of its own, with its own
+// deadline from the schedule; the turn runner resolves it like any other,
+// and each nation's report of it has the ledger of the year-end: taxes by
+// city and why, and the treasury changes with their reasons.
+func TestYearEndTurnReports(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g, ctx := d.Game, context.Background()
+	for {
+		st, err := g.State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yearEnd := st.Calendar.Date(st.Turn).IsYearEnd()
+		if yearEnd {
+			if _, err := g.DB.TurnDeadline(ctx, "syw", st.Turn); err != nil {
+				t.Fatalf("the year-end turn %d has no deadline of its own: %v", st.Turn, err)
+			}
+		}
+		if err := g.ResolveTurn(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if !yearEnd {
+			if st.Turn > 20 {
+				t.Fatal("no year-end in 20 turns")
+			}
+			continue
+		}
+		js, err := g.previousModel(ctx, st.Turn, "eisenmark")
+		if err != nil || js == nil {
+			t.Fatalf("no report model of the year-end: %v", err)
+		}
+		var md reports.Model
+		if err := json.Unmarshal(js, &md); err != nil {
+			t.Fatal(err)
+		}
+		taxes := slices.ContainsFunc(md.Treasury.Ledger, func(l reports.LedgerLine) bool {
+			return l.What == "taxes" && l.City != "" && (strings.HasPrefix(l.Why, "full") || strings.HasPrefix(l.Why, "half") || strings.HasPrefix(l.Why, "none"))
+		})
+		if !taxes {
+			t.Errorf("Eisenmark's year-end report has no taxes by city in its ledger: %+v", md.Treasury.Ledger)
+		}
+		for _, r := range reportRows(t, g, st.Turn) {
+			if r.Kind == MailReport && !strings.Contains(string(r.Raw), "application/pdf") {
+				t.Errorf("the year-end report %s has no PDF", r.MessageID)
+			}
+		}
+		return
+	}
+}
+
+// TestVictoryAnnounced: a VictoryDeclared among a turn's events is mailed to
+// every nation and the referee.
+func TestVictoryAnnounced(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	defer d.Close()
+	g := d.Game
+	v := &engine.VictoryDeclared{Victory: engine.Victory{Year: 1752, Winners: []game.NationID{"eisenmark"},
+		Contenders: []engine.NationTaxBase{{Nation: "eisenmark", TaxBase: 4900}, {Nation: "fromande", TaxBase: 4800}}}}
+	msgs := g.victoryMails([]engine.Event{v}, 7, g.Now())
+	if len(msgs) != 6 {
+		t.Fatalf("%d victory mails, want 6 (five nations and the referee)", len(msgs))
+	}
+	for _, m := range msgs {
+		if !strings.Contains(m.Subject, "won: Eisenmark") || !strings.Contains(m.Text, "Eisenmark has won the campaign") ||
+			!strings.Contains(m.Text, "4900") {
+			t.Errorf("the victory mail to %v: %s\n%s", m.To, m.Subject, m.Text)
+		}
+	}
+	if g.victoryMails(nil, 7, g.Now()) != nil {
+		t.Error("victory mails without a victory")
+	}
+}
