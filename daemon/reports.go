@@ -105,9 +105,16 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	if err != nil {
 		return Mailed{}, err
 	}
-	js, err := reports.JSON(md)
-	if err != nil {
-		return Mailed{}, err
+	var js []byte // the model, as the JSON attachment carries it
+	for _, a := range msg.Attachments {
+		if a.ContentType == "application/json" {
+			js = a.Data
+		}
+	}
+	if js == nil {
+		if js, err = reports.JSON(md); err != nil {
+			return Mailed{}, err
+		}
 	}
 	subject := msg.Subject
 	if m.Rerun {

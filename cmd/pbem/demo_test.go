@@ -127,12 +127,15 @@ func TestDemoEndToEnd(t *testing.T) {
 		stop(cmd, log)
 		t.Fatalf("%s: %v\n%s", hint, err, out)
 	}
-	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
-	refMail := waitMail("referee@pbem.localhost", "demo-referee", 1)
+	// Each has its starting report (the referee the opening's master
+	// report) from the game's creation, then the answer.
+	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
+	refMail := waitMail("referee@pbem.localhost", "demo-referee", 2)
 	stop(cmd, log)
-	if len(msgs) != 1 {
-		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
+	if len(msgs) != 2 {
+		t.Fatalf("eisenmark has %d messages, want the starting report and the one acknowledgment\n%s", len(msgs), log.String())
 	}
+	msgs, refMail = msgs[1:], refMail[1:]
 	if _, after, _ := strings.Cut(log.String(), "pbem: stopped"); strings.Contains(after, "level=") {
 		t.Errorf("pbem logged after it said it stopped:\n%s", after)
 	}
@@ -152,18 +155,19 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	post("morgronskia@pbem.localhost", hello)
-	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 1); len(got) != 1 {
+	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 2); len(got) != 2 {
 		stop(cmd, log)
-		t.Fatalf("after a restart morgronskia's mail got %d answers, want 1\n%s", len(got), log.String())
+		t.Fatalf("after a restart morgronskia has %d mails, want its starting report and 1 answer\n%s", len(got), log.String())
 	}
 	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
 	refAgain := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
 	stop(cmd, log)
-	if len(again) != 1 {
-		t.Errorf("after a restart eisenmark has %d messages, want still 1", len(again))
+	// The starting reports are not sent again by the restart.
+	if len(again) != 2 {
+		t.Errorf("after a restart eisenmark has %d messages, want still 2", len(again))
 	}
-	if len(refAgain) != 1 {
-		t.Errorf("after a restart the referee has %d messages, want still 1", len(refAgain))
+	if len(refAgain) != 2 {
+		t.Errorf("after a restart the referee has %d messages, want still 2", len(refAgain))
 	}
 }
 
