@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -73,9 +74,13 @@ type archiveRecord struct {
 	Orders  []archiveOrders         `json:"orders,omitempty"`
 	Rulings []engine.Ruling         `json:"rulings,omitempty"`
 	Battles []engine.TabletopBattle `json:"battles,omitempty"`
-	Seed    uint64                  `json:"seed,string"`
-	Dice    json.RawMessage         `json:"dice,omitempty"`
-	Events  json.RawMessage         `json:"events,omitempty"`
+	// Treaties are the treaty ledger the turn was resolved from (the
+	// treaties sent and attested by mail between turns), which the turn
+	// runner puts into the state before resolving.
+	Treaties []game.Treaty   `json:"treaties,omitempty"`
+	Seed     uint64          `json:"seed,string"`
+	Dice     json.RawMessage `json:"dice,omitempty"`
+	Events   json.RawMessage `json:"events,omitempty"`
 }
 
 // archiveLine is one line of an archive.
@@ -119,6 +124,17 @@ func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.I
 	battles, err := g.tabletopResults(ctx, n)
 	if err != nil {
 		return engine.Input{}, err
+	}
+	// The treaty ledger the turn was resolved from goes into the state, as
+	// decideFrom puts it there.
+	l, err := g.ledgerOfTurn(ctx, n)
+	if err != nil {
+		return engine.Input{}, err
+	}
+	if l.raw != "" {
+		st = st.Clone()
+		st.Treaties = l.treaties
+		st.Normalize()
 	}
 	return engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Rulings: rulings, Seed: seed, Battles: battles}, nil
 }
@@ -203,6 +219,9 @@ func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
 				ar.Orders = append(ar.Orders, archiveOrders{Nation: o.Nation, Orders: js})
 			}
 			ar.Rulings, ar.Battles, ar.Seed = in.Rulings, in.Battles, rec.Seed
+			if !slices.EqualFunc(in.State.Treaties, st.Treaties, func(a, b game.Treaty) bool { return reflect.DeepEqual(a, b) }) {
+				ar.Treaties = in.State.Treaties
+			}
 			ar.Dice, ar.Events = json.RawMessage(rec.Dice), json.RawMessage(rec.EventLog)
 		}
 		body, err := json.Marshal(ar)
@@ -372,6 +391,10 @@ func reresolve(m *hexmap.Map, rules *ruleset.Ruleset, before, rec *archiveRecord
 	var st engine.State
 	if err := json.Unmarshal(before.State, &st); err != nil {
 		return fmt.Errorf("the state of turn %d cannot be read: %v", before.Turn, err)
+	}
+	if rec.Treaties != nil {
+		st.Treaties = rec.Treaties
+		st.Normalize()
 	}
 	in := engine.Input{Map: m, Rules: rules, State: &st, Rulings: rec.Rulings, Battles: rec.Battles, Seed: rec.Seed}
 	for _, o := range rec.Orders {

@@ -47,6 +47,7 @@ import (
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/scenario"
 	"github.com/syw-pbem/pbem/store"
@@ -65,9 +66,21 @@ type Options struct {
 	// starting position and no deadline.
 	NoStore bool
 	// TurnMailer builds the mails about a resolved turn; nil means
-	// PlainTurnMail.
+	// Game.ReportMail (the PDF reports).
 	TurnMailer TurnMailer
+	// Narrate and Ledger tell the battles and the money in the reports;
+	// nil means reports.Narrate and reports.Ledger.
+	Narrate NarrateFunc
+	Ledger  LedgerFunc
 }
+
+// NarrateFunc tells the battles, sieges and encounters among a nation's
+// events (see reports.Input.Narrate).
+type NarrateFunc = func(m *hexmap.Map, nation game.NationID, events []engine.Event) []reports.Narrative
+
+// LedgerFunc turns a nation's money events into ledger lines (see
+// reports.Input.Ledger).
+type LedgerFunc = func(m *hexmap.Map, nation game.NationID, events []engine.Event) []reports.LedgerLine
 
 // Game is one configured campaign, open for business.
 type Game struct {
@@ -91,8 +104,12 @@ type Game struct {
 	rulesVer  string
 
 	// TurnMailer builds the mails about a resolved turn; nil means
-	// PlainTurnMail.
+	// Game.ReportMail (the PDF reports).
 	TurnMailer TurnMailer
+	// Narrate and Ledger tell the battles and the money in the reports
+	// (Options.Narrate, Options.Ledger); nil means the reports package's.
+	Narrate NarrateFunc
+	Ledger  LedgerFunc
 
 	// turnWake wakes the turn runner (WakeTurns).
 	turnWake chan struct{}
@@ -152,7 +169,8 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	if opts == nil {
 		opts = &Options{}
 	}
-	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB, TurnMailer: opts.TurnMailer, turnWake: make(chan struct{}, 1)}
+	g := &Game{Config: cfg, Log: opts.Logger, Now: opts.Now, DB: opts.DB, TurnMailer: opts.TurnMailer,
+		Narrate: opts.Narrate, Ledger: opts.Ledger, turnWake: make(chan struct{}, 1)}
 	if g.Log == nil {
 		g.Log = slog.Default()
 	}
@@ -282,6 +300,11 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 		return false, err
 	}
 	g.Log.Info("game created", "game", g.ID(), "ruleset", g.Rules.ID, "scenario", g.Config.Game.Scenario, "nations", len(rows))
+	// Every nation is mailed its starting report (once; a crash here is
+	// made good at the daemon's next start).
+	if _, err := g.SendStartReports(ctx); err != nil {
+		return true, fmt.Errorf("the game is created, but its starting reports could not be queued (pbem run queues them): %w", err)
+	}
 	return true, nil
 }
 

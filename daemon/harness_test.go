@@ -2,9 +2,12 @@ package daemon
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"mime/multipart"
 	"mime/quotedprintable"
 	"net/mail"
 	"os"
@@ -247,17 +250,53 @@ func (h *harness) settle() {
 	}
 }
 
-// count returns how many messages an account's INBOX holds.
+// count returns how many messages an account's INBOX holds, besides the
+// starting report every nation and the referee get when the game is made.
 func (h *harness) count(user, pass string) int {
 	h.t.Helper()
-	return len(h.inbox(user, pass))
+	n := 0
+	for _, m := range h.inbox(user, pass) {
+		if !isStartReport(string(m)) {
+			n++
+		}
+	}
+	return n
 }
 
-// body returns a message's decoded text.
+// isStartReport is a waitFor condition: the starting report (a nation's,
+// or the referee's master report of the opening).
+func isStartReport(m string) bool {
+	s := header(m, "Subject")
+	return strings.Contains(s, "starting report") || strings.Contains(s, "opening — referee's master report")
+}
+
+// body returns a message's decoded text: the body, or the text parts of a
+// multipart mail (not its attachments).
 func body(raw string) string {
 	m, err := mail.ReadMessage(strings.NewReader(raw))
 	if err != nil {
 		return raw
+	}
+	ct, params, _ := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if strings.HasPrefix(ct, "multipart/") {
+		var out strings.Builder
+		r := multipart.NewReader(m.Body, params["boundary"])
+		for {
+			p, err := r.NextPart()
+			if err != nil {
+				break
+			}
+			if p.FileName() != "" {
+				continue
+			}
+			var rd io.Reader = p // the multipart reader decodes quoted-printable itself
+			if p.Header.Get("Content-Transfer-Encoding") == "base64" {
+				rd = base64.NewDecoder(base64.StdEncoding, p)
+			}
+			b, _ := io.ReadAll(rd)
+			out.Write(b)
+		}
+		return strings.ReplaceAll(out.String(), "\r\n", "\n")
 	}
 	var r io.Reader = m.Body
 	if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
@@ -273,7 +312,11 @@ func header(raw, key string) string {
 	if err != nil {
 		return ""
 	}
-	return m.Header.Get(key)
+	v := m.Header.Get(key)
+	if d, err := new(mime.WordDecoder).DecodeHeader(v); err == nil {
+		return d
+	}
+	return v
 }
 
 // imapWait is how the harness's intake waits for new mail: with IDLE, as in

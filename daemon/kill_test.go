@@ -187,7 +187,7 @@ func checkMailboxes(t *testing.T, imapAddr string) {
 		}
 		ids := map[string]bool{}
 		for _, m := range msgs {
-			if strings.Contains(header(string(m), "Subject"), "resolved") {
+			if isReport("Turn 1,")(string(m)) {
 				ids[header(string(m), "Message-ID")] = true
 			}
 		}

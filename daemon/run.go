@@ -55,6 +55,9 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return nil, err
 	}
+	if _, err := g.SendStartReports(ctx); err != nil {
+		g.Log.Error("queueing the starting reports failed; will try again at the next start", "err", err)
+	}
 	// Treaties that became public during a turn resolved since (treaty.go).
 	if err := g.PublishTreaties(ctx); err != nil {
 		g.Log.Error("publishing treaties", "err", err)

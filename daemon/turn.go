@@ -17,6 +17,8 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/reports"
+	"github.com/syw-pbem/pbem/reports/reportmail"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -66,12 +68,26 @@ type TurnMail struct {
 	NextLabel        string
 	NextDeadline     time.Time // zero: none scheduled
 	Zone             *time.Location
+	// Starting: the mail is the starting report of the opening position
+	// (no turn resolved; Events empty).
+	Starting bool
+	// Rolls are every die of the turn (the referee's report shows them).
+	Rolls []engine.Roll
+	// Rulings are the turn's rulings as the reports print them (a nation's
+	// report shows the public ones and those naming it).
+	Rulings []reports.Ruling
+	// Sheets are the order sheets in force for the turn, with receipts and
+	// times (the referee's report).
+	Sheets []reports.SheetReceipt
+	// Previous is the nation's report model of the turn before, as JSON
+	// (Mailed.Model); nil for none.
+	Previous []byte
 }
 
-// TurnMailer builds a turn mail's subject and plain text. The daemon's
-// default is PlainTurnMail; the reports package can supply a richer one
-// (Game.TurnMailer).
-type TurnMailer func(TurnMail) (subject, text string)
+// TurnMailer builds one recipient's mail about a resolved turn, or a
+// starting report. The daemon's default is Game.ReportMail (the PDF
+// reports); PlainTurnMail sends the events as plain text only.
+type TurnMailer func(TurnMail) (Mailed, error)
 
 // turnOutcome is what decideTurn worked out, for commitTurn to write.
 type turnOutcome struct {
@@ -86,6 +102,16 @@ type turnOutcome struct {
 	resolved int    // the turn resolved
 	label    string // its label, "Turn 1, April 1752"
 	rerunOf  int    // the version of the turn's record a rerun voids; 0 for none
+	// ledgerIn is the treaty ledger the turn was resolved from; ledgerRaw
+	// the stored ledger as read when the turn was decided (the commit
+	// checks it has not changed since). treaties are the resolved state's,
+	// saved back as the ledger.
+	ledgerIn  ledger
+	ledgerRaw string
+	treaties  []game.Treaty
+	// models are the nations' report models of the turn, kept for the
+	// next turn's reports.
+	models map[string][]byte
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -224,6 +250,11 @@ func (g *Game) ResolveTurn(ctx context.Context) error {
 	if _, err := g.purgeRawMail(ctx); err != nil {
 		g.Log.Warn("clearing raw mail of resolved turns failed; will try again", "err", err)
 	}
+	// Treaties that became public during the turn are mailed to every
+	// nation (each once; the daemon's start tries again after a failure).
+	if err := g.PublishTreaties(ctx); err != nil {
+		g.Log.Error("publishing treaties", "err", err)
+	}
 	return nil
 }
 
@@ -278,11 +309,26 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
+	// The treaty ledger goes into the state, so that the engine publishes
+	// the treaties attested during the turn and charges the penalties at
+	// the year-end (a rerun takes the ledger the turn was first resolved
+	// from); the approved rulings are applied by the engine's rulings step.
+	if out.ledgerIn, out.ledgerRaw, err = g.ledgerFor(ctx, turn, rerunOf); err != nil {
+		return turnOutcome{}, err
+	}
+	if out.ledgerIn.raw != "" {
+		st.Treaties = out.ledgerIn.treaties
+		st.Normalize()
+	}
+	rulings, err := g.Rulings(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
 	battles, err := g.tabletopResults(ctx, turn) // tabletop.go: the referee's table results
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed, Battles: battles})
+	res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: g.Rules, State: st, Orders: orders, Seed: seed, Rulings: rulings, Battles: battles})
 	if err != nil {
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
@@ -306,6 +352,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
 	}
 	out.nEvents = len(res.Events)
+	out.treaties = res.State.Treaties
 	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
 	if err != nil {
 		return turnOutcome{}, err
@@ -337,12 +384,18 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		key = fmt.Sprintf("report.v%d", rerunOf+1)
 	}
 
-	mailer := g.TurnMailer
-	if mailer == nil {
-		mailer = PlainTurnMail
+	rulingTexts, err := g.reportRulings(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	sheets, err := g.sheetReceipts(ctx, turn)
+	if err != nil {
+		return turnOutcome{}, err
 	}
 	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: st.Calendar.Label(turn),
-		State: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone}
+		State: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone,
+		Rolls: res.Rolls, Rulings: rulingTexts, Sheets: sheets}
+	var rs []recipient
 	for _, id := range g.Config.NationIDs() {
 		n := game.NationID(id)
 		to := g.registered(n)
@@ -353,8 +406,10 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		m.Nation, m.NationName = n, g.nationName(n)
 		m.Events = engine.EventsFor(res.Events, n)
 		m.NMR = slices.Contains(out.nmr, id)
-		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailReport, id, turn, key, []string{to}, subject, text, now))
+		if m.Previous, err = g.previousModel(ctx, turn-1, id); err != nil {
+			return turnOutcome{}, err
+		}
+		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm
@@ -362,9 +417,32 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		m.Events = engine.EventsFor(res.Events, engine.Referee)
 		m.NMRNations = out.nmr
 		m.NMRStreaks = streaks
-		subject, text := mailer(m)
-		out.msgs = append(out.msgs, g.message(MailRefereeReport, "referee", turn, key, []string{ref}, subject, text, now))
+		rs = append(rs, recipient{tm: m, kind: MailRefereeReport, who: "referee", to: ref})
 	}
+	built, err := g.buildMails(rs)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	out.models = map[string][]byte{}
+	var cuts []reportmail.Cut
+	for i, r := range rs {
+		b := built[i]
+		msg := g.message(r.kind, r.who, turn, key, []string{r.to}, b.Subject, b.Text, now)
+		msg.Attachments = b.Attachments
+		out.msgs = append(out.msgs, msg)
+		if b.Model != nil {
+			out.models[r.who] = b.Model
+		}
+		if b.Cut != nil {
+			cuts = append(cuts, *b.Cut)
+		}
+	}
+	if ref := g.Config.Game.Referee; ref != "" {
+		if n, ok := reportmail.CutNotice(g.ID(), turn, cuts, reportmail.Options{Tag: g.ID()}); ok {
+			out.msgs = append(out.msgs, g.message(MailNotice, "referee", turn, key+".cut", []string{ref}, n.Subject, n.Text, now))
+		}
+	}
+	out.msgs = append(out.msgs, g.victoryMails(res.Events, turn, now)...)
 	return out, nil
 }
 
@@ -402,6 +480,12 @@ func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) err
 		if err := tx.SetTurnStatus(ctx, g.ID(), out.resolved, out.rerunOf, store.TurnVoided); err != nil {
 			return err
 		}
+	}
+	if err := g.commitLedger(ctx, tx, out); err != nil {
+		return err
+	}
+	if err := g.saveModels(ctx, tx, out.resolved, out.models); err != nil {
+		return err
 	}
 	if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {
 		return err

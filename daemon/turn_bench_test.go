@@ -31,22 +31,35 @@ func BenchmarkDeadlineToReports(b *testing.B) {
 		}
 		time.Sleep(time.Millisecond)
 		g.WakeTurns()
+		// Done when the turn is committed and none of its reports is
+		// still waiting to be sent (they are committed with the turn).
+		// Only the few unsent rows are read: reading every sent report
+		// each time would cost more than the turn.
 		prefix := fmt.Sprintf("<syw.t%d.", turn)
 		for {
-			rows, err := g.DB.MessagesInState(ctx, store.OutboxSent)
+			time.Sleep(10 * time.Millisecond)
+			rec, err := g.DB.LatestTurn(ctx, "syw")
 			if err != nil {
 				b.Fatal(err)
 			}
+			if rec.Turn < turn {
+				continue
+			}
 			n := 0
-			for _, r := range rows {
-				if (r.Kind == MailReport || r.Kind == MailRefereeReport) && strings.HasPrefix(r.MessageID, prefix) {
-					n++
+			for _, st := range []store.OutboxState{store.OutboxPending, store.OutboxSending} {
+				rows, err := g.DB.MessagesInState(ctx, st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rows {
+					if (r.Kind == MailReport || r.Kind == MailRefereeReport) && strings.HasPrefix(r.MessageID, prefix) {
+						n++
+					}
 				}
 			}
-			if n == 6 {
+			if n == 0 {
 				break
 			}
-			time.Sleep(time.Millisecond)
 		}
 	}
 }

@@ -20,10 +20,15 @@ import (
 	"github.com/syw-pbem/pbem/store"
 )
 
-// isReport is a waitFor condition: a turn report for the turn label.
+// isReport is a waitFor condition: a turn report (a nation's, or the
+// referee's master report) for the turn label ("Turn 1, April 1752"): its
+// subject starts "[syw] T001 ".
 func isReport(turn string) func(string) bool {
+	n := 0
+	fmt.Sscanf(turn, "Turn %d,", &n)
 	return func(m string) bool {
-		return strings.Contains(header(m, "Subject"), turn+" resolved")
+		s := header(m, "Subject")
+		return strings.Contains(s, fmt.Sprintf("] T%03d ", n)) && (strings.Contains(s, "turn report") || strings.Contains(s, "master report"))
 	}
 }
 

@@ -9,12 +9,19 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 )
 
-// PlainTurnMail is the daemon's own turn mail: a plain-text list of the
-// events the nation may see (engine.EventsFor), one line each with its
-// place and fields, the NMR notice when the nation sent no orders, and the
-// next deadline. The reports package builds the real reports; a daemon
-// that has them sets Game.TurnMailer instead.
-func PlainTurnMail(m TurnMail) (subject, text string) {
+// PlainTurnMail is a plain turn mail without the PDF report: a plain-text
+// list of the events the nation may see (engine.EventsFor), one line each
+// with its place and fields, the NMR notice when the nation sent no orders,
+// and the next deadline. The daemon's default is Game.ReportMail; a test or
+// a referee who wants no PDF sets Game.TurnMailer to this.
+func PlainTurnMail(m TurnMail) (Mailed, error) {
+	subject, text := plainTurnText(m)
+	return Mailed{Subject: subject, Text: text}, nil
+}
+
+// plainTurnText is PlainTurnMail's subject and text; the referee's master
+// report mail carries the text too.
+func plainTurnText(m TurnMail) (subject, text string) {
 	var b strings.Builder
 	who := m.NationName
 	subject = fmt.Sprintf("[%s] %s resolved: %s's report", m.GameID, m.TurnLabel, who)

@@ -40,6 +40,17 @@ type Input struct {
 	// Previous is the nation's report of the turn before, for last-seen
 	// intelligence and the treasury brought forward; nil for none.
 	Previous *Model
+	// Notes are the daemon's notices to the nation about the turn (it sent
+	// no orders and held on defend; the report corrects an earlier one),
+	// put first in the month's summary.
+	Notes []string
+	// Narrate tells the battles, sieges and encounters among the nation's
+	// events; nil means Narrate (the package's plain sentences). It must
+	// read only the events it is given.
+	Narrate func(m *hexmap.Map, nation game.NationID, events []engine.Event) []Narrative
+	// Ledger turns the nation's money events into ledger lines; nil means
+	// MoneyLedger.
+	Ledger func(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine
 }
 
 // Ruling is one ruling of the referee.
@@ -75,9 +86,11 @@ func Build(in Input) (*Model, error) {
 		Letter:     nat.Letter,
 		Turn:       st.Turn,
 		TurnLabel:  st.Calendar.Label(st.Turn),
-		Starting:   len(in.Events) == 0,
-		YearEnd:    st.Calendar.Date(st.Turn).IsYearEnd(),
-		Deadline:   FormatDeadline(in.Deadline, in.Zone),
+		// A quiet month (no event the nation saw) after the first turn
+		// is not the opening.
+		Starting: len(in.Events) == 0 && st.Turn <= 1,
+		YearEnd:  st.Calendar.Date(st.Turn).IsYearEnd(),
+		Deadline: FormatDeadline(in.Deadline, in.Zone),
 	}
 	if md.GameName == "" {
 		md.GameName = in.Map.Name
@@ -110,10 +123,17 @@ func Build(in Input) (*Model, error) {
 		md.Nations = append(md.Nations, NationLine{ID: n.ID, Name: name, Eliminated: n.Eliminated})
 	}
 	md.Scouting = b.scouting()
-	md.Battles = Narrate(in.Map, in.Nation, seen)
+	narrate, ledger := in.Narrate, in.Ledger
+	if narrate == nil {
+		narrate = Narrate
+	}
+	if ledger == nil {
+		ledger = Ledger
+	}
+	md.Battles = narrate(in.Map, in.Nation, seen)
 	md.Movements = b.movements()
-	md.Treasury.Ledger = append(md.Treasury.Ledger, Ledger(in.Map, in.Nation, seen)...)
-	md.Summary = b.summary(md)
+	md.Treasury.Ledger = append(md.Treasury.Ledger, ledger(in.Map, in.Nation, seen)...)
+	md.Summary = append(slices.Clone(in.Notes), b.summary(md)...)
 	md.Template = Template(md)
 	return md, nil
 }

@@ -7,20 +7,36 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/reports/narrative"
 )
 
-// Narrate turns the battle and siege events a nation saw (already fogged by
-// engine.EventsFor) into narratives, one per place, in event order. It is a
-// variable so that the battle narratives of package reports/narrative can
-// replace these plain sentences when it is merged: a replacement must read
-// only the events it is given.
-var Narrate = PlainNarratives
+// Narrate is the reports' default telling of the battles, sieges and
+// encounters a nation saw (already fogged by engine.EventsFor), used when
+// Input.Narrate is nil: each land battle as package reports/narrative tells
+// it for the nation (its own side whole, the enemy as far as its scouts
+// saw; for engine.Referee the whole battle), then the other encounters in
+// PlainNarratives' sentences, grouped by place. It reads only the events it
+// is given.
+func Narrate(m *hexmap.Map, nation game.NationID, events []engine.Event) []Narrative {
+	var out []Narrative
+	var rest []engine.Event
+	for _, e := range events {
+		lb, ok := e.(*engine.LandBattle)
+		if !ok {
+			rest = append(rest, e)
+			continue
+		}
+		s := narrative.Tell(lb, nation)
+		out = append(out, Narrative{Title: s.Title, Where: Where(m, lb.Head().Place), Text: s.Paragraphs})
+	}
+	return append(out, PlainNarratives(m, nation, rest)...)
+}
 
-// Ledger turns the money events a nation saw (the year-end taxes by city and
-// why, fielding, purchases, penalties) into ledger lines. The engine emits
-// no money events yet (the year-end steps are being written); this is the
-// hook for them, and returns nothing until they exist.
-var Ledger = func(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine { return nil }
+// Ledger is the reports' default treasury ledger (Input.Ledger nil):
+// MoneyLedger.
+func Ledger(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine {
+	return MoneyLedger(m, nation, events)
+}
 
 // battleKinds are the kinds PlainNarratives tells; any other kind whose name
 // speaks of a battle, a siege or an assault is told in one generic sentence.

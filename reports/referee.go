@@ -34,6 +34,9 @@ type RefereeInput struct {
 	GameName string
 	Deadline time.Time
 	Zone     *time.Location
+	// Narrate tells the battles (every side whole, for engine.Referee);
+	// nil means Narrate.
+	Narrate func(m *hexmap.Map, nation game.NationID, events []engine.Event) []Narrative
 }
 
 // SheetReceipt is one order sheet received: whose, when, its receipt.
@@ -160,7 +163,11 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 		}
 		md.Rulings = append(md.Rulings, s)
 	}
-	md.Battles = Narrate(in.Map, engine.Referee, in.Events)
+	narrate := in.Narrate
+	if narrate == nil {
+		narrate = Narrate
+	}
+	md.Battles = narrate(in.Map, engine.Referee, in.Events)
 	for _, e := range in.Events {
 		line := movementLine(in.Map, e)
 		if isBattleEvent(e) {

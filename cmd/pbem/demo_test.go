@@ -123,12 +123,15 @@ func TestDemoEndToEnd(t *testing.T) {
 		return msgs
 	}
 	post("eisenmark@pbem.localhost", "demo-mail-eisenmark", filepath.Join(repo, "docs/examples/monthly.txt"))
-	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 1)
-	refMail := waitMail("referee@pbem.localhost", "demo-referee", 2)
-	if len(msgs) != 1 {
+	// Each has its starting report (the referee the opening's master
+	// report) from the game's creation, then the answers.
+	msgs := waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
+	refMail := waitMail("referee@pbem.localhost", "demo-referee", 3)
+	if len(msgs) != 2 {
 		stop(cmd, log)
-		t.Fatalf("eisenmark has %d messages, want the one acknowledgment\n%s", len(msgs), log.String())
+		t.Fatalf("eisenmark has %d messages, want the starting report and the one acknowledgment\n%s", len(msgs), log.String())
 	}
+	msgs, refMail = msgs[1:], refMail[1:]
 	if _, after, _ := strings.Cut(log.String(), "pbem: stopped"); strings.Contains(after, "level=") {
 		t.Errorf("pbem logged after it said it stopped:\n%s", after)
 	}
@@ -153,10 +156,10 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 	}
 	post("referee@pbem.localhost", "demo-referee", "-", "PASSWORD demo-referee-commands\nAPPROVE "+token+"\n")
-	msgs = waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 2)
-	refMail = waitMail("referee@pbem.localhost", "demo-referee", 3)
+	msgs = waitMail("eisenmark@pbem.localhost", "demo-mail-eisenmark", 3)
+	refMail = waitMail("referee@pbem.localhost", "demo-referee", 4)
 	stop(cmd, log)
-	if len(msgs) != 2 || !strings.Contains(msgs[1], "was approved") {
+	if len(msgs) != 3 || !strings.Contains(msgs[2], "was approved") {
 		t.Errorf("eisenmark was not told of the ruling on %s (%d messages)\n%s", token, len(msgs), log.String())
 	}
 
@@ -169,15 +172,16 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	post("morgronskia@pbem.localhost", "demo-mail-morgronskia", hello)
-	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 1); len(got) != 1 {
+	if got := waitMail("morgronskia@pbem.localhost", "demo-mail-morgronskia", 2); len(got) != 2 {
 		stop(cmd, log)
-		t.Fatalf("after a restart morgronskia's mail got %d answers, want 1\n%s", len(got), log.String())
+		t.Fatalf("after a restart morgronskia has %d mails, want its starting report and 1 answer\n%s", len(got), log.String())
 	}
 	again := mailbox(t, addr, "eisenmark@pbem.localhost", "demo-mail-eisenmark")
 	refAgain := mailbox(t, addr, "referee@pbem.localhost", "demo-referee")
 	stop(cmd, log)
-	if len(again) != 2 {
-		t.Errorf("after a restart eisenmark has %d messages, want still 2", len(again))
+	// The starting reports are not sent again by the restart.
+	if len(again) != 3 {
+		t.Errorf("after a restart eisenmark has %d messages, want still 3", len(again))
 	}
 	if len(refAgain) != len(refMail) {
 		t.Errorf("after a restart the referee has %d messages, want still %d", len(refAgain), len(refMail))

@@ -32,7 +32,7 @@ func TestStatusAfterNew(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("pbem status: exit %d\n%s", code, errs)
 	}
-	for _, want := range []string{"Open: Turn 1", "Deadline: ", "set by the schedule", "Eisenmark      no orders yet", "Outbox: 0 waiting"} {
+	for _, want := range []string{"Open: Turn 1", "Deadline: ", "set by the schedule", "Eisenmark      no orders yet", "Outbox: 6 waiting"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("pbem status lacks %q:\n%s", want, out)
 		}
@@ -65,7 +65,7 @@ func TestResolveAndPreview(t *testing.T) {
 	if code, out, errs := run(t, "", "--config", path, "resolve"); code != exitOK || !strings.Contains(out, "Turn 1") {
 		t.Fatalf("pbem resolve: exit %d\n%s\n%s", code, out, errs)
 	}
-	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 2") || !strings.Contains(out, "Outbox: 6 waiting") {
+	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 2") || !strings.Contains(out, "Outbox: 12 waiting") {
 		t.Errorf("after resolve:\n%s", out)
 	}
 }

@@ -1,0 +1,238 @@
+package daemon
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/mail"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/reports"
+	"github.com/syw-pbem/pbem/reports/reportmail"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// The turn reports as mail. The turn runner's default mailer
+// (Game.ReportMail) builds each nation's report with package reports — from
+// the nation's engine.View of the state and engine.EventsFor of the turn's
+// events, nothing else (reports.Build takes both itself) — and mails it
+// with reportmail: the PDF and the JSON view attached, the plain-text report
+// as the body. The referee gets the master report: the sheets received with
+// receipts and times and the nations missing, every force, every die roll,
+// every ruling, and the daemon's plain list of every event. The mails are
+// outbox rows of the turn's own commit; each nation's report model is kept
+// beside the turn (meta report-model:GAME:TURN:NATION), so that the next
+// report carries last-seen intelligence and the treasury brought forward.
+// The reports are built in parallel, one per core.
+
+// Mailed is one recipient's mail about a turn, as a TurnMailer builds it.
+// The daemon addresses it and gives it its Message-ID.
+type Mailed struct {
+	Subject, Text string
+	Attachments   []outbox.Attachment
+	// Model is the nation's report model as JSON, kept for the next turn's
+	// report (TurnMail.Previous); nil for none.
+	Model []byte
+	// Cut says what was left out of a report over the mail size limit; the
+	// referee is told.
+	Cut *reportmail.Cut
+}
+
+// reportModelKey is the meta key of a nation's report model for a turn (0:
+// the starting report).
+func reportModelKey(gameID string, turn int, nation string) string {
+	return "report-model:" + gameID + ":" + strconv.Itoa(turn) + ":" + nation
+}
+
+// ReportMail is the daemon's default TurnMailer: a nation's PDF report (or
+// the referee's master report) as reportmail builds it.
+func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
+	to := []mail.Address{{Address: "x@invalid"}} // addressed by the daemon
+	o := reportmail.Options{From: mail.Address{Name: g.Config.Game.Name, Address: g.Config.Mail.Address}, To: to,
+		Date: g.Now().UTC(), Tag: g.ID(), PDF: &reports.Options{Taxes: &g.Rules.Taxes}}
+	_, plain := plainTurnText(m)
+	if m.Nation == engine.Referee {
+		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events,
+			Rolls: m.Rolls, Rulings: m.Rulings, Sheets: m.Sheets, GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone,
+			Narrate: g.Narrate})
+		if err != nil {
+			return Mailed{}, err
+		}
+		msg, err := reportmail.RefereeMail(md, g.Map, o)
+		if err != nil {
+			return Mailed{}, err
+		}
+		subject := msg.Subject
+		if m.Rerun {
+			subject += ", resolved again (correction)"
+		}
+		text := msg.Text
+		if !m.Starting {
+			text += "\n\nThe daemon's summary\n--------------------\n\n" + plain
+		}
+		return Mailed{Subject: subject, Text: text, Attachments: msg.Attachments}, nil
+	}
+	var prev *reports.Model
+	if len(m.Previous) > 0 {
+		prev = new(reports.Model)
+		if err := json.Unmarshal(m.Previous, prev); err != nil {
+			g.Log.Warn("the previous report's model cannot be read; last-seen intelligence starts again", "nation", m.Nation, "err", err)
+			prev = nil
+		}
+	}
+	var notes []string
+	if m.Rerun {
+		notes = append(notes, "The referee had this turn resolved again after a correction. This report replaces the one sent earlier for it.")
+	}
+	if m.NMR {
+		notes = append(notes, "No orders from you were in force at the deadline (NMR): every one of your land forces held in place on DEFEND, and nothing else was done for you this turn.")
+	}
+	md, err := reports.Build(reports.Input{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events, Nation: m.Nation,
+		GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone, Rulings: m.Rulings, Previous: prev, Notes: notes,
+		Narrate: g.Narrate, Ledger: g.Ledger})
+	if err != nil {
+		return Mailed{}, err
+	}
+	msg, cut, err := reportmail.NationMail(md, g.Map, o)
+	if err != nil {
+		return Mailed{}, err
+	}
+	var js []byte // the model, as the JSON attachment carries it
+	for _, a := range msg.Attachments {
+		if a.ContentType == "application/json" {
+			js = a.Data
+		}
+	}
+	if js == nil {
+		if js, err = reports.JSON(md); err != nil {
+			return Mailed{}, err
+		}
+	}
+	subject := msg.Subject
+	if m.Rerun {
+		subject += ", resolved again (correction)"
+	}
+	return Mailed{Subject: subject, Text: msg.Text, Attachments: msg.Attachments, Model: js, Cut: cut}, nil
+}
+
+// recipient is one mail the turn runner builds: a nation's, or the
+// referee's.
+type recipient struct {
+	tm   TurnMail
+	kind string
+	who  string // nation id, or "referee"
+	to   string
+}
+
+// buildMails runs the mailer for every recipient, in parallel, and returns
+// the results in the recipients' order.
+func (g *Game) buildMails(rs []recipient) ([]Mailed, error) {
+	mailer := g.TurnMailer
+	if mailer == nil {
+		mailer = g.ReportMail
+	}
+	out := make([]Mailed, len(rs))
+	errs := make([]error, len(rs))
+	sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+	var wg sync.WaitGroup
+	for i := range rs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i], errs[i] = mailer(rs[i].tm)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("building %s's mail: %w", rs[i].who, err)
+		}
+	}
+	return out, nil
+}
+
+// sheetReceipts are the order sheets in force for a turn, for the
+// referee's report.
+func (g *Game) sheetReceipts(ctx context.Context, turn int) ([]reports.SheetReceipt, error) {
+	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
+	if err != nil {
+		return nil, err
+	}
+	var out []reports.SheetReceipt
+	for _, s := range subs {
+		out = append(out, reports.SheetReceipt{Nation: game.NationID(s.Nation), Received: s.SubmittedAt, Receipt: s.ReceiptHash})
+	}
+	return out, nil
+}
+
+// reportRulings are the rulings of a turn as the reports print them: the
+// command as the referee's acknowledgment printed it, naming the requester
+// and every nation an effect touches; treaty breaches, lifted penalties and
+// loyalty are public.
+func (g *Game) reportRulings(ctx context.Context, turn int) ([]reports.Ruling, error) {
+	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return nil, err
+	}
+	last := map[string]int{}
+	for i, s := range subs {
+		if s.Kind == KindRuling && s.Valid && s.ReceiptHash != "" {
+			last[s.ReceiptHash] = i
+		}
+	}
+	var out []reports.Ruling
+	for i, s := range subs {
+		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && last[s.ReceiptHash] != i) {
+			continue
+		}
+		var r engine.Ruling
+		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil || len(r.Effects) == 0 {
+			continue
+		}
+		rr := reports.Ruling{Text: strings.TrimSpace(s.RawText)}
+		add := func(n game.NationID) {
+			if n != "" && !slices.Contains(rr.Nations, n) {
+				rr.Nations = append(rr.Nations, n)
+			}
+		}
+		add(r.Nation)
+		for _, e := range r.Effects {
+			switch x := e.(type) {
+			case engine.TreasuryChange:
+				add(x.Nation)
+			case engine.DeclareBreach, engine.LiftPenalty, engine.SetLoyalty:
+				rr.Public = true
+			}
+		}
+		out = append(out, rr)
+	}
+	return out, nil
+}
+
+// previousModel reads a nation's report model of a turn (nil if none).
+func (g *Game) previousModel(ctx context.Context, turn int, nation string) ([]byte, error) {
+	v, ok, err := g.DB.GetMeta(ctx, reportModelKey(g.ID(), turn, nation))
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []byte(v), nil
+}
+
+// saveModels stores the nations' report models of a turn inside tx.
+func (g *Game) saveModels(ctx context.Context, tx *store.Tx, turn int, models map[string][]byte) error {
+	for _, n := range slices.Sorted(maps.Keys(models)) {
+		if err := tx.SetMeta(ctx, reportModelKey(g.ID(), turn, n), string(models[n])); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+)
+
+// MoneyLedger turns the money events a nation saw into ledger lines, in
+// event order, each crown counted once:
+//
+//   - the year-end taxes (TaxesCollected) city by city, with why each paid
+//     in full, half or nothing ("half: besieged", "none: masked, foreign"),
+//     and the quarter withheld while the capitol is lost — the treasury's
+//     own "taxes" change (TreasuryChanged) is their sum and is not repeated;
+//   - every other TreasuryChanged with its reason and what it paid for:
+//     fielding, purchases, treaty penalties, treasuries moved, a capitol
+//     regained;
+//   - a referee's TREASURY ruling (RulingApplied, effect "treasury").
+func MoneyLedger(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine {
+	var out []LedgerLine
+	for _, e := range events {
+		switch x := e.(type) {
+		case *engine.TaxesCollected:
+			if x.Nation != nation {
+				continue
+			}
+			for _, c := range x.Cities {
+				why := "full"
+				switch {
+				case c.Paid == 0:
+					why = "none"
+				case c.Paid < c.Value:
+					why = "half"
+				}
+				if c.Why != "" {
+					why += ": " + c.Why
+				}
+				out = append(out, LedgerLine{What: "taxes", City: c.City, Crowns: c.Paid, Why: fmt.Sprintf("%s (tax value %d)", why, c.Value)})
+			}
+			if x.CapitolLost && x.Collected != x.Gross {
+				out = append(out, LedgerLine{What: "capitol lost", City: x.Treasury, Crowns: x.Collected - x.Gross,
+					Why: "a quarter of the taxes withheld while the capitol is in enemy hands"})
+			}
+		case *engine.TreasuryChanged:
+			if x.Nation != nation || x.Why == "taxes" {
+				continue
+			}
+			out = append(out, LedgerLine{What: x.Why, City: x.City, Crowns: x.Change, Why: x.What})
+		case *engine.RulingApplied:
+			if x.Effect != "treasury" || (x.Nation != "" && x.Nation != nation) {
+				continue
+			}
+			crowns, ok := rulingCrowns(x)
+			if !ok {
+				continue
+			}
+			why := "the referee's ruling"
+			if x.Token != "" {
+				why += " on request " + x.Token
+			}
+			out = append(out, LedgerLine{What: "ruling", City: x.City, Crowns: crowns, Why: why})
+		}
+	}
+	return out
+}
+
+// rulingCrowns reads the change of a TREASURY ruling from its words
+// ("treasury in Altburg -100 crowns: 500 → 400"), the event having no
+// number field of its own.
+func rulingCrowns(x *engine.RulingApplied) (int, bool) {
+	rest, ok := strings.CutPrefix(x.What, "treasury in "+x.City+" ")
+	if !ok {
+		return 0, false
+	}
+	var n int
+	if _, err := fmt.Sscanf(rest, "%d crowns", &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
