@@ -1,0 +1,282 @@
+package demo
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+)
+
+// demoGame is the demo in play.
+type demoGame struct {
+	o       Options
+	d       *daemon.Daemon
+	step    func(string, ...any)
+	res     *Result
+	players []*player
+	referee *account
+	sent    int // mails sent, for their Message-IDs
+}
+
+// seedDice gives the game the dice key made from the demo's seed before the
+// daemon first starts (it makes a random one only when there is none), so
+// that the same seed resolves every turn the same way.
+func seedDice(ctx context.Context, cfg *config.Config, log *slog.Logger, seed uint64) error {
+	g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	if _, err := g.Ensure(ctx); err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte("pbem demo " + strconv.FormatUint(seed, 10)))
+	// The key the turn runner reads (daemon.ensureSeedKey).
+	return g.DB.SetMeta(ctx, "turn-seed-key:"+cfg.Game.ID, hex.EncodeToString(sum[:]))
+}
+
+var (
+	treatyRe = regexp.MustCompile(`ATTEST (T[0-9]+)`)
+	tokenRe  = regexp.MustCompile(`\bR[0-9a-f]{6}\b`)
+)
+
+// play runs the turns of the first game-year, the year-end included.
+func (g *demoGame) play(ctx context.Context) error {
+	st, err := g.d.Game.State(ctx)
+	if err != nil {
+		return err
+	}
+	year := st.Calendar.Date(st.Turn).Year
+	for {
+		st, err = g.d.Game.State(ctx)
+		if err != nil {
+			return err
+		}
+		date := st.Calendar.Date(st.Turn)
+		if date.Year != year {
+			break
+		}
+		g.step("— %s: orders —", st.Calendar.Label(st.Turn))
+		for _, p := range g.players {
+			if err := g.playNation(ctx, st, p); err != nil {
+				return err
+			}
+		}
+		if err := g.rule(ctx, st.Turn); err != nil {
+			return err
+		}
+		if err := g.resolve(ctx, st); err != nil {
+			return err
+		}
+	}
+	g.res.Final = st
+	return g.summary(ctx, st)
+}
+
+// send mails text from an account to the game and waits for the answer.
+func (g *demoGame) send(ctx context.Context, a *account, subject, text string) (*received, error) {
+	g.sent++
+	id, err := a.send(ctx, g.d.Game.Config.Mail.Address, subject, text, g.sent)
+	if err != nil {
+		return nil, err
+	}
+	return a.replyTo(ctx, id)
+}
+
+// playNation writes and mails one nation's sheet, corrects it if it was
+// written with a mistake, and notes a treaty attested.
+func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) error {
+	// Read the mailbox first: a treaty notice asks this nation to attest.
+	if _, err := p.acct.fetchNew(); err != nil {
+		return err
+	}
+	if p.treatyID == "" {
+		for _, m := range p.acct.msgs {
+			if mm := treatyRe.FindStringSubmatch(m.Text); mm != nil && !strings.Contains(m.InReplyTo, p.acct.addr) {
+				p.treatyID = mm[1]
+			}
+		}
+	}
+	v := engine.View(g.d.Game.Map, g.d.Game.Rules, st, p.nation)
+	pl := &plan{p: p, m: g.d.Game.Map, rules: g.d.Game.Rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
+	if pl.next == 0 {
+		pl.next = len(v.Own) + 1
+	}
+	var d draft
+	if st.Calendar.Date(st.Turn).IsYearEnd() {
+		treasury := 0
+		for _, c := range v.Cities {
+			treasury += c.Treasury
+		}
+		d = pl.yearEnd(capitolOf(pl), treasury)
+	} else {
+		d = pl.monthly()
+	}
+	subject := "Orders for " + st.Calendar.Name(st.Turn)
+	greeting := "Sire, the orders for " + st.Calendar.Name(st.Turn) + "."
+	reply, err := g.send(ctx, p.acct, subject, p.sheet(v, d.lines, greeting))
+	if err != nil {
+		return err
+	}
+	if d.fixed != nil {
+		g.step("%-11s sheet with a mistake (%s); the checker answered: %s", p.nation, d.mistake, firstProblem(reply.Text))
+		if reply, err = g.send(ctx, p.acct, subject+" (corrected)", p.sheet(v, d.fixed, "Corrected orders.")); err != nil {
+			return err
+		}
+		d.lines = d.fixed
+	}
+	verdict := "accepted"
+	if pr := firstProblem(reply.Text); pr != "" && strings.Contains(strings.ToLower(pr), "error") {
+		verdict = "answered with " + pr
+	}
+	g.step("%-11s %d orders mailed, %s", p.nation, len(d.lines), verdict)
+	for _, l := range d.lines {
+		if strings.HasPrefix(l, "ATTEST ") {
+			p.attested = true
+			g.step("%-11s attests treaty %s", p.nation, p.treatyID)
+		}
+		if strings.HasPrefix(l, "TREATY ") {
+			g.step("%-11s proposes a treaty: %s", p.nation, strings.TrimPrefix(l, "TREATY "))
+		}
+	}
+	return nil
+}
+
+// firstProblem is the first line of a checker's answer that names an error
+// or a warning ("" if none).
+func firstProblem(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		low := strings.ToLower(l)
+		if strings.Contains(low, "error") || strings.Contains(low, "warning") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// rule is the referee's mail of the turn: every request forwarded to him is
+// approved (the loan request with its effect on the treasury).
+func (g *demoGame) rule(ctx context.Context, turn int) error {
+	if _, err := g.referee.fetchNew(); err != nil {
+		return err
+	}
+	var cmds []string
+	for _, m := range g.referee.msgs {
+		kind, nation, t := idParts(m.MessageID)
+		if kind != "request" || t != turn {
+			continue
+		}
+		tok := tokenRe.FindString(m.Text)
+		if tok == "" {
+			continue
+		}
+		cmds = append(cmds, "APPROVE "+tok, fmt.Sprintf("  TREASURY %s +150", nation))
+		g.step("referee     approves request %s of %s: %s +150 crowns", tok, nation, nation)
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	reply, err := g.send(ctx, g.referee, "Rulings", "GAME syw\n"+strings.Join(cmds, "\n")+"\nEND\n")
+	if err != nil {
+		return err
+	}
+	if pr := firstProblem(reply.Text); pr != "" {
+		g.step("referee     the answer to the rulings: %s", pr)
+	}
+	return nil
+}
+
+// idParts reads the kind, nation and turn from a pbem Message-ID
+// ("<syw.t3.eisenmark.report.…@…>"); turn is -1 when there is none.
+func idParts(id string) (kind, nation string, turn int) {
+	id = strings.Trim(id, "<> ")
+	local, _, _ := strings.Cut(id, "@")
+	parts := strings.Split(local, ".")
+	if len(parts) < 4 || !strings.HasPrefix(parts[1], "t") {
+		return "", "", -1
+	}
+	t, err := strconv.Atoi(parts[1][1:])
+	if err != nil {
+		return "", "", -1
+	}
+	return parts[3], parts[2], t
+}
+
+// resolve mails RESOLVE NOW and collects every report of the turn.
+func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
+	turn := st.Turn
+	if _, err := g.send(ctx, g.referee, "Resolve", "GAME syw\nRESOLVE NOW\nEND\n"); err != nil {
+		return err
+	}
+	g.step("referee     RESOLVE NOW")
+	name := st.Calendar.Name(turn) // "April 1752", "year-end 1752"
+	words := strings.Fields(name)
+	folder := fmt.Sprintf("%02d-%s-%s", turn, words[len(words)-1], strings.Join(words[:len(words)-1], "-"))
+	dir := filepath.Join(g.o.Out, folder)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tr := TurnResult{Turn: turn, Folder: folder}
+	type box struct {
+		who  string
+		acct *account
+		kind string
+	}
+	boxes := []box{}
+	for _, p := range g.players {
+		boxes = append(boxes, box{string(p.nation), p.acct, daemon.MailReport})
+	}
+	boxes = append(boxes, box{"referee", g.referee, daemon.MailRefereeReport})
+	var pdfs, texts int
+	for _, b := range boxes {
+		m, err := b.acct.waitFor(ctx, "report for turn "+strconv.Itoa(turn), func(m *received) bool {
+			k, _, t := idParts(m.MessageID)
+			return t == turn && k == b.kind
+		})
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(dir, b.who+".pdf")
+		data := m.PDF
+		if data == nil {
+			file = filepath.Join(dir, b.who+".txt")
+			data = []byte(m.Text)
+			g.res.Text = true
+			texts++
+		} else {
+			pdfs++
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(g.o.Out, file)
+		tr.Files = append(tr.Files, rel)
+	}
+	g.res.Turns = append(g.res.Turns, tr)
+	rec, err := g.d.Game.DB.Turn(ctx, g.d.Game.ID(), turn)
+	if err == nil {
+		if es, err := engine.UnmarshalEvents(rec.EventLog); err == nil {
+			g.res.Events = append(g.res.Events, es...)
+			g.step("%s resolved: %d events; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), len(es), dir, pdfs, texts)
+			for _, e := range es {
+				if l := notable(e); l != "" {
+					g.step("    %s", l)
+				}
+			}
+			return nil
+		}
+	}
+	g.step("%s resolved; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), dir, pdfs, texts)
+	return nil
+}
