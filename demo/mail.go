@@ -29,6 +29,8 @@ type account struct {
 	c    *imapclient.Client
 	seen uint32 // messages of INBOX already read (sequence numbers 1..seen)
 	msgs []*received
+	// archived is how many of msgs have been written out.
+	archived int
 }
 
 // received is a mail read from a mailbox, parsed.

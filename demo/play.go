@@ -110,8 +110,10 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 	}
 	v := engine.View(g.d.Game.Map, g.d.Game.Rules, st, p.nation)
 	pl := &plan{p: p, m: g.d.Game.Map, rules: g.d.Game.Rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
-	if pl.next == 0 {
-		pl.next = len(v.Own) + 1
+	for _, f := range v.Own {
+		if n, err := strconv.Atoi(strings.TrimPrefix(string(f.ID), p.letter)); err == nil && n >= pl.next {
+			pl.next = n + 1
+		}
 	}
 	var d draft
 	if st.Calendar.Date(st.Turn).IsYearEnd() {
@@ -141,6 +143,9 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 		verdict = "answered with " + pr
 	}
 	g.step("%-11s %d orders mailed, %s", p.nation, len(d.lines), verdict)
+	if os.Getenv("PBEM_DEMO_DEBUG") != "" && verdict != "accepted" {
+		fmt.Fprintln(os.Stderr, reply.Text)
+	}
 	for _, l := range d.lines {
 		if strings.HasPrefix(l, "ATTEST ") {
 			p.attested = true
@@ -213,6 +218,17 @@ func idParts(id string) (kind, nation string, turn int) {
 	return parts[3], parts[2], t
 }
 
+// reportID is the Message-ID of the account's report for turn ("" if not
+// read yet).
+func reportID(a *account, turn int, kind string) string {
+	for _, m := range a.msgs {
+		if k, _, t := idParts(m.MessageID); k == kind && t == turn {
+			return m.MessageID
+		}
+	}
+	return ""
+}
+
 // resolve mails RESOLVE NOW and collects every report of the turn.
 func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 	turn := st.Turn
@@ -262,6 +278,27 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 		}
 		rel, _ := filepath.Rel(g.o.Out, file)
 		tr.Files = append(tr.Files, rel)
+		// The other mail of the turn (the checker's answers, treaty notices,
+		// rulings) goes beside the report, as a mail client keeps it.
+		var mb strings.Builder
+		for _, m := range b.acct.msgs[b.acct.archived:] {
+			if m == nil || m.MessageID == reportID(b.acct, turn, b.kind) {
+				continue
+			}
+			if k, _, _ := idParts(m.MessageID); k == daemon.MailReport || k == daemon.MailRefereeReport {
+				continue
+			}
+			fmt.Fprintf(&mb, "=== %s\n\n%s\n", m.Subject, strings.TrimRight(m.Text, "\n"))
+		}
+		b.acct.archived = len(b.acct.msgs)
+		if mb.Len() > 0 {
+			mfile := filepath.Join(dir, b.who+"-mail.txt")
+			if err := os.WriteFile(mfile, []byte(mb.String()), 0o644); err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(g.o.Out, mfile)
+			tr.Files = append(tr.Files, rel)
+		}
 	}
 	g.res.Turns = append(g.res.Turns, tr)
 	rec, err := g.d.Game.DB.Turn(ctx, g.d.Game.ID(), turn)

@@ -44,7 +44,9 @@ type plan struct {
 	used  map[game.ForceID]bool // forces given orders already
 }
 
-func (pl *plan) add(format string, args ...any) { pl.lines = append(pl.lines, fmt.Sprintf(format, args...)) }
+func (pl *plan) add(format string, args ...any) {
+	pl.lines = append(pl.lines, fmt.Sprintf(format, args...))
+}
 
 func (pl *plan) own(id string) *game.Force {
 	for i := range pl.v.Own {
@@ -205,4 +207,3 @@ func (p *player) sheet(v *engine.NationView, lines []string, greeting string) st
 	b.WriteString("END\n\n-- \n" + p.name + "\n")
 	return b.String()
 }
-
