@@ -143,9 +143,6 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 		verdict = "answered with " + pr
 	}
 	g.step("%-11s %d orders mailed, %s", p.nation, len(d.lines), verdict)
-	if os.Getenv("PBEM_DEMO_DEBUG") != "" && verdict != "accepted" {
-		fmt.Fprintln(os.Stderr, reply.Text)
-	}
 	for _, l := range d.lines {
 		if strings.HasPrefix(l, "ATTEST ") {
 			p.attested = true

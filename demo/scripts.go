@@ -39,20 +39,32 @@ func (pl *plan) monthly() draft {
 				pl.used["E1"] = true
 			}
 			pl.add("SAIL E3 S2 Danzburg")
-			pl.add("EMBARK E2 ON E3")
 			pl.add("FLEET E3 AVOID")
+			pl.add("STANCE E2 DEFEND")
 			pl.used["E2"] = true
 			pl.add(`TREATY "Peace of Garzow" PARTIES eisenmark, fromande TEXT`)
 			pl.add("Article 1. There shall be peace between Eisenmark and Fromande.")
 			pl.add("Article 2. Neither shall march through Vogesia.")
 			pl.add("ENDTREATY")
-		case 2:
-			// The corps lands at Kongshavn.
-			if e2 := pl.own("E2"); e2 != nil && e2.Aboard != "" {
-				pl.add("SAIL %s S2 Kongshavn", e2.Aboard)
-				pl.add("DEBARK E2")
-				pl.used["E2"] = true
-			}
+		}
+		// The Danzburg corps goes aboard Brummer's squadron where it lies,
+		// sails for Kongshavn and lands there.
+		e2, e3 := pl.own("E2"), pl.own("E3")
+		kongshavn, _ := pl.city("Kongshavn")
+		switch {
+		case t < 2 || e2 == nil || e3 == nil || kongshavn.Controller == pl.p.nation || (e2.Aboard == "" && e2.At.Hex == kongshavn.Hex):
+		case e2.Aboard == "" && e2.At == e3.At:
+			pl.add("EMBARK E2 ON E3")
+			pl.add("SAIL E3 S2 Kongshavn")
+			pl.add("DEBARK E2")
+			pl.used["E2"] = true
+		case e2.Aboard != "" && e3.At.Hex == kongshavn.Hex:
+			pl.add("DEBARK E2")
+			pl.used["E2"] = true
+		case e2.Aboard != "":
+			pl.add("SAIL E3 S2 Kongshavn")
+			pl.add("DEBARK E2")
+			pl.used["E2"] = true
 		}
 	case "morgronskia":
 		if t == 1 {
@@ -63,11 +75,21 @@ func (pl *plan) monthly() draft {
 			pl.add("PURSUE M1")
 			pl.used["M1"] = true
 		}
-		if t == 2 {
-			// Saltykin attacks the Unterreich army at Krakowiec.
-			if c, ok := pl.city("Krakowiec"); ok && c.Controller != pl.p.nation && pl.own("M1") != nil {
-				pl.add("STANCE M1 ATTACK")
-				pl.add("MOVE M1 TO Krakowiec")
+		// From the second turn Saltykin lays siege to Kaiserau, Unterreich's
+		// capitol, and storms it once it is besieged.
+		if m1 := pl.own("M1"); t >= 2 && m1 != nil {
+			if k, ok := pl.city("Kaiserau"); ok && k.Controller != pl.p.nation {
+				// On DEFEND the march does not turn into a battle with the
+				// garrison: the army sits down before the walls.
+				pl.add("STANCE M1 DEFEND")
+				if m1.At.Hex == k.Hex && k.Siege == game.Besieged {
+					pl.add("ASSAULT M1 Kaiserau WITH ALL")
+				} else {
+					if m1.At.Hex != k.Hex {
+						pl.add("MOVE M1 TO Kaiserau")
+					}
+					pl.add("BESIEGE M1 Kaiserau")
+				}
 				pl.used["M1"] = true
 			}
 		}
@@ -75,10 +97,10 @@ func (pl *plan) monthly() draft {
 		if t == 1 {
 			if u1 := pl.own("U1"); u1 != nil {
 				id := pl.newForce()
-				pl.add("SPLIT U1 AS %s 24 D grenzer", id)
+				pl.add("SPLIT U1 AS %s 24 C infantry, 8 C gunners, 2 field-gun", id)
 				pl.add("GARRISON %s Kaiserau", id)
 				pl.add("STANCE U1 ATTACK")
-				pl.add("MOVE U1 TO Krakowiec")
+				pl.add("MOVE U1 TO Singidun")
 				pl.used["U1"] = true
 			}
 		}
@@ -147,4 +169,3 @@ func capitolOf(pl *plan) string {
 	return ""
 }
 
-var _ = game.Neutral

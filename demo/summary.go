@@ -35,6 +35,9 @@ func notable(e engine.Event) string {
 	case *engine.SeaBattle:
 		return fmt.Sprintf("sea battle in %s between %s", e.Place, nations(e.Nations))
 	case *engine.SiegeStatusChanged:
+		if e.Status == game.NotBesieged && e.Previous == game.NotBesieged {
+			return fmt.Sprintf("%s: %s", e.City, e.Reason)
+		}
 		return fmt.Sprintf("%s: %s (was %s) by %s", e.City, orNone(e.Status.String()), orNone(e.Previous.String()), nations(e.Besiegers))
 	case *engine.AssaultResolved:
 		return fmt.Sprintf("assault on %s by %s (%s, %d infantry)", e.City, e.Nation, e.Force, e.Infantry)
@@ -120,7 +123,11 @@ func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
 			g.step("  - siege of %s", notable(e))
 		}
 	}
-	for _, t := range st.Treaties {
+	treaties := st.Treaties
+	if ts, err := g.d.Game.Treaties(ctx); err == nil && len(ts) > 0 {
+		treaties = ts // the daemon's ledger: attestations before publication
+	}
+	for _, t := range treaties {
 		g.step("  treaty %s %q between %s: attested by %d of %d", t.ID, t.Title, joinIDs(t.Parties), len(t.Attested), len(t.Parties))
 	}
 	if st.Victory != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +66,8 @@ func TestDemoCommand(t *testing.T) {
 		}
 		return string(b)
 	}
+	forceID := regexp.MustCompile(`"([EMUFH])[0-9]+"`)
+	byLetter := map[string]string{"E": "eisenmark", "M": "morgronskia", "U": "unterreich", "F": "fromande", "H": "hispardia"}
 	found := map[string]bool{}
 	for _, turn := range turns {
 		texts := map[string]string{}
@@ -80,8 +83,11 @@ func TestDemoCommand(t *testing.T) {
 			{"sea battle", "SeaBattle"},
 			{"siege", "SiegeStatusChanged"},
 			{"treaty", "Peace of Garzow"},
+			{"assault", "AssaultResolved"},
+			{"landing", "Debarked"},
 		} {
-			// Who was involved: the nations the referee's lines name.
+			// Who was involved: the nations the referee's lines name, by
+			// name or by their forces' IDs (E2 is Eisenmark's).
 			involved := map[string]bool{}
 			for _, l := range strings.Split(texts["referee"], "\n") {
 				if strings.Contains(l, c.marker) {
@@ -89,6 +95,9 @@ func TestDemoCommand(t *testing.T) {
 						if strings.Contains(l, n) {
 							involved[n] = true
 						}
+					}
+					for _, id := range forceID.FindAllStringSubmatch(l, -1) {
+						involved[byLetter[id[1]]] = true
 					}
 				}
 			}
@@ -106,7 +115,7 @@ func TestDemoCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, what := range []string{"land battle", "sea battle", "siege", "treaty"} {
+	for _, what := range []string{"land battle", "sea battle", "siege", "treaty", "assault", "landing"} {
 		if !found[what] {
 			t.Errorf("no nation's report tells of a %s", what)
 		}
