@@ -85,7 +85,7 @@ game:
   timezone: Europe/London
   deadline: {time: "18:00", every_days: 28}
   reminder_hours: 0
-  nations:
+%s  nations:
 %s
 mail:
   mode: embedded
@@ -102,6 +102,10 @@ mail:
     idle: true
     poll_interval: 1s
 `
+
+// refereeCommandPassword is the referee's password on his command mails
+// (a PASSWORD line), as the shipped config's demo value.
+const refereeCommandPassword = "demo-referee-commands"
 
 // Run plays the demo year and writes the reports under o.Out.
 func Run(ctx context.Context, o Options) (*Result, error) {
@@ -135,16 +139,27 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		fmt.Fprintf(&nl, "    %s: {addresses: [%s@pbem.localhost], password: demo-%s}\n", n.id, n.id, n.id)
 		fmt.Fprintf(&al, "      - {user: %s@pbem.localhost, password: demo-mail-%s}\n", n.id, n.id)
 	}
-	text := fmt.Sprintf(configText, scen, strings.TrimRight(nl.String(), "\n"), strings.TrimRight(al.String(), "\n"))
 	cfgPath := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(cfgPath, []byte(text), 0o600); err != nil {
-		return nil, err
+	// The referee's own password for his command mails, where this pbem
+	// has one (game.referee_password); without it the config is written
+	// without the key.
+	var text string
+	var cfg *config.Config
+	withRefereePW := false
+	for _, refPW := range []string{"  referee_password: {password: " + refereeCommandPassword + "}\n", ""} {
+		text = fmt.Sprintf(configText, scen, refPW, strings.TrimRight(nl.String(), "\n"), strings.TrimRight(al.String(), "\n"))
+		// Parse, not Load: the demo listens on ports the kernel picks
+		// (port 0), which Load rightly refuses for a real game.
+		if cfg, err = config.Parse([]byte(text), cfgPath); err == nil {
+			withRefereePW = refPW != ""
+			break
+		}
 	}
-	// Parse, not Load: the demo listens on ports the kernel picks (port 0),
-	// which Load rightly refuses for a real game.
-	cfg, err := config.Parse([]byte(text), cfgPath)
 	if err != nil {
 		return nil, fmt.Errorf("the demo's config: %w", err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(text), 0o600); err != nil {
+		return nil, err
 	}
 	logger := o.Log
 	if logger == nil {
@@ -168,7 +183,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	step("game %q started in %s: IMAP %s, SMTP %s (seed %d)", cfg.Game.Name, dir, d.Mail.IMAPAddr(), d.Mail.SMTPAddr(), o.Seed)
 
 	g := &demoGame{
-		o: o, d: d, step: step, res: &Result{},
+		o: o, d: d, step: step, res: &Result{}, refereePassword: withRefereePW,
 		referee: &account{addr: "referee@pbem.localhost", password: "demo-referee", smtpAddr: d.Mail.SMTPAddr(), imapAddr: d.Mail.IMAPAddr()},
 	}
 	defer g.referee.close()

@@ -27,6 +27,9 @@ type demoGame struct {
 	players []*player
 	referee *account
 	sent    int // mails sent, for their Message-IDs
+	// refereePassword: the config has game.referee_password, so the
+	// referee's command mails carry it on a PASSWORD line.
+	refereePassword bool
 }
 
 // seedDice gives the game the dice key made from the demo's seed before the
@@ -189,7 +192,7 @@ func (g *demoGame) rule(ctx context.Context, turn int) error {
 	if len(cmds) == 0 {
 		return nil
 	}
-	reply, err := g.send(ctx, g.referee, "Rulings", "GAME syw\n"+strings.Join(cmds, "\n")+"\nEND\n")
+	reply, err := g.send(ctx, g.referee, "Rulings", g.refereeMail(strings.Join(cmds, "\n")))
 	if err != nil {
 		return err
 	}
@@ -197,6 +200,15 @@ func (g *demoGame) rule(ctx context.Context, turn int) error {
 		g.step("referee     the answer to the rulings: %s", pr)
 	}
 	return nil
+}
+
+// refereeMail is a mail of referee commands: the game, the referee's own
+// password when this pbem asks for one, the commands.
+func (g *demoGame) refereeMail(cmds string) string {
+	if g.refereePassword {
+		return "GAME syw\nPASSWORD " + refereeCommandPassword + "\n" + cmds + "\nEND\n"
+	}
+	return "GAME syw\n" + cmds + "\nEND\n"
 }
 
 // idParts reads the kind, nation and turn from a pbem Message-ID
@@ -229,7 +241,7 @@ func reportID(a *account, turn int, kind string) string {
 // resolve mails RESOLVE NOW and collects every report of the turn.
 func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 	turn := st.Turn
-	if _, err := g.send(ctx, g.referee, "Resolve", "GAME syw\nRESOLVE NOW\nEND\n"); err != nil {
+	if _, err := g.send(ctx, g.referee, "Resolve", g.refereeMail("RESOLVE NOW")); err != nil {
 		return err
 	}
 	g.step("referee     RESOLVE NOW")

@@ -168,4 +168,3 @@ func capitolOf(pl *plan) string {
 	}
 	return ""
 }
-
