@@ -62,6 +62,12 @@ type TurnResult struct {
 	Turn   int
 	Folder string
 	Files  []string // paths relative to Out
+	// Involved are, for each of the demo's set pieces that happened this
+	// turn ("land battle", "sea battle", "siege", "assault", "landing",
+	// "treaty"), the nations taking part, as the engine's events name them
+	// (for the treaty: its parties, in the turn it was proposed). The demo
+	// writes them to Out/involved.json.
+	Involved map[string][]string `json:",omitempty"`
 }
 
 // nations are the five nations of the default scenario, in the order they

@@ -27,6 +27,10 @@ type demoGame struct {
 	players []*player
 	referee *account
 	sent    int // mails sent, for their Message-IDs
+	// treatyTurn is the turn a treaty was proposed in, treatyParties its
+	// parties.
+	treatyTurn    int
+	treatyParties []string
 	// refereePassword: the config has game.referee_password, so the
 	// referee's command mails carry it on a PASSWORD line.
 	refereePassword bool
@@ -152,6 +156,14 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 			g.step("%-11s attests treaty %s", p.nation, p.treatyID)
 		}
 		if strings.HasPrefix(l, "TREATY ") {
+			g.treatyTurn = st.Turn
+			if _, parties, ok := strings.Cut(l, " PARTIES "); ok {
+				parties, _, _ = strings.Cut(parties, " TEXT")
+				g.treatyParties = nil
+				for _, n := range strings.Split(parties, ",") {
+					g.treatyParties = append(g.treatyParties, strings.TrimSpace(n))
+				}
+			}
 			g.step("%-11s proposes a treaty: %s", p.nation, strings.TrimPrefix(l, "TREATY "))
 		}
 	}
@@ -309,20 +321,28 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 			tr.Files = append(tr.Files, rel)
 		}
 	}
-	g.res.Turns = append(g.res.Turns, tr)
 	rec, err := g.d.Game.DB.Turn(ctx, g.d.Game.ID(), turn)
-	if err == nil {
-		if es, err := engine.UnmarshalEvents(rec.EventLog); err == nil {
-			g.res.Events = append(g.res.Events, es...)
-			g.step("%s resolved: %d events; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), len(es), dir, pdfs, texts)
-			for _, e := range es {
-				if l := notable(e); l != "" {
-					g.step("    %s", l)
-				}
-			}
-			return nil
+	if err != nil {
+		return fmt.Errorf("reading turn %d from the store: %w", turn, err)
+	}
+	es, err := engine.UnmarshalEvents(rec.EventLog)
+	if err != nil {
+		return fmt.Errorf("reading turn %d's events: %w", turn, err)
+	}
+	tr.Involved = involved(es)
+	if g.treatyTurn == turn {
+		tr.Involved["treaty"] = g.treatyParties
+	}
+	g.res.Turns = append(g.res.Turns, tr)
+	if err := writeInvolved(g.o.Out, g.res.Turns); err != nil {
+		return err
+	}
+	g.res.Events = append(g.res.Events, es...)
+	g.step("%s resolved: %d events; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), len(es), dir, pdfs, texts)
+	for _, e := range es {
+		if l := notable(e); l != "" {
+			g.step("    %s", l)
 		}
 	}
-	g.step("%s resolved; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), dir, pdfs, texts)
 	return nil
 }

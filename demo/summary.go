@@ -2,7 +2,10 @@ package demo
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -156,4 +159,48 @@ func homeProvinces(g *demoGame, n game.NationID) []string {
 		return nn.Provinces
 	}
 	return nil
+}
+
+// involved returns, for each set piece among events, the nations taking
+// part (the events' Nations), sorted.
+func involved(es []engine.Event) map[string][]string {
+	out := map[string][]string{}
+	for _, e := range es {
+		var what string
+		switch e.(type) {
+		case *engine.LandBattle:
+			what = "land battle"
+		case *engine.SeaBattle:
+			what = "sea battle"
+		case *engine.SiegeStatusChanged:
+			what = "siege"
+		case *engine.AssaultResolved:
+			what = "assault"
+		case *engine.Debarked:
+			what = "landing"
+		default:
+			continue
+		}
+		for _, n := range e.Head().Nations {
+			if !slices.Contains(out[what], string(n)) {
+				out[what] = append(out[what], string(n))
+			}
+		}
+		slices.Sort(out[what])
+	}
+	return out
+}
+
+// writeInvolved writes Out/involved.json: per turn folder, who took part
+// in each set piece.
+func writeInvolved(dir string, turns []TurnResult) error {
+	m := map[string]map[string][]string{}
+	for _, t := range turns {
+		m[t.Folder] = t.Involved
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "involved.json"), append(b, '\n'), 0o644)
 }
