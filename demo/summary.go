@@ -172,9 +172,16 @@ func involved(es []engine.Event) map[string][]string {
 			what = "land battle"
 		case *engine.SeaBattle:
 			what = "sea battle"
-		case *engine.SiegeStatusChanged:
+		case *engine.SiegeStatusChanged, *engine.SiegeLosses, *engine.Breach, *engine.CounterBattery, *engine.Surrender:
 			what = "siege"
 		case *engine.AssaultResolved:
+			// An assault is a siege's too: the report tells it under the siege.
+			for _, n := range e.Head().Nations {
+				if !slices.Contains(out["siege"], string(n)) {
+					out["siege"] = append(out["siege"], string(n))
+				}
+			}
+			slices.Sort(out["siege"])
 			what = "assault"
 		case *engine.Debarked:
 			what = "landing"
