@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -134,22 +135,43 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 	}
 	subject := "Orders for " + st.Calendar.Name(st.Turn)
 	greeting := "Sire, the orders for " + st.Calendar.Name(st.Turn) + "."
-	reply, err := g.send(ctx, p.acct, subject, p.sheet(v, d.lines, greeting))
+	text := p.sheet(v, d.lines, greeting)
+	reply, err := g.send(ctx, p.acct, subject, text)
 	if err != nil {
 		return err
 	}
 	if d.fixed != nil {
 		g.step("%-11s sheet with a mistake (%s); the checker answered: %s", p.nation, d.mistake, firstProblem(reply.Text))
-		if reply, err = g.send(ctx, p.acct, subject+" (corrected)", p.sheet(v, d.fixed, "Corrected orders.")); err != nil {
+		text = p.sheet(v, d.fixed, "Corrected orders.")
+		if reply, err = g.send(ctx, p.acct, subject+" (corrected)", text); err != nil {
 			return err
 		}
 		d.lines = d.fixed
 	}
-	verdict := "accepted"
-	if pr := firstProblem(reply.Text); pr != "" && strings.Contains(strings.ToLower(pr), "error") {
-		verdict = "answered with " + pr
+	// Orders the checker refused are struck out and the sheet sent again,
+	// as a player does who reads the answer.
+	if bad := refused(text, reply.Text); len(bad) > 0 {
+		var kept []string
+		for _, l := range d.lines {
+			if !slices.Contains(bad, l) {
+				kept = append(kept, l)
+			}
+		}
+		g.step("%-11s the checker refused %q; struck out and sent again", p.nation, bad)
+		d.lines = kept
+		text = p.sheet(v, d.lines, "Corrected orders.")
+		if reply, err = g.send(ctx, p.acct, subject+" (corrected)", text); err != nil {
+			return err
+		}
 	}
-	g.step("%-11s %d orders mailed, %s", p.nation, len(d.lines), verdict)
+	verdict := "answered"
+	for _, l := range strings.Split(reply.Text, "\n") {
+		if strings.Contains(l, "accepted;") {
+			verdict = "answer: " + strings.TrimSpace(l)
+			break
+		}
+	}
+	g.step("%-11s sheet of %d lines mailed; %s", p.nation, len(d.lines), verdict)
 	for _, l := range d.lines {
 		if strings.HasPrefix(l, "ATTEST ") {
 			p.attested = true
@@ -168,6 +190,23 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 		}
 	}
 	return nil
+}
+
+// errorLineRe finds the checker's errors: "line 12: error: …".
+var errorLineRe = regexp.MustCompile(`(?m)^lines? ([0-9]+)(?:-[0-9]+)?: error:`)
+
+// refused returns the lines of sheet that the checker's answer says have
+// errors.
+func refused(sheet, answer string) []string {
+	lines := strings.Split(sheet, "\n")
+	var out []string
+	for _, m := range errorLineRe.FindAllStringSubmatch(answer, -1) {
+		n, _ := strconv.Atoi(m[1])
+		if n >= 1 && n <= len(lines) {
+			out = append(out, strings.TrimSpace(lines[n-1]))
+		}
+	}
+	return out
 }
 
 // firstProblem is the first line of a checker's answer that names an error

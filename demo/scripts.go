@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
 )
 
 // draft is a sheet a player sends: its lines and, for a sheet with a
@@ -88,7 +89,11 @@ func (pl *plan) monthly() draft {
 					if m1.At.Hex != k.Hex {
 						pl.add("MOVE M1 TO Kaiserau")
 					}
-					pl.add("BESIEGE M1 Kaiserau")
+					// A siege is laid from the city's hex: only when the
+					// army gets there this turn.
+					if hexmap.Distance(m1.At.Hex, k.Hex) <= 1 {
+						pl.add("BESIEGE M1 Kaiserau")
+					}
 				}
 				pl.used["M1"] = true
 			}
@@ -159,10 +164,20 @@ func (pl *plan) yearEnd(capitol string, treasury int) draft {
 	return draft{lines: pl.lines}
 }
 
-// capitolOf is the nation's capitol on the map.
+// capitolOf is where the nation buys: its capitol while it holds it
+// unbesieged, else its temporary capitol, else the first city it holds
+// that is not besieged.
 func capitolOf(pl *plan) string {
 	for _, c := range pl.m.Cities {
-		if c.Capitol == pl.p.nation {
+		if cv, ok := pl.city(c.Name); ok && c.Capitol == pl.p.nation && cv.Controller == pl.p.nation && cv.Siege == game.NotBesieged {
+			return c.Name
+		}
+	}
+	if pl.v.TemporaryCapitol != "" {
+		return pl.v.TemporaryCapitol
+	}
+	for _, c := range pl.v.Cities {
+		if c.Controller == pl.p.nation && c.Siege == game.NotBesieged {
 			return c.Name
 		}
 	}
