@@ -360,6 +360,30 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 			tr.Files = append(tr.Files, rel)
 		}
 	}
+	// The starting reports, where pbem mails them when the game is
+	// created: they came before the first turn's.
+	if len(g.res.Turns) == 0 {
+		words := strings.Fields(st.Calendar.Name(turn))
+		start := filepath.Join(g.o.Out, fmt.Sprintf("00-%s-start", words[len(words)-1]))
+		for _, b := range boxes {
+			for _, m := range b.acct.msgs {
+				if k, _, t := idParts(m.MessageID); t != 0 || k != b.kind {
+					continue
+				}
+				file, data := filepath.Join(start, b.who+".pdf"), m.PDF
+				if data == nil {
+					file, data = filepath.Join(start, b.who+".txt"), []byte(m.Text)
+				}
+				if err := os.MkdirAll(start, 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(file, data, 0o644); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
 	rec, err := g.d.Game.DB.Turn(ctx, g.d.Game.ID(), turn)
 	if err != nil {
 		return fmt.Errorf("reading turn %d from the store: %w", turn, err)
