@@ -164,6 +164,14 @@ func commands() []*command {
 			description: "Resolves the turn open for orders as it would be resolved now, with the sheets in force and the\n" +
 				"turn's own dice, and prints the referee's summary. Nothing is saved or sent. The referee's\n" +
 				"PREVIEW by mail does the same and mails the summary."},
+		{name: "demo", args: "[--out DIR] [--seed N]", run: runDemo,
+			summary: "plays a whole game-year by mail on the embedded server (five scripted players and a referee) and writes every report to DIR",
+			description: "Plays a complete game on pbem's own mail server, in a temporary data folder: five scripted players\n" +
+				"mail their order sheets through SMTP (some with mistakes they then correct), sign a treaty, ask\n" +
+				"the referee for a special action he approves; the scripted referee resolves each turn with RESOLVE\n" +
+				"NOW, through six monthly turns and the year-end buy. Every report mailed is read from the mailboxes\n" +
+				"and written to DIR/<turn>/<nation>.pdf (and referee.pdf); a summary of the year is printed at the\n" +
+				"end. The same --seed plays the same game (default --out demo-out)."},
 		{name: "version", run: runVersion,
 			summary:     "prints the version and the rulesets",
 			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},

@@ -172,7 +172,7 @@ func TestREADMECommandTable(t *testing.T) {
 }
 
 // TestREADMEFreshMachine: the README's two commands for a fresh machine are
-// the ones that run the game and the tests, and every document it links to
+// the demo and the tests, and every document it links to
 // exists.
 func TestREADMEFreshMachine(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
@@ -188,8 +188,8 @@ func TestREADMEFreshMachine(t *testing.T) {
 		cmd, _, _ := strings.Cut(line, "#")
 		cmds = append(cmds, strings.TrimSpace(cmd))
 	}
-	if got := strings.Join(cmds, "; "); got != "go run ./cmd/pbem run; go test ./..." {
-		t.Errorf("the fresh-machine commands are %q, want \"go run ./cmd/pbem run; go test ./...\"", got)
+	if got := strings.Join(cmds, "; "); got != "go run ./cmd/pbem demo --out demo-out; go test ./..." {
+		t.Errorf("the fresh-machine commands are %q, want \"go run ./cmd/pbem demo --out demo-out; go test ./...\"", got)
 	}
 	for _, m := range regexp.MustCompile(`\]\(([^)#]+)\)`).FindAllStringSubmatch(text, -1) {
 		link := m[1]

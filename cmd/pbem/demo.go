@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/demo"
+)
+
+// runDemo is "pbem demo": a whole game-year played by mail on the embedded
+// server by scripted players and a scripted referee (package demo).
+func runDemo(e *env, c *command, args []string) int {
+	fs := newFlags(e, c)
+	out := fs.String("out", "demo-out", "the folder the reports are written to")
+	seed := fs.Uint64("seed", 1752, "the dice seed: the same seed plays the same game")
+	data := fs.String("data", "", "the game's data folder (default: a temporary folder, removed afterwards)")
+	scen := fs.String("scenario", "", "the scenario folder (default: the config's game.scenario, or scenarios/default)")
+	if code, ok := parseNoArgs(e, c, fs, args); !ok {
+		return code
+	}
+	if *scen == "" {
+		*scen = "scenarios/default"
+		if cfg, err := config.Load(e.configPath); err == nil {
+			*scen = cfg.Path(cfg.Game.Scenario)
+		}
+	}
+	if _, err := os.Stat(*scen); err != nil {
+		e.errorf("demo: the scenario folder %s cannot be read (%v): run pbem demo in pbem's folder, or name one with --scenario DIR", *scen, err)
+		return exitConfig
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := demo.Run(ctx, demo.Options{Out: *out, DataDir: *data, Scenario: *scen, Seed: *seed, Progress: e.stdout})
+	if err != nil {
+		e.errorf("demo: %v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(e.stdout, "The demo year took %.1f s.\n", res.Elapsed.Seconds())
+	return exitOK
+}
