@@ -29,7 +29,13 @@ func readmeShellLines(t *testing.T) []string {
 			in = false
 		case in && strings.TrimSpace(line) != "":
 			cmd, _, _ := strings.Cut(line, "  #")
-			out = append(out, strings.TrimSpace(cmd))
+			cmd = strings.TrimSpace(cmd)
+			// A line ending in | or \ continues on the next.
+			if n := len(out); n > 0 && (strings.HasSuffix(out[n-1], "|") || strings.HasSuffix(out[n-1], "\\")) {
+				out[n-1] = strings.TrimSuffix(out[n-1], "\\") + " " + cmd
+				continue
+			}
+			out = append(out, cmd)
 		}
 	}
 	return out
