@@ -48,3 +48,17 @@ func TestKeywordSynonyms(t *testing.T) {
 		t.Errorf("MOEV: %v", errs)
 	}
 }
+
+// TestNationWithAccents: a nation is read in any case, with or without
+// accents, as city names are.
+func TestNationWithAccents(t *testing.T) {
+	v := NewVocabulary(defaultGame(t, 1).Map, nil)
+	for _, w := range []string{"hispardia", "Hispardia", "HISPÁRDIA", "Hispárdia", "hisp"} {
+		if id, amb := v.Nation(w); id != "hispardia" {
+			t.Errorf("Nation(%q) = %q %v", w, id, amb)
+		}
+	}
+	if id, amb := v.Nation("Atlantis"); id != "" || len(amb) > 0 {
+		t.Errorf("Nation(Atlantis) = %q %v", id, amb)
+	}
+}
