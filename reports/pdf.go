@@ -285,8 +285,9 @@ func (d *doc) cover(md *Model) {
 	} else {
 		box("DEADLINE", "to be announced by the referee")
 	}
-	box("TREASURY", fmt.Sprintf("%d crowns", md.Treasury.Total))
-	box("FORCES", fmt.Sprintf("%d land forces, %d fleets, %d depots", len(md.Forces), len(md.Fleets), len(md.Depots)))
+	box("TREASURY", plural(md.Treasury.Total, "crown", "crowns"))
+	box("FORCES", fmt.Sprintf("%s, %s, %s", plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"),
+		plural(len(md.Depots), "depot", "depots")))
 	figs := 0
 	for _, f := range md.Forces {
 		figs += f.Figures
