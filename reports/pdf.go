@@ -512,7 +512,7 @@ func (d *doc) moneyPages(md *Model) {
 func (d *doc) templatePage(turn, tmpl string) {
 	d.portrait()
 	d.heading("Order sheet for " + turn)
-	d.para("Fill in your password and your orders, and mail this sheet back as it is (docs/orders.md lists every order). Lines starting with # are comments.")
+	d.para("Fill in your password and your orders, and mail this sheet back as it is (the orders are listed in short at its end). Lines starting with # are comments.")
 	d.pdf.Ln(2)
 	// Template lines are at most TemplateWidth characters and print
 	// unwrapped: a wrapped comment would not be a comment any more.
