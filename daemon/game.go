@@ -185,7 +185,7 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 		return nil, &ConfigError{Key: "game.ruleset", Err: err}
 	}
 	g.Rules = g.Rules.WithBattle(cfg.Game.BattleModel)
-	if g.Scenario, err = scenario.Load(cfg.ScenarioDir()); err != nil {
+	if g.Scenario, _, err = LoadScenario(cfg); err != nil {
 		return nil, configErrorf("game.scenario", "cannot load the scenario in %s: %w; give the folder holding map.txt and scenario.yaml (such as scenarios/default)",
 			cfg.ScenarioDir(), err)
 	}

@@ -85,6 +85,10 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			"Deadline": deadline.In(g.Zone).Format("Monday 2 January 2006, 15:04 MST"),
 			"Turn":     st.Calendar.Label(st.Turn), "Next": st.Turn + 1}) + reply
 	}
+	if report.Refused || late {
+		// sheetinforce.go: what counts instead of this sheet.
+		reply += g.sheetInForceNote(st, nation, prev, replaces, late)
+	}
 	if pwFailed {
 		reply = templates.Must("wrong-password", map[string]any{"Nation": g.nationName(nation), "From": ex.From}) + reply
 	}

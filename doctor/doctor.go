@@ -10,7 +10,10 @@
 //  1. the clock (is the system clock synchronised, per the kernel's
 //     adjtimex state on Linux) and the game's time zone;
 //  2. the scenario: the map validates, the scenario loads for the ruleset;
-//  3. the data folder: exists (or can be created) and is writable;
+//  3. the data folder: exists (or can be created) and is writable; then,
+//     before any connection, what is still a placeholder (addresses and
+//     hosts at example.org or example.com, the password "pbem init" put
+//     in secrets/mail.txt);
 //  4. IMAP: connect (TLS version and certificate, or STARTTLS, or none on
 //     loopback), log in, the capabilities pbem uses (IDLE, MOVE, UIDPLUS:
 //     what pbem does without each), the mailbox (EXAMINE, read-only) and
@@ -31,9 +34,11 @@
 // creates it).
 //
 // Every failing line has a Class: 3 when the fix is in the configuration
-// or the files it names (a map that does not validate, a password refused),
-// 4 when a service or the machine fails (a server that cannot be reached,
-// a folder that cannot be written). ExitCode turns the lines into pbem's
+// or the files it names (a map that does not validate, a password refused,
+// a host name that does not exist while other names resolve, an address
+// the server refuses), 4 when a service, the network or the machine fails
+// (a server that cannot be reached, a provider's host that cannot be
+// resolved, a folder that cannot be written). ExitCode turns the lines into pbem's
 // exit code.
 package doctor
 
@@ -93,6 +98,8 @@ type Options struct {
 	Timeout time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// LookupHost resolves a host name (default: the system's resolver).
+	LookupHost func(ctx context.Context, host string) ([]string, error)
 }
 
 func (o *Options) defaults() {
@@ -148,6 +155,7 @@ func Run(ctx context.Context, cfg *config.Config, opts *Options, out io.Writer) 
 	checkClock(r, cfg, o)
 	checkScenario(ctx, r, cfg)
 	checkDataDir(r, cfg)
+	checkPlaceholders(r, cfg)
 	stop := ensureEmbedded(ctx, r, cfg)
 	defer stop()
 	m := checkIMAP(ctx, r, cfg, o)

@@ -17,21 +17,28 @@ import (
 // (security tls) and SMTP on smtpPort, on loopback.
 func externalConfig(t *testing.T, imapPort, smtpPort int) *config.Config {
 	t.Helper()
+	return externalConfigAt(t, "127.0.0.1", imapPort, smtpPort, "pbem.example")
+}
+
+// externalConfigAt is externalConfig with both servers on host and every
+// address in domain.
+func externalConfigAt(t *testing.T, host string, imapPort, smtpPort int, domain string) *config.Config {
+	t.Helper()
 	dir := t.TempDir()
 	scen, _ := filepath.Abs("../scenarios/default")
 	t.Setenv("PBEM_DOCTOR_TEST_PW", "secret-1")
 	text := fmt.Sprintf(`data_dir: data
 game:
-  scenario: %s
-  referee: referee@example.org
+  scenario: %[1]s
+  referee: referee@%[5]s
   nations:
-    eisenmark: {addresses: [e@example.org], password_env: PBEM_DOCTOR_TEST_PW}
+    eisenmark: {addresses: [e@%[5]s], password_env: PBEM_DOCTOR_TEST_PW}
 mail:
   mode: external
-  address: orders@example.org
-  imap: {host: 127.0.0.1, port: %d, security: tls, username: orders@example.org, password_env: PBEM_DOCTOR_TEST_PW}
-  smtp: {host: 127.0.0.1, port: %d, security: tls, username: orders@example.org, password_env: PBEM_DOCTOR_TEST_PW}
-`, scen, imapPort, smtpPort)
+  address: orders@%[5]s
+  imap: {host: %[2]s, port: %[3]d, security: tls, username: orders@%[5]s, password_env: PBEM_DOCTOR_TEST_PW}
+  smtp: {host: %[2]s, port: %[4]d, security: tls, username: orders@%[5]s, password_env: PBEM_DOCTOR_TEST_PW}
+`, scen, host, imapPort, smtpPort, domain)
 	path := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)

@@ -54,7 +54,11 @@ func checkScenario(ctx context.Context, r *report, cfg *config.Config) {
 		r.fail("map and scenario", ClassRuntime, err.Error(), "")
 		return
 	}
-	r.ok("map and scenario", "%s validates: %s, %d nations, %d forces, %s", cfg.ScenarioDir(), g.Map.Name, len(st.Nations), len(st.Forces), g.Rules.Name)
+	where := cfg.ScenarioDir()
+	if daemon.UsesBuiltInScenario(cfg) {
+		where = "the default scenario (built into pbem; there is no " + where + ")"
+	}
+	r.ok("map and scenario", "%s validates: %s, %d nations, %d forces, %s", where, g.Map.Name, len(st.Nations), len(st.Forces), g.Rules.Name)
 }
 
 // checkDataDir checks that the data folder is (or can be made) writable.

@@ -84,6 +84,13 @@ func ensureEmbedded(ctx context.Context, r *report, cfg *config.Config) func() {
 // protection.
 func dial(ctx context.Context, ep config.Endpoint, o Options) (net.Conn, string, error) {
 	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
+	if net.ParseIP(ep.Host) == nil {
+		// Resolve first, so that a name that cannot be found is told
+		// apart from a server that cannot be reached.
+		if _, err := o.lookupHost(ctx, ep.Host); err != nil {
+			return nil, "", err
+		}
+	}
 	d := net.Dialer{Timeout: 15 * time.Second}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -122,7 +129,7 @@ func describeTLS(st tls.ConnectionState) string {
 }
 
 // connectProblem turns a connection error into a line's text and fix.
-func connectProblem(proto, key string, ep config.Endpoint, err error) (string, string, int) {
+func connectProblem(ctx context.Context, o Options, proto, key string, ep config.Endpoint, err error) (string, string, int) {
 	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
 	var cv *tls.CertificateVerificationError
 	var unk x509.UnknownAuthorityError
@@ -130,7 +137,7 @@ func connectProblem(proto, key string, ep config.Endpoint, err error) (string, s
 	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &dnsErr):
-		return fmt.Sprintf("cannot find the host %s: %v", ep.Host, err), fmt.Sprintf("Check %s.host.", key), ClassConfig
+		return dnsProblem(ctx, o, key, ep, dnsErr)
 	case errors.As(err, &host):
 		return fmt.Sprintf("%s's certificate is not for %s: %v", addr, ep.Host, err), fmt.Sprintf("Use the host name the provider gives in %s.host.", key), ClassConfig
 	case errors.As(err, &unk) || errors.As(err, &cv):
@@ -152,9 +159,8 @@ func password(r *report, check, key string, ep config.Endpoint) (string, bool) {
 		return "", false
 	}
 	if strings.HasPrefix(pw.Reveal(), placeholderPrefix) {
-		file := ep.Password.PasswordFile
-		r.fail(check, ClassConfig, fmt.Sprintf("the password file %s still holds the placeholder pbem init wrote", file),
-			fmt.Sprintf("Put the mail account's password (for Gmail and Fastmail an app password) on the first line of %s.", file))
+		// Failed already, before any connection (checkPlaceholders).
+		r.skip(check, fmt.Sprintf("the password file %s still holds the placeholder pbem init wrote (see \"mail password\")", ep.Password.PasswordFile))
 		return "", false
 	}
 	return pw.Reveal(), true
@@ -178,7 +184,7 @@ func checkIMAP(ctx context.Context, r *report, cfg *config.Config, o Options) *i
 	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
 	conn, tlsText, err := dial(ctx, ep, o)
 	if err != nil {
-		text, fix, class := connectProblem("IMAP", key, ep, err)
+		text, fix, class := connectProblem(ctx, o, "IMAP", key, ep, err)
 		r.fail("imap connect", class, text, fix)
 		r.skip("imap login", "no connection")
 		return nil
@@ -189,7 +195,7 @@ func checkIMAP(ctx context.Context, r *report, cfg *config.Config, o Options) *i
 		c, err = imapclient.NewStartTLS(conn, &imapclient.Options{TLSConfig: tlsConfig(o, ep.Host)})
 		if err != nil {
 			conn.Close()
-			text, fix, class := connectProblem("IMAP", key, ep, fmt.Errorf("STARTTLS: %w", err))
+			text, fix, class := connectProblem(ctx, o, "IMAP", key, ep, fmt.Errorf("STARTTLS: %w", err))
 			r.fail("imap connect", class, text, fix)
 			r.skip("imap login", "no connection")
 			return nil
@@ -307,7 +313,7 @@ func checkSMTP(ctx context.Context, r *report, cfg *config.Config, o Options, m 
 	addr := net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port))
 	conn, tlsText, err := dial(ctx, ep, o)
 	if err != nil {
-		text, fix, class := connectProblem("SMTP", key, ep, err)
+		text, fix, class := connectProblem(ctx, o, "SMTP", key, ep, err)
 		r.fail("smtp connect", class, text, fix)
 		r.skip("smtp login", "no connection")
 		return ""
@@ -322,7 +328,7 @@ func checkSMTP(ctx context.Context, r *report, cfg *config.Config, o Options, m 
 	}
 	if err != nil {
 		conn.Close()
-		text, fix, class := connectProblem("SMTP", key, ep, err)
+		text, fix, class := connectProblem(ctx, o, "SMTP", key, ep, err)
 		r.fail("smtp connect", class, text, fix)
 		r.skip("smtp login", "no connection")
 		return ""
@@ -363,9 +369,9 @@ func checkSMTP(ctx context.Context, r *report, cfg *config.Config, o Options, m 
 	if m != nil && !strings.EqualFold(cfg.Game.Referee, cfg.Mail.Address) {
 		rcpts = append(rcpts, cfg.Mail.Address) // the copy the DKIM check reads
 	}
-	if err := c.SendMail(cfg.Mail.Address, rcpts, bytes.NewReader(raw)); err != nil {
-		r.fail("test message", ClassRuntime, fmt.Sprintf("sending from %s to %s: %v", cfg.Mail.Address, cfg.Game.Referee, err),
-			"The server refused the message: check that mail.address is an address the account may send from.")
+	if err := sendTest(c, cfg, rcpts, raw); err != nil {
+		text, fix, class := sendProblem(cfg, err)
+		r.fail("test message", class, text, fix)
 		return ""
 	}
 	r.ok("test message", "sent from %s to the referee %s (subject \"pbem doctor: test message\"); check that it arrives", cfg.Mail.Address, cfg.Game.Referee)

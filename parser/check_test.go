@@ -80,7 +80,7 @@ func TestCheck(t *testing.T) {
 		{3, "EMBARK E2 ON E4", "error: E2 is at 1710 (Neuruppen) and E4 at 2205 (Stettau), and no move of this sheet brings them together"},
 		{3, "SPLIT E4 AS E9 1 warship\nEMBARK E3 ON E9", "error: E9 has no transports"},
 		{3, "SPLIT E3 AS E9 40 C infantry\nSPLIT E4 AS E8 1 transport\nEMBARK E9 ON E8", "ok"},
-		{3, "SPLIT E4 AS E8 1 transport\nEMBARK E3 ON E8", "error: E3 needs 60 cargo points (60 infantry × 1), and E8's 1 transports carry 50"},
+		{3, "SPLIT E4 AS E8 1 transport\nEMBARK E3 ON E8", "error: E3 needs 60 cargo points (60 infantry × 1), and E8's 1 transport carries 50"},
 		{3, "SPLIT E6 AS E9 60 C infantry, general Zieten\nMOVE E9 TO Stettau\nEMBARK E9 ON E4", "error: E9 is at 2013 (Dresna) and E4 at 2205 (Stettau), and no move of this sheet brings them together"},
 		{3, "MOVE E2 TO 3314\nBESIEGE E2 Odessk", "error: E2 ends its move at"},
 		{3, "SAIL E4 S2 Danzburg", "ok"},

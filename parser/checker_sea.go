@@ -109,8 +109,12 @@ func (c *checker) checkEmbark(o engine.Embark) {
 		if used > 0 {
 			already = fmt.Sprintf(", of which %d are taken already", used)
 		}
-		c.reject(string(o.Force), fmt.Sprintf("%s needs %d cargo points (%s), and %s's %d transports carry %d (%d each)%s",
-			o.Force, need, c.cargoBreakdown(f), o.Fleet, fl.Ships.AllTransports(), capacity, c.rules.Cargo.Capacity, already),
+		carry := "carry"
+		if fl.Ships.AllTransports() == 1 {
+			carry = "carries"
+		}
+		c.reject(string(o.Force), fmt.Sprintf("%s needs %d cargo points (%s), and %s's %s %s %d (%d each)%s",
+			o.Force, need, c.cargoBreakdown(f), o.Fleet, plural(fl.Ships.AllTransports(), "transport"), carry, capacity, c.rules.Cargo.Capacity, already),
 			"Embark fewer troops (SPLIT some off first), or bring more transports. Gunners, generals and admirals take no room.")
 	}
 	f.Aboard = fl.ID

@@ -666,6 +666,9 @@ func parseStatement(lg *logical, v *Vocabulary, prev *logical) (st Statement, di
 	}
 	kw, amb := match(it.val, orderKeywords)
 	if kw == "" {
+		if msg, hint, ok := keywordCorrection(lg.text, p.items); ok {
+			p.fail(it, msg, hint)
+		}
 		if h, _ := match(it.val, headerKeywords); h != "" {
 			p.fail(it, fmt.Sprintf("%s belongs to the header, which must come before the first order", h),
 				"Move the header lines (GAME, NATION, PASSWORD, TURN) to the top of the sheet.")

@@ -143,25 +143,43 @@ func (v *Vocabulary) Leader(id string) (game.Leader, bool) {
 	return l, ok
 }
 
-// Nation resolves a nation written as its ID or its name, ignoring case, or
-// by a unique prefix of at least three letters. Without a vocabulary any word
-// is taken as the ID.
+// Nation resolves a nation written as its ID or its name, ignoring case and
+// accents, or by a unique prefix of at least three letters. Without a
+// vocabulary any word is taken as the ID.
 func (v *Vocabulary) Nation(word string) (game.NationID, []string) {
 	if v == nil || len(v.nations) == 0 {
 		return game.NationID(fold(word)), nil
+	}
+	key := nameKey(word)
+	// match on the keys (lower case, accents off), then back to the
+	// spelling the map gives.
+	lookup := func(spell []string) (string, []string) {
+		keys := make([]string, len(spell))
+		for i, s := range spell {
+			keys[i] = nameKey(s)
+		}
+		k, amb := match(key, keys)
+		back := func(k string) string { return spell[slices.Index(keys, k)] }
+		if k != "" {
+			return back(k), nil
+		}
+		for i := range amb {
+			amb[i] = back(amb[i])
+		}
+		return "", amb
 	}
 	var opts []string
 	for _, n := range v.nations {
 		opts = append(opts, string(n.ID))
 	}
-	if id, amb := match(word, opts); id != "" || len(amb) > 0 {
+	if id, amb := lookup(opts); id != "" || len(amb) > 0 {
 		return game.NationID(id), amb
 	}
 	var names []string
 	for _, n := range v.nations {
 		names = append(names, n.Name)
 	}
-	if name, amb := match(word, names); name != "" {
+	if name, amb := lookup(names); name != "" {
 		for _, n := range v.nations {
 			if n.Name == name {
 				return n.ID, nil

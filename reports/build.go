@@ -380,7 +380,7 @@ func fillRevealed(f *Foreign, ff engine.ForeignForce) {
 		f.Approx = append(f.Approx, fmt.Sprintf("about %d %s", a.Count, a.Arm))
 	}
 	if ff.ApproxGuns > 0 {
-		f.Approx = append(f.Approx, fmt.Sprintf("about %d guns", ff.ApproxGuns))
+		f.Approx = append(f.Approx, "about "+plural(ff.ApproxGuns, "gun", "guns"))
 	}
 	f.ShipCounts = ff.ShipCounts
 	f.LeaderNames = ff.LeaderNames
@@ -466,7 +466,7 @@ func describeForeign(m *hexmap.Map, ff engine.ForeignForce) string {
 			ts = append(ts, fmt.Sprintf("about %d %s", a.Count, a.Arm))
 		}
 		if ff.ApproxGuns > 0 {
-			ts = append(ts, fmt.Sprintf("about %d guns", ff.ApproxGuns))
+			ts = append(ts, "about "+plural(ff.ApproxGuns, "gun", "guns"))
 		}
 		parts = append(parts, strings.Join(ts, ", "))
 	case len(ff.Arms) > 0:
@@ -532,8 +532,8 @@ func leaderText(l game.Leader) string {
 func (b *builder) summary(md *Model) []string {
 	var out []string
 	if md.Starting {
-		out = append(out, fmt.Sprintf("The campaign opens. %s has %d land forces and %d fleets; the first orders are for %s.",
-			md.NationName, len(md.Forces), len(md.Fleets), md.TurnLabel))
+		out = append(out, fmt.Sprintf("The campaign opens. %s has %s and %s; the first orders are for %s.",
+			md.NationName, plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"), md.TurnLabel))
 	}
 	if n := len(md.Battles); n > 0 {
 		out = append(out, fmt.Sprintf("Your forces were in %s this month.", plural(n, "engagement", "engagements")))

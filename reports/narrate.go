@@ -147,8 +147,8 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 			return fmt.Sprintf("Forces %s met %s (%s).", ids(x.Forces), tick(x.Tick), x.Outcome)
 		}
 	case *engine.Overrun:
-		s := fmt.Sprintf("%s's %s overran %s's %s at %d:1 (die %d, %d figures killed by the defenders before the end).",
-			nationName(m, x.ByNation), ids(x.By), nationName(m, x.OverrunNation), ids(x.Overrun), x.Odds, x.Die, x.Damage)
+		s := fmt.Sprintf("%s's %s overran %s's %s at %d:1 (die %d, %s killed by the defenders before the end).",
+			nationName(m, x.ByNation), ids(x.By), nationName(m, x.OverrunNation), ids(x.Overrun), x.Odds, x.Die, plural(x.Damage, "figure", "figures"))
 		if l := lossText(x.Losses); l != "" {
 			s += " Losses: " + l + "."
 		}
@@ -160,7 +160,7 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 		}
 		return s
 	case *engine.SlowingRefused:
-		s := fmt.Sprintf("%s, caught by the cavalry of %s, marched on and lost %d figures.", x.Force, x.By, x.Killed)
+		s := fmt.Sprintf("%s, caught by the cavalry of %s, marched on and lost %s.", x.Force, x.By, plural(x.Killed, "figure", "figures"))
 		if l := lossText(x.Losses); l != "" {
 			s += " Losses: " + l + "."
 		}
@@ -173,7 +173,7 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 			s += " Losses: " + l + "."
 		}
 		if x.Exhausted > 0 {
-			s += fmt.Sprintf(" %d figures exhausted.", x.Exhausted)
+			s += fmt.Sprintf(" %s exhausted.", plural(x.Exhausted, "figure", "figures"))
 		}
 		return s
 	case *engine.Pursued:
@@ -188,7 +188,7 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 	case *engine.GarrisonKilled:
 		s := fmt.Sprintf("The garrison of %s (%s) fell below the minimum and was killed by the townsfolk.", x.City, ids(x.Forces))
 		if x.Killed > 0 {
-			s += fmt.Sprintf(" %d figures were lost.", x.Killed)
+			s += " " + plural(x.Killed, "figure was lost.", "figures were lost.")
 		}
 		return s
 	case *engine.EngagementPending:
@@ -205,7 +205,7 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 	case *engine.SeaEngagementPending:
 		var sides []string
 		for _, sd := range x.Sides {
-			sides = append(sides, fmt.Sprintf("%s: %d warships, %d transports", nationName(m, sd.Nation), sd.Warships, sd.Transports))
+			sides = append(sides, fmt.Sprintf("%s: %s, %s", nationName(m, sd.Nation), plural(sd.Warships, "warship", "warships"), plural(sd.Transports, "transport", "transports")))
 		}
 		return "Sea battle to fight: " + strings.Join(sides, " — against — ") + "."
 	}
@@ -306,7 +306,7 @@ func movementLine(m *hexmap.Map, e engine.Event) string {
 		}
 		return fmt.Sprintf("%s lost to %s: %s.", x.Force, cause, lossText(x.Losses))
 	case *engine.ForceDisbanded:
-		return fmt.Sprintf("%s was lost (%s): %d figures, %d guns, %d leaders.", x.Force, x.Reason, x.Figures, x.Guns, x.Leaders)
+		return fmt.Sprintf("%s was lost (%s): %s, %s, %s.", x.Force, x.Reason, plural(x.Figures, "figure", "figures"), plural(x.Guns, "gun", "guns"), plural(x.Leaders, "leader", "leaders"))
 	case *engine.Embarked:
 		return fmt.Sprintf("%s embarked on %s (%d of %d cargo points).", x.Force, x.Fleet, x.Cargo, x.Capacity)
 	case *engine.Debarked:

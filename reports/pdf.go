@@ -285,8 +285,9 @@ func (d *doc) cover(md *Model) {
 	} else {
 		box("DEADLINE", "to be announced by the referee")
 	}
-	box("TREASURY", fmt.Sprintf("%d crowns", md.Treasury.Total))
-	box("FORCES", fmt.Sprintf("%d land forces, %d fleets, %d depots", len(md.Forces), len(md.Fleets), len(md.Depots)))
+	box("TREASURY", plural(md.Treasury.Total, "crown", "crowns"))
+	box("FORCES", fmt.Sprintf("%s, %s, %s", plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"),
+		plural(len(md.Depots), "depot", "depots")))
 	figs := 0
 	for _, f := range md.Forces {
 		figs += f.Figures
@@ -511,7 +512,7 @@ func (d *doc) moneyPages(md *Model) {
 func (d *doc) templatePage(turn, tmpl string) {
 	d.portrait()
 	d.heading("Order sheet for " + turn)
-	d.para("Fill in your password and your orders, and mail this sheet back as it is (docs/orders.md lists every order). Lines starting with # are comments.")
+	d.para("Fill in your password and your orders, and mail this sheet back as it is (the orders are listed in short at its end). Lines starting with # are comments.")
 	d.pdf.Ln(2)
 	// Template lines are at most TemplateWidth characters and print
 	// unwrapped: a wrapped comment would not be a comment any more.

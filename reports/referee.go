@@ -320,7 +320,7 @@ func RefereeText(md *RefereeModel) string {
 			fmt.Fprintf(&b, "  %s\n", t)
 		}
 	}
-	fmt.Fprintf(&b, "\n%d dice thrown, %d events; every force, roll and event is in the PDF.\n", len(md.Rolls), len(md.Events))
+	fmt.Fprintf(&b, "\n%s thrown, %s; every force, roll and event is in the PDF.\n", plural(len(md.Rolls), "die", "dice"), plural(len(md.Events), "event", "events"))
 	if len(md.Rulings) > 0 {
 		section(&b, "Rulings")
 		for _, r := range md.Rulings {

@@ -26,7 +26,7 @@ func Template(md *Model) string {
 	if md.YearEnd {
 		// Unfielded forces are disbanded at the year-end: the template
 		// keeps them all unless the player changes it.
-		b.WriteString("\n# The year-end: BUY, FIELD, DISBAND, TRANSFER (see docs/orders.md).\n")
+		b.WriteString("\n# The year-end: BUY, FIELD, DISBAND, TRANSFER (the orders are listed at\n# the end of this sheet).\n")
 		b.WriteString("# FIELD ALL keeps every force and depot; replace it to disband some.\nFIELD ALL\n")
 	}
 	for _, f := range md.Forces {
@@ -58,8 +58,53 @@ func Template(md *Model) string {
 		}
 	}
 	b.WriteString("\nEND\n")
+	if md.YearEnd {
+		b.WriteString(yearEndReference)
+	} else {
+		b.WriteString(monthlyReference)
+	}
 	return b.String()
 }
+
+// The order language in short, after END on the template (pbem reads
+// nothing after END): players have the sheet, not the repository's docs.
+// Every line is a comment no wider than TemplateWidth.
+const referenceHead = `
+# ---- The orders in short: one order a line, keyword first; # starts a
+# comment; nothing after END is read. The reply to your sheet names any
+# mistake and its fix; mail a corrected sheet before the deadline (the
+# latest valid one counts).
+`
+
+const monthlyReference = referenceHead + `# MOVE force hex hex …          MOVE force TO city
+# STANCE force ATTACK|DEFEND     RETREAT force ALWAYS|NEVER|IF ODDS 3:2
+# PURSUE force   NO PURSUE force ON CONTACT force STOP|CONTINUE
+# SLOW ENEMY force               NO SLOW force
+# SPLIT force AS newid 24 C infantry, 2 field-gun, general name
+# MERGE force INTO force         ASSIGN GENERAL name TO force
+# DETACH GENERAL name AS newid   GARRISON force IN city
+# FIELDWORKS force inches        BESIEGE force city    MASK force city
+# ASSAULT force city WITH n|ALL  BOMBARD force city BREACH|GUNS
+# EMBARK force ON fleet          SAIL fleet sea-area … port (names or IDs)
+# DEBARK force [AT hex]          FLEET fleet SEEK|AVOID    REPAIR fleet
+# SUPPLY depot TO nation         WITHDRAW SUPPLY depot FROM nation
+# REQUEST "a question or request to the referee"    SPECIAL "text"
+# TREATY "title" PARTIES nation, nation TEXT, its lines, then ENDTREATY
+# ATTEST treaty   LIFT treaty nation   PASSWORD CHANGE new-password
+`
+
+const yearEndReference = referenceHead + `# BUY 24 C infantry AT city   BUY 2 field-gun AT city   BUY DEPOT AT city
+# BUY 1 transport AT port      BUY GENERAL name "full name" AT city
+# FIELD ALL   FIELD force   FIELD DEPOT depot   (what is not fielded
+#   is disbanded)              DISBAND force [contents]
+# TRANSFER force 2 field-gun TO nation     TRANSFER DEPOT depot TO nation
+# TRANSFER GENERAL name TO nation
+# TREASURY FROM city crowns TO nation      TEMPORARY CAPITOL city
+# SUPPLY depot TO nation         WITHDRAW SUPPLY depot FROM nation
+# REQUEST "a question or request to the referee"    SPECIAL "text"
+# TREATY "title" PARTIES nation, nation TEXT, its lines, then ENDTREATY
+# ATTEST treaty   LIFT treaty nation   PASSWORD CHANGE new-password
+`
 
 // contentsText prints a force's contents on one line.
 func contentsText(f OwnForce) string {

@@ -22,7 +22,7 @@ func Text(md *Model) string {
 	if md.Deadline != "" {
 		fmt.Fprintf(&b, "Deadline: %s\n", md.Deadline)
 	}
-	fmt.Fprintf(&b, "Treasury: %d crowns\n", md.Treasury.Total)
+	fmt.Fprintf(&b, "Treasury: %s\n", plural(md.Treasury.Total, "crown", "crowns"))
 	section(&b, "The month")
 	for _, s := range md.Summary {
 		fmt.Fprintf(&b, "- %s\n", s)

@@ -17,9 +17,12 @@
 package scenario
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,8 +70,28 @@ type Nation struct {
 // mistake found: hexmap.SyntaxErrors for a map that does not parse, Errors
 // otherwise.
 func Load(dir string) (*Scenario, error) {
-	file := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(file)
+	return load(dir, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) }, filepath.Join)
+}
+
+// LoadFS reads and checks the scenario at the root of fsys, as Load does a
+// folder (the scenario built into pbem: package scenarios). dir names it in
+// error messages and becomes the Scenario's Dir.
+func LoadFS(fsys fs.FS, dir string) (*Scenario, error) {
+	read := func(name string) ([]byte, error) {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s (built into pbem): %w", path.Join(dir, name), err)
+		}
+		return data, nil
+	}
+	return load(dir, read, path.Join)
+}
+
+// load is Load with the file system abstracted: read reads a file by its
+// name inside the scenario, join(dir, name) names it in messages.
+func load(dir string, read func(string) ([]byte, error), join func(...string) string) (*Scenario, error) {
+	file := join(dir, FileName)
+	data, err := read(FileName)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +103,12 @@ func Load(dir string) (*Scenario, error) {
 	if mapName == "" {
 		mapName = DefaultMapFile
 	}
-	mapFile := filepath.Join(dir, mapName)
-	m, err := hexmap.Load(mapFile)
+	mapFile := join(dir, mapName)
+	mapData, err := read(mapName)
+	if err != nil {
+		return nil, err
+	}
+	m, err := hexmap.Parse(bytes.NewReader(mapData), mapFile)
 	if err != nil {
 		return nil, err
 	}

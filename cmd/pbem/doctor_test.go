@@ -38,6 +38,9 @@ type relay struct {
 	dovecot   *imaptest.Dovecot
 	mu        sync.Mutex
 	delivered map[string][]byte // recipient → last message
+	// refuse, if set, answers MAIL FROM ("from") and RCPT TO ("to") for
+	// an address: a non-nil error refuses it.
+	refuse func(step, addr string) error
 }
 
 func startRelay(t *testing.T, d *imaptest.Dovecot) *relay {
@@ -82,11 +85,21 @@ func (s *relaySession) Mail(from string, _ *smtp.MailOptions) error {
 	if !s.authed {
 		return smtp.ErrAuthRequired
 	}
+	if s.r.refuse != nil {
+		if err := s.r.refuse("from", from); err != nil {
+			return err
+		}
+	}
 	s.from = from
 	return nil
 }
 
 func (s *relaySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if s.r.refuse != nil {
+		if err := s.r.refuse("to", to); err != nil {
+			return err
+		}
+	}
 	s.to = append(s.to, to)
 	return nil
 }

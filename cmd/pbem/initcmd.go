@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/scenarios"
 )
 
 // mailPreset is a mail provider's settings for "pbem init", as
@@ -121,19 +123,20 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 		e.errorf("init: %s is not empty: pbem init writes a new game folder and overwrites nothing; name a new or empty folder", o.dir)
 		return exitUsage
 	}
-	m, err := hexmap.Load(filepath.Join(o.scenario, "map.txt"))
+	fsys, from := initScenarioFS(o.scenario)
+	mapText, err := fs.ReadFile(fsys, "map.txt")
 	if err != nil {
 		e.errorf("init: cannot read the scenario's map %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "map.txt"), err)
 		return exitFailure
 	}
-	scen, err := os.ReadFile(filepath.Join(o.scenario, "scenario.yaml"))
+	m, err := hexmap.Parse(bytes.NewReader(mapText), filepath.Join(o.scenario, "map.txt"))
 	if err != nil {
-		e.errorf("init: cannot read the scenario %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "scenario.yaml"), err)
+		e.errorf("init: cannot read the scenario's map %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "map.txt"), err)
 		return exitFailure
 	}
-	mapText, err := os.ReadFile(filepath.Join(o.scenario, "map.txt"))
+	scen, err := fs.ReadFile(fsys, "scenario.yaml")
 	if err != nil {
-		e.errorf("init: cannot read %s: %v", filepath.Join(o.scenario, "map.txt"), err)
+		e.errorf("init: cannot read the scenario %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "scenario.yaml"), err)
 		return exitFailure
 	}
 	// Secrets: one per nation, one for the referee, and the mail
@@ -198,7 +201,7 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 	w := e.stdout
 	fmt.Fprintf(w, "wrote the game folder %s for %s:\n", o.dir, p.name)
 	fmt.Fprintf(w, "  config.yaml              the configuration (mail.mode: external); every key is described in docs/config.md\n")
-	fmt.Fprintf(w, "  scenario/                the map and starting forces, copied from %s to edit freely\n", o.scenario)
+	fmt.Fprintf(w, "  scenario/                the map and starting forces, copied from %s to edit freely\n", from)
 	fmt.Fprintf(w, "  secrets/NATION.txt       a fresh password for each nation (%s), readable only by you\n", strings.Join(nations, ", "))
 	if refereeKey {
 		fmt.Fprintf(w, "  secrets/referee.txt      the referee's password for commands by mail (game.referee_password)\n")
@@ -214,6 +217,19 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 		"their nation's password, then check everything against the real mail servers:\n\n  %s --config %s doctor\n",
 		selfName(), shellQuote(cfgPath))
 	return exitOK
+}
+
+// initScenarioFS is the scenario folder "pbem init" copies: the folder
+// named, or — when that is the default scenarios/default and there is no
+// such folder here, as for an installed pbem — the default scenario built
+// into pbem. from names it for the summary.
+func initScenarioFS(dir string) (fsys fs.FS, from string) {
+	if scenarios.IsDefault(dir) {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return scenarios.Default(), "the default scenario built into pbem"
+		}
+	}
+	return os.DirFS(dir), dir
 }
 
 // mailPasswordPlaceholder is the first line of secrets/mail.txt until the

@@ -95,7 +95,7 @@ func commands() []*command {
 					"With --game it draws the configured game as it stands: every force with its ID and size class,\n" +
 					"provinces tinted and cities marked by the nation holding them, sieges."},
 		}},
-		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] DIR", run: runInit,
+		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] [--security tls|starttls|none] [--username NAME] [--scenario DIR] DIR", run: runInit,
 			summary: "writes a new game folder for a real game by mail: a commented config, fresh passwords in secrets/, the map and scenario to edit",
 			description: "Writes a new game folder DIR (new or empty) a referee starts a real game from: config.yaml for\n" +
 				"external mail with the chosen provider's settings (Gmail, Fastmail, or a generic IMAP/SMTP host),\n" +

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
+	"github.com/syw-pbem/pbem/scenarios"
 )
 
 // defaultMapFile is the map of the default scenario, used when neither an
@@ -71,7 +74,7 @@ func loadMap(e *env, args []string, rulesFlag string) (string, *hexmap.Map, *rul
 	if code != exitOK {
 		return "", nil, nil, code
 	}
-	m, err := hexmap.Load(file)
+	m, err := loadMapFile(file)
 	var syn hexmap.SyntaxErrors
 	switch {
 	case err == nil:
@@ -88,6 +91,18 @@ func loadMap(e *env, args []string, rulesFlag string) (string, *hexmap.Map, *rul
 		e.errorf("cannot read map file %s: %v", file, err)
 	}
 	return "", nil, nil, exitFailure
+}
+
+// loadMapFile parses a map file; the default scenario's map, when there is
+// no such file here (an installed pbem), is the one built into pbem.
+func loadMapFile(file string) (*hexmap.Map, error) {
+	m, err := hexmap.Load(file)
+	if errors.Is(err, os.ErrNotExist) && filepath.Base(file) == "map.txt" && scenarios.IsDefault(filepath.Dir(file)) {
+		if data, rerr := fs.ReadFile(scenarios.Default(), "map.txt"); rerr == nil {
+			return hexmap.Parse(bytes.NewReader(data), file+" (built into pbem)")
+		}
+	}
+	return m, err
 }
 
 func runMapValidate(e *env, c *command, args []string) int {

@@ -37,7 +37,7 @@ func loadTurn(ctx context.Context, g *daemon.Game, t int) (*storedTurn, error) {
 		if t < 0 {
 			return nil, fmt.Errorf("game %s has not been created yet: run \"pbem new\"", g.ID())
 		}
-		return nil, fmt.Errorf("game %s has no turn %d in the store (turn 0 is the opening position)", g.ID(), t)
+		return nil, fmt.Errorf("game %s has no turn %d in the store (turn 0 is the opening position): %w", g.ID(), t, err)
 	}
 	if err != nil {
 		return nil, err
@@ -85,6 +85,10 @@ func runReport(e *env, c *command, args []string) int {
 	}
 	defer g.Close()
 	last, err := loadTurn(ctx, g, *turn)
+	if errors.Is(err, store.ErrNotFound) && *turn >= 0 {
+		e.errorf("report: --turn %d: %s", *turn, storedTurns(ctx, g))
+		return exitUsage
+	}
 	if err != nil {
 		return failed(e, err)
 	}
@@ -119,10 +123,9 @@ func runReport(e *env, c *command, args []string) int {
 			return failed(e, err)
 		}
 	} else {
-		n := game.NationID(*nation)
-		if _, ok := g.Map.Nation(n); !ok {
-			e.errorf("report: there is no nation %q in the game", *nation)
-			return exitUsage
+		n, code := reportNation(e, g.Map, *nation)
+		if code != exitOK {
+			return code
 		}
 		// The chain of reports from the opening carries last-seen
 		// intelligence forward, as the mailed reports did.

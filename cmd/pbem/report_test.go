@@ -62,10 +62,49 @@ func TestReportCommands(t *testing.T) {
 		{[]string{"report", "--out", pdf}, exitUsage},
 		{[]string{"report", "--nation", "eisenmark", "--referee", "--out", pdf}, exitUsage},
 		{[]string{"report", "--nation", "atlantis", "--out", pdf}, exitUsage},
-		{[]string{"report", "--nation", "eisenmark", "--turn", "9", "--out", pdf}, exitFailure},
+		{[]string{"report", "--nation", "eisenmark", "--turn", "9", "--out", pdf}, exitUsage},
 	} {
 		if code, _, errs := run(t, "", append([]string{"--config", path}, c.args...)...); code != c.code {
 			t.Errorf("pbem %s: exit %d, want %d\n%s", strings.Join(c.args, " "), code, c.code, errs)
 		}
+	}
+}
+
+// TestReportNationAndTurnFlags: --nation is read as a sheet's NATION line
+// is (the name in any case, with or without accents, a prefix); a nation
+// that is not there lists the nations, a turn that is not there the turns
+// that are.
+func TestReportNationAndTurnFlags(t *testing.T) {
+	dir := t.TempDir()
+	conf, err := os.ReadFile("../../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen, _ := filepath.Abs("../../scenarios/default")
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
+		t.Fatalf("pbem new: exit %d\n%s", code, errs)
+	}
+	js := filepath.Join(dir, "e.json")
+	for _, name := range []string{"Eisenmark", "EISENMARK", "Éisenmärk", "eisen", "Hispárdia"} {
+		code, _, errs := run(t, "", "--config", path, "report", "--nation", name, "--json", "--out", js)
+		if code != exitOK {
+			t.Errorf("--nation %s: exit %d\n%s", name, code, errs)
+		}
+	}
+	data, _ := os.ReadFile(js)
+	if !strings.Contains(string(data), `"Nation": "hispardia"`) {
+		t.Errorf("--nation Hispárdia did not render hispardia's report")
+	}
+	code, _, errs := run(t, "", "--config", path, "report", "--nation", "Atlantis", "--out", js)
+	if code != exitUsage || !strings.Contains(errs, "expected one of") || !strings.Contains(errs, "eisenmark") {
+		t.Errorf("--nation Atlantis: exit %d %q", code, errs)
+	}
+	code, _, errs = run(t, "", "--config", path, "report", "--nation", "Eisenmark", "--turn", "9", "--out", js)
+	if code != exitUsage || !strings.Contains(errs, "--turn 9") || !strings.Contains(errs, "the store holds turn 0 only") {
+		t.Errorf("--turn 9: exit %d %q", code, errs)
 	}
 }
