@@ -145,7 +145,7 @@ func TestReportsThroughTheDaemon(t *testing.T) {
 	if ack, _ := h.waitFor(mor, morPW, replyTo(id)); !strings.Contains(body(ack), "every party has attested it") {
 		t.Fatalf("Morgronskia's attestation:\n%s", body(ack))
 	}
-	id = h.send("referee@pbem.localhost", "Re: request", "APPROVE "+token+"\n  TREASURY eisenmark +250\n")
+	id = h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n  TREASURY eisenmark +250\n")
 	if ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(id)); !strings.Contains(body(ack), "APPROVE") {
 		t.Fatalf("the referee's APPROVE:\n%s", body(ack))
 	}
@@ -153,7 +153,7 @@ func TestReportsThroughTheDaemon(t *testing.T) {
 	if rs, err := g.Rulings(ctx, 1); err != nil || len(rs) != 1 {
 		t.Fatalf("rulings in force for turn 1: %+v, %v", rs, err)
 	}
-	h.send("referee@pbem.localhost", "resolve", "RESOLVE NOW\n")
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
 
 	rep, _ := h.waitFor("referee@pbem.localhost", "pw-referee", isReport("Turn 1,"))
 	if rep == "" {
