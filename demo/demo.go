@@ -186,6 +186,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		<-done
 		d.Close()
 	}()
+	// The config left in the data folder names the ports the kernel gave,
+	// so that "pbem status", "pbem report" or "pbem export --config
+	// DIR/config.yaml" work on a kept demo game (--data) afterwards.
+	kept := strings.Replace(text, "imap_listen: 127.0.0.1:0", "imap_listen: "+d.Mail.IMAPAddr(), 1)
+	kept = strings.Replace(kept, "smtp_listen: 127.0.0.1:0", "smtp_listen: "+d.Mail.SMTPAddr(), 1)
+	if err := os.WriteFile(cfgPath, []byte(kept), 0o600); err != nil {
+		d.Close()
+		return nil, err
+	}
 	step("game %q started in %s: IMAP %s, SMTP %s (seed %d)", cfg.Game.Name, dir, d.Mail.IMAPAddr(), d.Mail.SMTPAddr(), o.Seed)
 
 	g := &demoGame{

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +30,8 @@ func TestDemoCommand(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	out := filepath.Join(dir, "demo-out")
-	cmd := exec.Command(bin, "demo", "--out", out)
+	data := filepath.Join(dir, "demo-data")
+	cmd := exec.Command(bin, "demo", "--out", out, "--data", data)
 	cmd.Dir = "../.."
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -38,6 +40,32 @@ func TestDemoCommand(t *testing.T) {
 		t.Fatalf("pbem demo: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("pbem demo took %v", time.Since(start))
+	// The demo's game, kept with --data, exports as a hash-chained archive
+	// that pbem verify re-resolves turn by turn; one byte changed, it fails.
+	archive := filepath.Join(dir, "demo.archive")
+	if b, err := exec.Command(bin, "export", "--config", filepath.Join(data, "config.yaml"), "--out", archive).CombinedOutput(); err != nil {
+		t.Fatalf("pbem export of the demo's game: %v\n%s", err, b)
+	}
+	if b, err := exec.Command(bin, "verify", archive).CombinedOutput(); err != nil || !strings.Contains(string(b), "the chain intact") {
+		t.Errorf("pbem verify of the demo's archive: %v\n%s", err, b)
+	}
+	raw, err := os.ReadFile(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(raw, []byte(`"Turn":`))
+	if i < 0 {
+		t.Fatal("no turn in the archive")
+	}
+	raw[i+7] ^= 1 // a digit becomes another digit
+	bad := filepath.Join(dir, "bad.archive")
+	if err := os.WriteFile(bad, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var ee *exec.ExitError
+	if b, err := exec.Command(bin, "verify", bad).CombinedOutput(); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(b), "FAILED") {
+		t.Errorf("pbem verify of an archive with one byte changed: %v, want exit 1 and FAILED\n%s", err, b)
+	}
 	if !strings.Contains(stdout.String(), "The year in summary") {
 		t.Errorf("no summary printed:\n%s", stdout.String())
 	}
