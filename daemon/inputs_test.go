@@ -255,6 +255,16 @@ func TestDeadlineExtendTakesEffect(t *testing.T) {
 		}
 	}
 
+	// Every nation is told the new deadline at once.
+	for _, n := range []string{"eisenmark", "fromande"} {
+		notice, _ := h.waitFor(n+"@pbem.localhost", "pw-"+n, func(m string) bool {
+			return strings.Contains(header(m, "Subject"), "new deadline")
+		})
+		if !strings.Contains(body(notice), "now due by "+g.showTime(moved.At)) {
+			t.Errorf("%s was not told the new deadline:\n%s", n, body(notice))
+		}
+	}
+
 	second := h.send("eisenmark@pbem.localhost", "orders v2", strings.Replace(goodSheet, "ATTACK", "DEFEND", 1))
 	ack, _ = h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(second))
 	if want := "Deadline: " + g.showTime(moved.At); deadlineLine(ack) != want {

@@ -418,6 +418,24 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		}
 		lines = append(lines, line)
 	}
+	if !newDeadline.IsZero() {
+		// Every nation still in the game is told the new deadline at once,
+		// not only with its next acknowledgment.
+		for _, ns := range st.Nations {
+			if ns.Eliminated {
+				continue
+			}
+			to := g.registered(ns.ID)
+			if to == "" {
+				continue
+			}
+			text := fmt.Sprintf("The referee has moved the deadline for %s.\n\nOrders are now due by %s.\n\nA sheet you have sent stays in force; you may still send a new one until then.\n",
+				st.Calendar.Label(st.Turn), g.showTime(newDeadline))
+			out.msgs = append(out.msgs, g.message(MailNotice, string(ns.ID), st.Turn,
+				fmt.Sprintf("deadline.%d.%d", st.Turn, newDeadline.Unix()), []string{to},
+				fmt.Sprintf("[%s] %s: new deadline %s", g.ID(), st.Calendar.Label(st.Turn), g.showTime(newDeadline)), text, now))
+		}
+	}
 	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailRefereeOK, "referee", st.Turn,
 		fmt.Sprintf("[%s] Referee commands received", g.ID()), templates.Must("referee-ack", map[string]any{"Lines": lines})))
 	turn := st.Turn
