@@ -45,7 +45,7 @@ func isBattleEvent(e engine.Event) bool {
 	case *engine.Contact, *engine.Overrun, *engine.CavalrySlowed, *engine.SlowingRefused,
 		*engine.Filtered, *engine.RetreatedBeforeBattle, *engine.Pursued, *engine.SeaContact,
 		*engine.LandingRefused, *engine.EngagementPending, *engine.SeaEngagementPending,
-		*engine.GarrisonKilled:
+		*engine.GarrisonKilled, *engine.Breach, *engine.Surrender, *engine.WallsRepaired, *engine.CounterBattery:
 		return true
 	}
 	k := e.Kind()
@@ -136,7 +136,61 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 		}
 		return fmt.Sprintf("%d/6 through the month", t*6/engine.TicksPerTurn)
 	}
+	nations := func(ns []game.NationID) string {
+		s := make([]string, len(ns))
+		for i, n := range ns {
+			s[i] = nationName(m, n)
+		}
+		return strings.Join(s, " and ")
+	}
 	switch x := e.(type) {
+	case *engine.SiegeStatusChanged:
+		switch {
+		case x.Reason != "" && x.Status == game.NotBesieged:
+			return fmt.Sprintf("Before %s: %s.", x.City, x.Reason)
+		case x.Status == x.Previous:
+			return fmt.Sprintf("%s stays %s by %s.", x.City, x.Status, nations(x.Besiegers))
+		default:
+			s := fmt.Sprintf("%s is now %s by %s (it was %s).", x.City, x.Status, nations(x.Besiegers), x.Previous)
+			if x.Reason != "" {
+				s += " " + strings.ToUpper(x.Reason[:1]) + x.Reason[1:] + "."
+			}
+			return s
+		}
+	case *engine.SiegeLosses:
+		side := "the garrison"
+		if x.Attacker {
+			side = "the besiegers"
+		}
+		if l := lossText(x.Losses); l != "" {
+			return fmt.Sprintf("Siege losses of %s at %s: %s.", side, x.City, l)
+		}
+		return ""
+	case *engine.Breach:
+		if x.Breaches > x.Before {
+			return fmt.Sprintf("The heavy guns before %s made %s in the walls (now %d).", x.City, plural(x.Breaches-x.Before, "breach", "breaches"), x.Breaches)
+		}
+		return fmt.Sprintf("The heavy guns before %s made no breach (the walls have %d).", x.City, x.Breaches)
+	case *engine.Surrender:
+		if x.Surrendered {
+			return fmt.Sprintf("The garrison of %s surrendered after the first breach (die %d, needed %d or less).", x.City, x.Die, x.Need)
+		}
+		return fmt.Sprintf("The garrison of %s refused to surrender (die %d, needed %d or less).", x.City, x.Die, x.Need)
+	case *engine.WallsRepaired:
+		return fmt.Sprintf("The walls of %s were repaired.", x.City)
+	case *engine.CounterBattery:
+		who := "The garrison's"
+		if x.Attacker {
+			who = "The besiegers'"
+		}
+		return fmt.Sprintf("%s guns fired on the enemy's batteries at %s: %s.", who, x.City, plural(x.Hits, "gun destroyed", "guns destroyed"))
+	case *engine.AssaultResolved:
+		s := fmt.Sprintf("%s stormed %s with %d infantry (odds column %s, die %d", nationName(m, x.Nation), x.City, x.Infantry, x.Column, x.Die)
+		if x.Breaches > 0 {
+			s += fmt.Sprintf(" +%d for breaches", x.Breaches)
+		}
+		s += "): " + x.Outcome + "."
+		return s
 	case *engine.Contact:
 		switch x.Outcome {
 		case "battle":
