@@ -112,7 +112,7 @@ func TestDemoCommand(t *testing.T) {
 		"land battle": {"LandBattle", "battle was joined"},
 		"sea battle":  {"SeaBattle", "Sea battle."},
 		"siege":       {"SiegeStatusChanged", "SiegeLosses", "AssaultResolved", "Siege status changed", "Siege at ", "Siege losses"},
-		"assault":     {"AssaultResolved", "Assault resolved"},
+		"assault":     {"AssaultResolved", "Assault resolved", " stormed "},
 		"landing":     {"Debarked", "went ashore"},
 	}
 	// The reports' texts, read two at a time (pdftotext takes a while).
