@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -24,11 +26,12 @@ type Status struct {
 	Nations             []NationStatus
 	Requests            []RequestStatus
 	Outbox              map[store.OutboxState]int
-	OldestPending       time.Time    // the oldest mail waiting to go out; zero for none
-	MailWaiting         int          // received mails not yet handled
-	MailQuarantined     int          // received mails set aside for the referee
-	Intake              IntakeHealth // outage.go: the intake's connection to the mailbox
-	OutboxStuck         time.Time    // outage.go: mail due since then has not gone; zero when it flows
+	OldestPending       time.Time      // the oldest mail waiting to go out; zero for none
+	MailWaiting         int            // received mails not yet handled
+	MailQuarantined     int            // received mails set aside for the referee
+	Intake              IntakeHealth   // outage.go: the intake's connection to the mailbox
+	Battles             []BattleStatus // battles of the open turn on the referee's table
+	OutboxStuck         time.Time      // outage.go: mail due since then has not gone; zero when it flows
 }
 
 // NationStatus is one nation's orders for the open turn.
@@ -39,6 +42,15 @@ type NationStatus struct {
 	At         time.Time // when it was received
 	Sheets     int       // sheets received this turn (accepted ones, the one in force included)
 	Final      bool      // the sheet in force was marked FINAL
+}
+
+// BattleStatus is a battle of the open turn sent to the referee's table
+// (tabletop.go): when its sheet went out, and whether its result is in.
+type BattleStatus struct {
+	Hex       string
+	Nations   string
+	SheetSent time.Time
+	Result    bool
 }
 
 // RequestStatus is a request on a sheet in force and the referee's ruling.
@@ -121,6 +133,9 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	s.MailWaiting, s.MailQuarantined = len(waiting), len(quarantined)
+	if s.Battles, err = g.tableBattles(ctx, st); err != nil {
+		return nil, err
+	}
 	if err := g.statusHealth(ctx, s); err != nil {
 		return nil, err
 	}
@@ -169,6 +184,19 @@ func (s *Status) Text(now time.Time) string {
 			fmt.Fprintf(&b, "  %s %s %q — %s\n", r.Token, r.Nation, r.Text, ruling)
 		}
 	}
+	if len(s.Battles) > 0 {
+		b.WriteString("\nBattles on the table:\n")
+		for _, t := range s.Battles {
+			state := "result in"
+			if !t.Result {
+				state = "PENDING: answer with its RESULT"
+				if !t.SheetSent.IsZero() {
+					state += fmt.Sprintf(" (sheet sent %s ago)", roundDuration(now.Sub(t.SheetSent)))
+				}
+			}
+			fmt.Fprintf(&b, "  %s %s — %s\n", t.Hex, t.Nations, state)
+		}
+	}
 	fmt.Fprintf(&b, "\nOutbox: %d waiting, %d sending, %d failed", s.Outbox[store.OutboxPending], s.Outbox[store.OutboxSending],
 		s.Outbox[store.OutboxFailed])
 	if !s.OldestPending.IsZero() {
@@ -197,4 +225,51 @@ func roundDuration(d time.Duration) string {
 		return fmt.Sprintf("%dm", d/time.Minute)
 	}
 	return fmt.Sprintf("%ds", d/time.Second)
+}
+
+// tableBattles lists the open turn's battles that go to the referee's table
+// (game.battles: table, or BATTLE hex TABLE): those whose sheet was mailed,
+// and those whose result is in. It tries the turn to find them, as the
+// turn runner does; a game with no battle on the table costs nothing.
+func (g *Game) tableBattles(ctx context.Context, st *engine.State) ([]BattleStatus, error) {
+	results, err := g.tabletopResults(ctx, st.Turn)
+	if err != nil {
+		return nil, err
+	}
+	var out []BattleStatus
+	for _, r := range results {
+		out = append(out, BattleStatus{Hex: r.Hex.String(), Nations: joinNations(r.Nations), Result: true})
+	}
+	if g.Config.Game.Battles != "table" && len(out) == 0 {
+		subs, err := g.DB.Submissions(ctx, g.ID(), st.Turn)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(subs, func(s store.Submission) bool { return s.Kind == KindTabletopAsk && s.Valid }) {
+			return nil, nil
+		}
+	}
+	_, lbs, _, err := g.trialBattles(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range lbs {
+		if b.Model == "tabletop" {
+			continue
+		}
+		raw, sent, err := g.DB.GetMeta(ctx, tabletopMetaKey(g.ID(), "sent", st.Turn, b.Hex))
+		if err != nil {
+			return nil, err
+		}
+		if !sent {
+			continue
+		}
+		at, _ := time.Parse(time.RFC3339Nano, raw)
+		var ns []game.NationID
+		for _, side := range b.Sides {
+			ns = append(ns, side.Nations...)
+		}
+		out = append(out, BattleStatus{Hex: b.Hex.String(), Nations: joinNations(ns), SheetSent: at})
+	}
+	return out, nil
 }

@@ -76,6 +76,11 @@ func TestTabletopBattleByMail(t *testing.T) {
 	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
 		t.Fatal("the turn was resolved before its tabletop battle's result came")
 	}
+	// pbem status shows the battle waiting for its result.
+	if s, err := g.Status(ctx); err != nil || !strings.Contains(s.Text(time.Now()), hex.String()+" ") ||
+		!strings.Contains(s.Text(time.Now()), "PENDING: answer with its RESULT") {
+		t.Errorf("status while the battle waits (%v):\n%s", err, s.Text(time.Now()))
+	}
 	bad := fmt.Sprintf("RESULT %s\nOUTCOME smashing\nWINNER %s\nLOSSES %s infantry Q KILLED 2\nEND\n", hex, a.Nation, b.ID)
 	cmd := h.send("referee@pbem.localhost", "result", "PASSWORD "+refereePassword+"\n"+bad)
 	ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
