@@ -191,6 +191,7 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 	if md == nil || m == nil {
 		return errors.New("referee report: the model and the map are required")
 	}
+	md = printable(md)
 	title := "Referee — " + md.TurnLabel
 	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · referee · %s", md.GameName, md.TurnLabel))
 	if err != nil {
@@ -324,6 +325,7 @@ func RenderMap(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) erro
 	if md == nil || m == nil {
 		return errors.New("map: the game and the map are required")
 	}
+	md = printable(md)
 	d, err := newDoc(m, opts, md.GameName+" — "+md.TurnLabel, fmt.Sprintf("%s · %s", md.GameName, md.TurnLabel))
 	if err != nil {
 		return err
