@@ -2,6 +2,7 @@ package reports
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -62,6 +63,18 @@ func nationMap(md *Model, m *hexmap.Map) mapSpec {
 	}
 	for _, f := range md.Fleets {
 		s.markers = append(s.markers, mapdraw.Marker{At: f.At, Nation: md.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size)), Fleet: true})
+	}
+	// The front: foreign land forces within three hexes of the nation's
+	// own join the zoomed page's focus, with a small weight.
+	own := slices.Clone(s.focus)
+	for _, f := range md.Foreign {
+		if f.At.IsSea() || f.Ships != "" {
+			continue
+		}
+		if slices.ContainsFunc(own, func(h game.Hex) bool { return hexmap.Distance(h, f.At.Hex) <= 3 }) {
+			s.focus = append(s.focus, f.At.Hex)
+			s.weights = append(s.weights, 1)
+		}
 	}
 	for _, f := range md.Foreign {
 		mk := mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: sizeLetter(string(f.Size))}

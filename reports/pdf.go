@@ -239,6 +239,7 @@ func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	md = printable(md)
 	title := fmt.Sprintf("%s — %s", md.NationName, md.TurnLabel)
 	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · %s · %s", md.GameName, md.NationName, md.TurnLabel))
 	if err != nil {

@@ -200,6 +200,7 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 	if md == nil || m == nil {
 		return errors.New("referee report: the model and the map are required")
 	}
+	md = printable(md)
 	title := "Referee — " + md.TurnLabel
 	opts, err := withTaxes(opts, md.Ruleset)
 	if err != nil {
@@ -341,6 +342,7 @@ func RenderMap(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) erro
 	if err != nil {
 		return err
 	}
+	md = printable(md)
 	d, err := newDoc(m, opts, md.GameName+" — "+md.TurnLabel, fmt.Sprintf("%s · %s", md.GameName, md.TurnLabel))
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/reports/reportmail"
@@ -138,5 +139,64 @@ func TestSizeLimitCuts(t *testing.T) {
 	}
 	if _, err := outbox.Row(rm); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestTurnMails: the opening gives every nation its starting report and the
+// referee the opening report; a resolved turn gives every nation its turn
+// report, carrying the models forward; every message composes, with a
+// distinct Message-ID.
+func TestTurnMails(t *testing.T) {
+	sc, err := scenario.Load("../../scenarios/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sc.InitialState("syw", ruleset.SYW1752().ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rcpts []reportmail.Recipient
+	for _, n := range st.Nations {
+		rcpts = append(rcpts, reportmail.Recipient{Nation: n.ID, Addresses: []mail.Address{{Address: string(n.ID) + "@pbem.localhost"}}})
+	}
+	in := reportmail.TurnInput{Map: sc.Map, Rules: ruleset.SYW1752(), State: st, Nations: rcpts,
+		Referee: []mail.Address{{Address: "referee@pbem.localhost"}}, Mail: opts()}
+	open, err := reportmail.TurnMails(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open.Messages) != len(rcpts)+1 || open.Messages[0].Kind != reportmail.KindStartReport ||
+		open.Messages[len(rcpts)].Kind != reportmail.KindRefereeReport {
+		t.Fatalf("opening: %d messages", len(open.Messages))
+	}
+	prev := map[string]*reports.Model{}
+	for _, md := range open.Models {
+		prev[string(md.Nation)] = md
+	}
+	res, err := engine.Resolve(engine.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: st, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.State, in.Events, in.Rolls = res.State, res.Events, res.Rolls
+	in.Previous = func(n game.NationID) *reports.Model { return prev[string(n)] }
+	turn, err := reportmail.TurnMails(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, out := range []*reportmail.TurnOutput{open, turn} {
+		for _, m := range out.Messages {
+			row, err := outbox.Row(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ids[row.MessageID] {
+				t.Errorf("Message-ID %s twice", row.MessageID)
+			}
+			ids[row.MessageID] = true
+		}
+	}
+	if turn.Messages[0].Kind != reportmail.KindReport || turn.Messages[0].Subject != "[syw] T001 1752 April — Eisenmark turn report" {
+		t.Errorf("turn 1: %s %q", turn.Messages[0].Kind, turn.Messages[0].Subject)
 	}
 }
