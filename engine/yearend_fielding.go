@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -100,11 +101,15 @@ func (t *turn) stepYearEndFielding() {
 	t.compact()
 }
 
-// forceFieldCost is the crowns to field a force: every figure, its own guns
-// (guns it carries for another nation are their owner's to field), every
-// ship sound or damaged, every leader.
-func (t *turn) forceFieldCost(f *game.Force) int {
-	c := t.r.Costs
+// forceFieldCost is the crowns to field a force (FieldCost).
+func (t *turn) forceFieldCost(f *game.Force) int { return FieldCost(t.r, f) }
+
+// FieldCost is the crowns to field a force for another year, by the Cost
+// Chart's field column: every figure, its own guns (guns it carries for
+// another nation are their owner's to field), every ship sound or damaged,
+// every leader. The order checker's running total uses the same function.
+func FieldCost(r *ruleset.Ruleset, f *game.Force) int {
+	c := r.Costs
 	n := 0
 	for _, tr := range f.Troops {
 		bf, _ := c.Figure(tr.Arm, tr.Grade)
@@ -138,12 +143,17 @@ func (t *turn) fieldForce(n game.NationID, f *game.Force, o Order, by string, fi
 }
 
 // depotUnfieldable says why a depot cannot be fielded ("" if it can).
-func (t *turn) depotUnfieldable(d *game.Depot) string {
+func (t *turn) depotUnfieldable(d *game.Depot) string { return DepotUnfieldable(t.m, t.s, d) }
+
+// DepotUnfieldable says why a depot cannot be fielded ("" if it can): "You
+// may not field depots that are in besieged or masked cities, or that are
+// carried on transports". The order checker asks the same.
+func DepotUnfieldable(m *hexmap.Map, s *State, d *game.Depot) string {
 	if d.Aboard != "" {
 		return "carried on a transport"
 	}
-	if mc, ok := t.m.CityAt(d.At.Hex); ok && !d.At.IsSea() {
-		if cs, ok := t.s.City(mc.Name); ok && cs.Siege != game.NotBesieged {
+	if mc, ok := m.CityAt(d.At.Hex); ok && !d.At.IsSea() {
+		if cs, ok := s.City(mc.Name); ok && cs.Siege != game.NotBesieged {
 			return fmt.Sprintf("in %s, which is %s", mc.Name, cs.Siege)
 		}
 	}

@@ -100,34 +100,14 @@ func (c *checker) spendYearEnd(amount int, what string) {
 // fieldCost is the crowns to field a force for another year: the field
 // column of the Cost Chart for each figure, gun (of its own nation), ship
 // and leader.
-func (c *checker) fieldCost(f *game.Force) int {
-	costs := c.rules.Costs
-	n := 0
-	for _, t := range f.Troops {
-		bf, _ := costs.Figure(t.Arm, t.Grade)
-		n += bf.Field * t.Count
-	}
-	for _, g := range f.Guns {
-		if g.Owner == "" || g.Owner == c.nation {
-			n += costs.Gun(g.Kind).Field * g.Count
-		}
-	}
-	n += f.Ships.AllWarships()*costs.Warship.Field + f.Ships.AllTransports()*costs.Transport.Field
-	n += len(f.Leaders) * costs.Leader.Field
-	return n
-}
+func (c *checker) fieldCost(f *game.Force) int { return engine.FieldCost(c.rules, f) }
 
 // depotFieldable says why a depot cannot be fielded ("" if it can): "You may
 // not field depots that are in besieged or masked cities, or that are
 // carried on transports".
 func (c *checker) depotFieldable(d *game.Depot) string {
-	if d.Aboard != "" {
-		return fmt.Sprintf("depot %s is carried on a transport", d.ID)
-	}
-	if mc, ok := c.m.CityAt(d.At.Hex); ok {
-		if cs := c.cityState(mc.Name); cs.Siege != game.NotBesieged {
-			return fmt.Sprintf("depot %s is in %s, which is %s", d.ID, mc.Name, cs.Siege)
-		}
+	if why := engine.DepotUnfieldable(c.m, c.ledger(), d); why != "" {
+		return fmt.Sprintf("depot %s is %s", d.ID, why)
 	}
 	return ""
 }
