@@ -80,11 +80,7 @@ func (t *turn) buildFieldworks() {
 		// Chart": from the treasury, like any other crown spent.
 		what := fmt.Sprintf("%d\" of fieldworks for %s", inches, f.ID)
 		if !t.pay(no.nation, cost, "fieldworks", what, o.Line, rule) {
-			city, have := Treasury(t.m, t.s, no.nation)
-			held := fmt.Sprintf("the treasury in %s holds %d", city, have)
-			if city == "" {
-				held = "you hold no treasury (neither your capitol nor a temporary capitol)"
-			}
+			held := t.treasuryHeld(no.nation)
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s cost %d crowns and %s", what, cost, held))
 			continue
 		}

@@ -55,11 +55,7 @@ func (t *turn) stepRepairs() {
 		cost := sh.DamagedWarships*t.r.Costs.RepairWarship + sh.DamagedTransports*t.r.Costs.RepairTransport
 		what := fmt.Sprintf("repairing %d warships and %d transports of %s", sh.DamagedWarships, sh.DamagedTransports, f.ID)
 		if !t.pay(n, cost, "repair", what, o.Line, rule) {
-			city, have := Treasury(t.m, t.s, n)
-			held := fmt.Sprintf("the treasury in %s holds %d", city, have)
-			if city == "" {
-				held = "you hold no treasury (neither your capitol nor a temporary capitol)"
-			}
+			held := t.treasuryHeld(n)
 			t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s costs %d crowns and %s", what, cost, held))
 			continue
 		}

@@ -118,13 +118,24 @@ func (t *turn) pay(n game.NationID, cost int, why, what string, line int, rule s
 	return true
 }
 
-// cannotPay is the reason given for an order the treasury cannot pay.
+// cannotPay is the reason given for a year-end order the treasury cannot
+// pay.
 func (t *turn) cannotPay(n game.NationID, cost int) string {
+	held := t.treasuryHeld(n)
+	if city, _ := Treasury(t.m, t.s, n); city == "" {
+		return fmt.Sprintf("it costs %d crowns and %s", cost, held)
+	}
+	return fmt.Sprintf("it costs %d crowns and %s: orders are paid in sheet order, fielding before buying, and an order the treasury cannot pay is refused whole", cost, held)
+}
+
+// treasuryHeld says what a nation's treasury holds, for the reason of an
+// order it cannot pay: "the treasury in Altburg holds 30".
+func (t *turn) treasuryHeld(n game.NationID) string {
 	city, have := Treasury(t.m, t.s, n)
 	if city == "" {
-		return fmt.Sprintf("it costs %d crowns and you hold no treasury (neither your capitol nor a temporary capitol)", cost)
+		return "you hold no treasury (neither your capitol nor a temporary capitol)"
 	}
-	return fmt.Sprintf("it costs %d crowns and the treasury in %s holds %d: orders are paid in sheet order, fielding before buying, and an order the treasury cannot pay is refused whole", cost, city, have)
+	return fmt.Sprintf("the treasury in %s holds %d", city, have)
 }
 
 // nations returns the nations in the game that are not eliminated, sorted.
