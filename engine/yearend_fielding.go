@@ -284,38 +284,8 @@ func takeListedUnits(f *game.Force, troops []game.Troops, guns []game.Guns, ship
 		ships.Warships > h.Warships || ships.DamagedWarships > h.DamagedWarships || ships.Transports > h.Transports || ships.DamagedTransports > h.DamagedTransports {
 		return fmt.Sprintf("%s has not those ships", f.ID)
 	}
-	for _, want := range troops {
-		left := want.Count
-		for i := range f.Troops {
-			tr := &f.Troops[i]
-			if tr.Arm != want.Arm || tr.Grade != want.Grade || left == 0 {
-				continue
-			}
-			k := min(left, tr.Count)
-			ex := tr.Exhausted * k / max(tr.Count, 1)
-			tr.Count -= k
-			tr.Exhausted -= ex
-			left -= k
-		}
-	}
-	for _, want := range guns {
-		left := want.Count
-		for i := range f.Guns {
-			g := &f.Guns[i]
-			if g.Kind != want.Kind || g.Owner != want.Owner || left == 0 {
-				continue
-			}
-			k := min(left, g.Count)
-			g.Count -= k
-			left -= k
-		}
-	}
-	f.Ships.Warships -= ships.Warships
-	f.Ships.DamagedWarships -= ships.DamagedWarships
-	f.Ships.Transports -= ships.Transports
-	f.Ships.DamagedTransports -= ships.DamagedTransports
-	f.Normalize()
-	return ""
+	// All there: take them as a ruling's REMOVE does (rulings.go).
+	return takeUnits(f, Units{Troops: troops, Guns: guns, Ships: ships}, true)
 }
 
 // disbandUnfielded takes every force not fielded out of the game at once
