@@ -134,30 +134,13 @@ func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 			break
 		}
 	}
-	if b.res.Outcome == "" {
-		switch att := b.attacker(); att {
-		case -2:
-			b.res.Outcome = BothRepulsed
-		default:
-			b.res.Outcome, b.res.Winner = Repulse, 1-att
-		}
-	}
+	b.res.undecided(b.attacker())
 	b.finish()
 	return b.res
 }
 
-func (b *lgg) attacker() int {
-	a0, a1 := b.sides[0].attack, b.sides[1].attack
-	switch {
-	case a0 && a1:
-		return -2
-	case a0:
-		return 0
-	case a1:
-		return 1
-	}
-	return -1
-}
+// attacker returns the side on attack, -2 when both attack, -1 when none.
+func (b *lgg) attacker() int { return attackingSide(b.sides[0].attack, b.sides[1].attack) }
 
 // form groups a side's campaign units into LGG units: consecutive units of
 // one force, kind, grade and tiredness, four battalions (three regiments,
@@ -783,20 +766,7 @@ func (b *lgg) finish() {
 				sr.Losses = append(sr.Losses, *c)
 			}
 		}
-		var hk []hitKey
-		for k := range ls.hits {
-			hk = append(hk, k)
-		}
-		slices.SortFunc(hk, func(a, c hitKey) int {
-			if a.n != c.n {
-				return cmpStr(string(a.n), string(c.n))
-			}
-			if a.a != c.a {
-				return int(a.a) - int(c.a)
-			}
-			return int(a.g) - int(c.g)
-		})
-		for _, k := range hk {
+		for _, k := range sortedHitKeys(ls.hits) {
 			if ls.hits[k] > 0 {
 				sr.Hits = append(sr.Hits, Hits{Nation: k.n, Arm: k.a, Grade: k.g, Hits: ls.hits[k]})
 			}

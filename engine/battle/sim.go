@@ -209,32 +209,13 @@ func FightSim(r *ruleset.Ruleset, s *Setup, d Dice, p SimParams) *Result {
 			break
 		}
 	}
-	if b.res.Outcome == "" {
-		att := b.attackers()
-		switch {
-		case att == -2:
-			b.res.Outcome = BothRepulsed
-		default:
-			b.res.Outcome, b.res.Winner = Repulse, 1-att
-		}
-	}
+	b.res.undecided(b.attackers())
 	b.finish()
 	return b.res
 }
 
 // attackers returns the side on attack, -2 when both attack, -1 when none.
-func (b *sim) attackers() int {
-	a0, a1 := b.sides[0].attack, b.sides[1].attack
-	switch {
-	case a0 && a1:
-		return -2
-	case a0:
-		return 0
-	case a1:
-		return 1
-	}
-	return -1
-}
+func (b *sim) attackers() int { return attackingSide(b.sides[0].attack, b.sides[1].attack) }
 
 func rollWeather(d Dice, s *Setup) string {
 	switch d.Roll("weather of the day", 6, s.Hex.String()) {
@@ -1484,20 +1465,7 @@ func (b *sim) finish() {
 				sr.Losses = append(sr.Losses, *c)
 			}
 		}
-		var hk []hitKey
-		for k := range ss.hits {
-			hk = append(hk, k)
-		}
-		slices.SortFunc(hk, func(a, c hitKey) int {
-			if a.n != c.n {
-				return cmpStr(string(a.n), string(c.n))
-			}
-			if a.a != c.a {
-				return int(a.a) - int(c.a)
-			}
-			return int(a.g) - int(c.g)
-		})
-		for _, k := range hk {
+		for _, k := range sortedHitKeys(ss.hits) {
 			sr.Hits = append(sr.Hits, Hits{Nation: k.n, Arm: k.a, Grade: k.g, Hits: ss.hits[k]})
 		}
 		for _, g := range ss.gens {
