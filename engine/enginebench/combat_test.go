@@ -38,12 +38,24 @@ func combatState(tb testing.TB) (*engine.State, []engine.Orders) {
 		{ID: "E23", Nation: "eisenmark", At: game.AtSea("S3"), Aboard: "E22",
 			Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 60}},
 			Leaders: []game.Leader{{ID: "Keith", Name: "Keith", Role: game.General}}},
+		{ID: "M23", Nation: "morgronskia", At: game.AtHex(game.Hex{Col: 26, Row: 9}),
+			Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 60}},
+			Leaders: []game.Leader{{ID: "Saltykov", Name: "Saltykov", Role: game.General}}},
+		{ID: "E24", Nation: "eisenmark", At: game.AtHex(game.Hex{Col: 26, Row: 10}), Stance: game.Attack,
+			Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 48}},
+			Leaders: []game.Leader{{ID: "Seydlitz", Name: "Seydlitz", Role: game.General}}},
+		{ID: "U20", Nation: "unterreich", At: game.AtHex(game.Hex{Col: 25, Row: 9}), Stance: game.Attack,
+			Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 40}, {Arm: game.LightCavalry, Grade: game.GradeC, Count: 12}},
+			Leaders: []game.Leader{{ID: "Laudon", Name: "Laudon", Role: game.General}}},
 		{ID: "M22", Nation: "morgronskia", At: game.AtHex(game.Hex{Col: 28, Row: 5}),
 			Troops:  []game.Troops{{Arm: game.LineInfantry, Grade: game.GradeC, Count: 15}},
 			Leaders: []game.Leader{{ID: "Lacy", Name: "Lacy", Role: game.General}}},
 	}
 	st.Normalize()
-	orders := []engine.Orders{{Nation: "eisenmark", Turn: 1, List: []engine.Order{
+	orders := []engine.Orders{{Nation: "unterreich", Turn: 1, List: []engine.Order{
+		engine.Move{At: engine.At{Line: 1}, Force: "U20", Path: []game.Hex{{Col: 26, Row: 9}}},
+	}}, {Nation: "eisenmark", Turn: 1, List: []engine.Order{
+		engine.Move{At: engine.At{Line: 4}, Force: "E24", Path: []game.Hex{{Col: 26, Row: 9}}},
 		engine.Besiege{At: engine.At{Line: 1}, Force: "E20", City: "Velikov"},
 		engine.Sail{At: engine.At{Line: 2}, Fleet: "E21", Path: []game.Place{game.AtSea("S2")}},
 		engine.Debark{At: engine.At{Line: 3}, Force: "E23", Hex: game.Hex{Col: 28, Row: 5}},
@@ -52,24 +64,31 @@ func combatState(tb testing.TB) (*engine.State, []engine.Orders) {
 }
 
 // TestCombatTurnDefaultMap resolves two turns on the default map: a siege
-// with a breach, an assault, a sea battle and a landing against defenders
-// (a land battle), and checks that each side's events carry
-// none of the other side's own numbers.
+// with a breach, an assault, a sea battle, a landing against defenders (a
+// land battle) and an allied land battle (Eisenmark and Unterreich as one
+// side), and checks that each side's events carry none of the other side's
+// own numbers.
 func TestCombatTurnDefaultMap(t *testing.T) {
 	m, _ := load(t)
 	st, orders := combatState(t)
-	seed := uint64(3) // a seed whose dice give a breach, no surrender, then an assault
+	seed := uint64(7) // a seed whose dice give a breach, no surrender, then an assault
 	if s := os.Getenv("COMBAT_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
-	r1, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752(), State: st, Orders: orders, Seed: seed})
+	// Eisenmark and Unterreich are allies: E24 and U20 march on M23 at 2609
+	// and fight it as one side.
+	allied := func(x, y game.NationID) bool {
+		return x == "eisenmark" && y == "unterreich" || x == "unterreich" && y == "eisenmark"
+	}
+	hostile := func(x, y game.NationID) bool { return engine.DefaultHostility(x, y) && !allied(x, y) }
+	r1, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752(), State: st, Orders: orders, Seed: seed, Hostile: hostile})
 	if err != nil {
 		t.Fatal(err)
 	}
 	assault := []engine.Orders{{Nation: "eisenmark", Turn: 2, List: []engine.Order{
 		engine.Assault{At: engine.At{Line: 1}, Force: "E20", City: "Velikov"},
 	}}}
-	r2, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752(), State: r1.State, Orders: assault, Seed: seed + 1})
+	r2, err := engine.Resolve(engine.Input{Map: m, Rules: ruleset.SYW1752(), State: r1.State, Orders: assault, Seed: seed + 1, Hostile: hostile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +96,14 @@ func TestCombatTurnDefaultMap(t *testing.T) {
 	all := append(append([]engine.Event{}, r1.Events...), r2.Events...)
 	for _, e := range all {
 		kinds[e.Kind()]++
+		if lb, ok := e.(*engine.LandBattle); ok && lb.SideOf("eisenmark") >= 0 && lb.SideOf("eisenmark") == lb.SideOf("unterreich") {
+			kinds["allied land battle"]++
+		}
 		if b, ok := e.(*engine.Breach); ok && b.Breaches > b.Before {
 			kinds["breach made"]++
 		}
 	}
-	for _, k := range []string{"SiegeStatusChanged", "SiegeLosses", "Breach", "breach made", "AssaultResolved", "SeaBattle", "Debarked", "LandBattle"} {
+	for _, k := range []string{"SiegeStatusChanged", "SiegeLosses", "Breach", "breach made", "AssaultResolved", "SeaBattle", "Debarked", "LandBattle", "allied land battle"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s event in the two turns (events: %v)", k, kinds)
 		}
