@@ -15,15 +15,7 @@ import (
 // errors, a turn not in the store a failure.
 func TestReportCommands(t *testing.T) {
 	dir := t.TempDir()
-	conf, err := os.ReadFile("../../config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen, _ := filepath.Abs("../../scenarios/default")
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := shippedConfig(t, dir)
 	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
 		t.Fatalf("pbem new: exit %d\n%s", code, errs)
 	}
@@ -76,15 +68,7 @@ func TestReportCommands(t *testing.T) {
 // that are.
 func TestReportNationAndTurnFlags(t *testing.T) {
 	dir := t.TempDir()
-	conf, err := os.ReadFile("../../config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen, _ := filepath.Abs("../../scenarios/default")
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := shippedConfig(t, dir)
 	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
 		t.Fatalf("pbem new: exit %d\n%s", code, errs)
 	}

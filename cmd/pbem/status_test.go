@@ -43,15 +43,7 @@ func TestStatusAfterNew(t *testing.T) {
 // "pbem resolve" resolves it, and the status then shows the next turn open.
 func TestResolveAndPreview(t *testing.T) {
 	dir := t.TempDir()
-	conf, err := os.ReadFile("../../config.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	scen, _ := filepath.Abs("../../scenarios/default")
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := shippedConfig(t, dir)
 	if code, _, errs := run(t, "", "--config", path, "new"); code != exitOK {
 		t.Fatalf("pbem new: exit %d\n%s", code, errs)
 	}
@@ -68,4 +60,21 @@ func TestResolveAndPreview(t *testing.T) {
 	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 2") || !strings.Contains(out, "Outbox: 12 waiting") {
 		t.Errorf("after resolve:\n%s", out)
 	}
+}
+
+// shippedConfig writes the repository's config.yaml into dir with the
+// scenario's path made absolute, as a referee's copy of it, and returns its
+// path.
+func shippedConfig(t *testing.T, dir string) string {
+	t.Helper()
+	conf, err := os.ReadFile("../../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scen, _ := filepath.Abs("../../scenarios/default")
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(conf), "scenario: scenarios/default", "scenario: "+scen, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
