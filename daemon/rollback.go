@@ -126,17 +126,8 @@ func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) 
 // writeRollback carries out a rollback inside tx, unless the game moved on
 // since it was decided (errTurnChanged).
 func (g *Game) writeRollback(ctx context.Context, tx *store.Tx, p rollbackPlan) error {
-	cur, err := tx.LatestTurn(ctx, g.ID())
-	if err != nil {
+	if err := g.setAside(ctx, tx, p.latest, p.void); err != nil {
 		return err
-	}
-	if cur.Turn != p.latest.Turn || cur.Version != p.latest.Version {
-		return errTurnChanged
-	}
-	for _, rec := range p.void {
-		if err := tx.SetTurnStatus(ctx, g.ID(), rec.Turn, rec.Version, store.TurnVoided); err != nil {
-			return err
-		}
 	}
 	return g.markReopened(ctx, tx, p.turn)
 }
@@ -234,17 +225,8 @@ func sameResult(a, b store.TurnRecord) bool {
 // the turn written as the turn runner writes it (writeTurn, which restores
 // a voided record the rerun gives again).
 func (g *Game) writeRerun(ctx context.Context, tx *store.Tx, p rerunPlan) error {
-	cur, err := tx.LatestTurn(ctx, g.ID())
-	if err != nil {
+	if err := g.setAside(ctx, tx, p.latest, p.void); err != nil {
 		return err
-	}
-	if cur.Turn != p.latest.Turn || cur.Version != p.latest.Version {
-		return errTurnChanged
-	}
-	for _, rec := range p.void {
-		if err := tx.SetTurnStatus(ctx, g.ID(), rec.Turn, rec.Version, store.TurnVoided); err != nil {
-			return err
-		}
 	}
 	return g.writeTurn(ctx, tx, p.out)
 }
@@ -325,4 +307,23 @@ func (g *Game) Rerun(ctx context.Context, n int) (string, error) {
 	}
 	g.WakeTurns()
 	return line, nil
+}
+
+// setAside voids the turn records void inside tx, unless the latest turn is
+// no longer latest, the one the plan was decided on (errTurnChanged): what
+// a rollback and a rerun both do first.
+func (g *Game) setAside(ctx context.Context, tx *store.Tx, latest store.TurnRecord, void []store.TurnRecord) error {
+	cur, err := tx.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return err
+	}
+	if cur.Turn != latest.Turn || cur.Version != latest.Version {
+		return errTurnChanged
+	}
+	for _, rec := range void {
+		if err := tx.SetTurnStatus(ctx, g.ID(), rec.Turn, rec.Version, store.TurnVoided); err != nil {
+			return err
+		}
+	}
+	return nil
 }

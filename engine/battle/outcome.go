@@ -1,6 +1,9 @@
 package battle
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // What the two models share at the end of a day: who was attacking, what a
 // battle no army lost comes to, and the hits counted for promotions in a
@@ -46,7 +49,7 @@ func sortedHitKeys(hits map[hitKey]int) []hitKey {
 	}
 	slices.SortFunc(hk, func(a, c hitKey) int {
 		if a.n != c.n {
-			return cmpStr(string(a.n), string(c.n))
+			return strings.Compare(string(a.n), string(c.n))
 		}
 		if a.a != c.a {
 			return int(a.a) - int(c.a)

@@ -1493,13 +1493,3 @@ func lineCount(ss *simSide) int {
 	}
 	return n
 }
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
