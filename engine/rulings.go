@@ -305,7 +305,13 @@ func (t *turn) applyEffect(r Ruling, e Effect) {
 		}
 		cs := t.cityState(city)
 		before := cs.Treasury
-		cs.Treasury = max(0, cs.Treasury+x.Delta)
+		// Every crown moves by a TreasuryChanged that says why (the
+		// nation's ledger lists it); a treasury does not go below 0.
+		why := "the referee's ruling"
+		if r.Token != "" {
+			why += " on request " + r.Token
+		}
+		t.moveCrowns(x.Nation, city, max(0, before+x.Delta)-before, "ruling", why, 0, rule)
 		done(x.Nation, "", city, cityPlace(t, city), to(x.Nation, r.Nation),
 			fmt.Sprintf("treasury in %s %+d crowns: %d → %d", city, cs.Treasury-before, before, cs.Treasury))
 	case AddUnits:

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -19,7 +18,7 @@ import (
 //   - every other TreasuryChanged with its reason and what it paid for:
 //     fielding, purchases, treaty penalties, treasuries moved, a capitol
 //     regained;
-//   - a referee's TREASURY ruling (RulingApplied, effect "treasury").
+//   - a referee's TREASURY ruling (a TreasuryChanged of why "ruling").
 func MoneyLedger(m *hexmap.Map, nation game.NationID, events []engine.Event) []LedgerLine {
 	var out []LedgerLine
 	for _, e := range events {
@@ -50,35 +49,7 @@ func MoneyLedger(m *hexmap.Map, nation game.NationID, events []engine.Event) []L
 				continue
 			}
 			out = append(out, LedgerLine{What: x.Why, City: x.City, Crowns: x.Change, Why: x.What})
-		case *engine.RulingApplied:
-			if x.Effect != "treasury" || (x.Nation != "" && x.Nation != nation) {
-				continue
-			}
-			crowns, ok := rulingCrowns(x)
-			if !ok {
-				continue
-			}
-			why := "the referee's ruling"
-			if x.Token != "" {
-				why += " on request " + x.Token
-			}
-			out = append(out, LedgerLine{What: "ruling", City: x.City, Crowns: crowns, Why: why})
 		}
 	}
 	return out
-}
-
-// rulingCrowns reads the change of a TREASURY ruling from its words
-// ("treasury in Altburg -100 crowns: 500 → 400"), the event having no
-// number field of its own.
-func rulingCrowns(x *engine.RulingApplied) (int, bool) {
-	rest, ok := strings.CutPrefix(x.What, "treasury in "+x.City+" ")
-	if !ok {
-		return 0, false
-	}
-	var n int
-	if _, err := fmt.Sscanf(rest, "%d crowns", &n); err != nil {
-		return 0, false
-	}
-	return n, true
 }
