@@ -144,6 +144,42 @@ func plainSentence(m *hexmap.Map, nation game.NationID, e engine.Event) string {
 		return strings.Join(s, " and ")
 	}
 	switch x := e.(type) {
+	case *engine.SeaBattle:
+		var fleets []string
+		for _, sd := range x.Sides {
+			fleets = append(fleets, fmt.Sprintf("%s (%s)", nationName(m, sd.Nation), plural(sd.Warships+sd.DamagedWarships, "warship", "warships")))
+		}
+		out := fmt.Sprintf("The fleets of %s fought %s (%s column, die %d", strings.Join(fleets, " and "), tick(x.Tick), x.Column, x.Die)
+		if x.WeatherGauge != "" {
+			out += fmt.Sprintf("; %s held the weather gauge", nationName(m, x.WeatherGauge))
+		}
+		out += "): "
+		if x.Winner != "" {
+			out += nationName(m, x.Winner) + " won."
+		} else {
+			out += "an exchange, neither side won."
+		}
+		for _, sd := range x.Sides {
+			var lost []string
+			for _, c := range []struct {
+				n    int
+				what string
+			}{{sd.Sunk, "sunk"}, {sd.Captured, "taken"}, {sd.Damaged, "damaged"}} {
+				if c.n > 0 {
+					lost = append(lost, fmt.Sprintf("%d %s", c.n, c.what))
+				}
+			}
+			if sd.TransportsCaptured > 0 {
+				lost = append(lost, plural(sd.TransportsCaptured, "transport taken", "transports taken"))
+			}
+			if len(lost) > 0 {
+				out += fmt.Sprintf(" %s: %s.", nationName(m, sd.Nation), strings.Join(lost, ", "))
+			}
+		}
+		if !x.EscapedTo.IsZero() {
+			out += " The beaten fleets escaped to " + Where(m, x.EscapedTo) + "."
+		}
+		return out
 	case *engine.SiegeStatusChanged:
 		switch {
 		case x.Reason != "" && x.Status == game.NotBesieged:

@@ -110,7 +110,7 @@ func TestDemoCommand(t *testing.T) {
 	// event's kind) and as a PDF (its wording).
 	markers := map[string][]string{
 		"land battle": {"LandBattle", "battle was joined"},
-		"sea battle":  {"SeaBattle", "Sea battle."},
+		"sea battle":  {"SeaBattle", "Sea battle.", "The fleets of "},
 		"siege":       {"SiegeStatusChanged", "SiegeLosses", "AssaultResolved", "Siege status changed", "Siege at ", "Siege losses"},
 		"assault":     {"AssaultResolved", "Assault resolved", " stormed "},
 		"landing":     {"Debarked", "went ashore"},
