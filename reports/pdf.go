@@ -385,7 +385,7 @@ func ownRow(f OwnForce) []string {
 	if f.Ships != nil {
 		state = append(state, fmt.Sprintf("%s (%d of %d points)", orNone(ids(f.Cargo)), f.CargoPoints, f.CargoCapacity))
 	} else {
-		state = append(state, fmt.Sprintf("%d figures, %s", f.Figures, f.Size))
+		state = append(state, fmt.Sprintf("%s, %s", plural(f.Figures, "figure", "figures"), f.Size))
 	}
 	if f.Supply != "" {
 		state = append(state, f.Supply)

@@ -137,7 +137,7 @@ func forceText(b *strings.Builder, f OwnForce) {
 		notes = append(notes, f.Standing)
 	}
 	if f.Figures > 0 {
-		notes = append(notes, fmt.Sprintf("%d figures (%s)", f.Figures, f.Size))
+		notes = append(notes, fmt.Sprintf("%s (%s)", plural(f.Figures, "figure", "figures"), f.Size))
 	}
 	if f.Exhausted > 0 {
 		notes = append(notes, fmt.Sprintf("%d exhausted", f.Exhausted))
