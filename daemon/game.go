@@ -330,16 +330,23 @@ func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 		st, err := g.Scenario.InitialState(g.ID(), g.Rules.ID)
 		return st, time.Time{}, err
 	}
-	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	// The head first: the state is read and decoded only when it is not
+	// the one decoded last (every mail asks; few turns change it).
+	rec, err := g.DB.LatestTurnHead(ctx, g.ID())
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, time.Time{}, fmt.Errorf("game %s has not been created yet: run \"pbem new\" (or \"pbem run\", which creates it)", g.ID())
 		}
 		return nil, time.Time{}, err
 	}
-	st, err := g.decoded(rec)
-	if err != nil {
-		return nil, time.Time{}, err
+	st, ok := g.cachedState(rec)
+	if !ok {
+		if rec, err = g.DB.TurnVersion(ctx, g.ID(), rec.Turn, rec.Version); err != nil {
+			return nil, time.Time{}, err
+		}
+		if st, err = g.decoded(rec); err != nil {
+			return nil, time.Time{}, err
+		}
 	}
 	d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn)
 	switch {
@@ -356,6 +363,17 @@ func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 		deadline = time.Time{}
 	}
 	return st, deadline, nil
+}
+
+// cachedState returns a clone of the state decoded last, if it is rec's
+// (same turn and version).
+func (g *Game) cachedState(rec store.TurnRecord) (*engine.State, bool) {
+	g.cache.Lock()
+	defer g.cache.Unlock()
+	if g.cache.state == nil || g.cache.turn != rec.Turn || g.cache.version != rec.Version {
+		return nil, false
+	}
+	return g.cache.state.Clone(), true
 }
 
 // decoded returns the state of rec, decoded once per turn record.

@@ -110,7 +110,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		reply += tro.note
 		out.msgs = append(out.msgs, tro.msgs...)
-		sro, err := g.sheetSpecials(ctx, m, st, nation, report, now) // special.go: SPECIAL forwarded, approvals dropped
+		sro, err := g.sheetSpecials(ctx, m, st, nation, prev, report, now) // special.go: SPECIAL forwarded, approvals dropped
 		if err != nil {
 			return outcome{}, err
 		}

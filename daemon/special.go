@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ type sheetRequests struct {
 }
 
 // sheetSpecials is handleSheet's hook for an accepted sheet.
-func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State, nation game.NationID, r *parser.Report, now time.Time) (sheetRequests, error) {
+func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State, nation game.NationID, inForce store.Submission, r *parser.Report, now time.Time) (sheetRequests, error) {
 	var out sheetRequests
 	var lines []string
 	tokens := map[string]bool{}
@@ -66,7 +67,7 @@ func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State
 			MailID: m.ID, RawText: "SPECIAL " + sp.Text, CanonicalText: "SPECIAL " + sp.Text, ReceiptHash: tok, Valid: true, SubmittedAt: now})
 		lines = append(lines, fmt.Sprintf("SPECIAL %q goes to the referee to rule on, as request %s.", short(sp.Text), tok))
 	}
-	dropped, err := g.droppedApprovals(ctx, st.Turn, nation, tokens)
+	dropped, err := g.droppedApprovals(ctx, st.Turn, nation, inForce, tokens)
 	if err != nil {
 		return sheetRequests{}, err
 	}
@@ -81,26 +82,37 @@ func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State
 }
 
 // droppedApprovals returns the requests of the nation's sheet in force for
-// the turn that the referee approved (the last ruling on the token an
-// APPROVE) and whose token is not in keep.
-func (g *Game) droppedApprovals(ctx context.Context, turn int, nation game.NationID, keep map[string]bool) ([]store.Submission, error) {
-	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+// the turn (inForce; the zero Submission when there is none) that the
+// referee approved (the last ruling on the token an APPROVE) and whose token
+// is not in keep.
+func (g *Game) droppedApprovals(ctx context.Context, turn int, nation game.NationID, inForce store.Submission, keep map[string]bool) ([]store.Submission, error) {
+	// Two narrow reads rather than the whole turn's submissions: this runs
+	// for every sheet, and a burst of sheets must not cost the square of
+	// its length. Most sheets in force carry no request, and end here.
+	if inForce.MailID == 0 {
+		return nil, nil
+	}
+	reqs, err := g.DB.SubmissionsOf(ctx, g.ID(), turn, string(nation), KindRequest)
 	if err != nil {
 		return nil, err
 	}
-	var inForce int64 = -1
-	approved := map[string]bool{}
-	for _, s := range subs {
-		switch {
-		case s.Kind == KindOrders && s.Valid && !s.Superseded && s.Nation == string(nation):
-			inForce = s.MailID
-		case s.Kind == KindRuling && s.Valid && s.ReceiptHash != "":
+	reqs = slices.DeleteFunc(reqs, func(s store.Submission) bool { return !s.Valid || s.MailID != inForce.MailID })
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	rulings, err := g.DB.SubmissionsOf(ctx, g.ID(), turn, "", KindRuling)
+	if err != nil {
+		return nil, err
+	}
+	approved := map[string]bool{} // token → whether the referee's last ruling approves
+	for _, s := range rulings {
+		if s.Valid && s.ReceiptHash != "" {
 			approved[s.ReceiptHash] = strings.HasPrefix(s.RawText, "APPROVE")
 		}
 	}
 	var out []store.Submission
-	for _, s := range subs {
-		if s.Kind == KindRequest && s.Valid && s.Nation == string(nation) && s.MailID == inForce && approved[s.ReceiptHash] && !keep[s.ReceiptHash] {
+	for _, s := range reqs {
+		if approved[s.ReceiptHash] && !keep[s.ReceiptHash] {
 			out = append(out, s)
 		}
 	}

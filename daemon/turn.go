@@ -172,7 +172,7 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	} else if err != nil {
 		return false, time.Time{}, err
 	}
-	subs, err := g.DB.Submissions(ctx, g.ID(), st.Turn)
+	subs, err := g.dueSubmissions(ctx, st.Turn)
 	if err != nil {
 		return false, time.Time{}, err
 	}
@@ -215,6 +215,28 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 		return false, g.Now().Add(time.Second), nil
 	}
 	return true, deadline, nil
+}
+
+// dueSubmissions returns what turnDue's rules read of a turn's submissions
+// (RESOLVE NOW, each nation's sheet in force, the FINAL marks), in the order
+// they were saved. It reads them through the index rather than the whole
+// turn: the runner looks after every mail, and a turn of thousands of sheets
+// must not make each look cost more.
+func (g *Game) dueSubmissions(ctx context.Context, turn int) ([]store.Submission, error) {
+	inForce, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
+	if err != nil {
+		return nil, err
+	}
+	out := inForce
+	for _, kind := range []string{KindResolveNow, KindFinal} {
+		ss, err := g.DB.SubmissionsOf(ctx, g.ID(), turn, "", kind)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ss...)
+	}
+	slices.SortFunc(out, func(a, b store.Submission) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
 }
 
 // holdOrders are an NMR nation's orders: every land force of the nation on

@@ -45,7 +45,7 @@ func (tx *Tx) OpenDeadline(ctx context.Context, gameID string, turn int, at time
 	if at.IsZero() {
 		return false, fmt.Errorf("store: OpenDeadline %s turn %d: the time is zero: %w", gameID, turn, ErrInvalid)
 	}
-	res, err := tx.tx.ExecContext(ctx, `INSERT INTO deadlines (game_id, turn, at, scheduled, source, updated_at)
+	res, err := tx.exec(ctx, `INSERT INTO deadlines (game_id, turn, at, scheduled, source, updated_at)
 		VALUES (?, ?, ?, ?, 'schedule', ?) ON CONFLICT (game_id, turn) DO NOTHING`,
 		gameID, turn, encTime(at), encTime(at), encTime(tx.now()))
 	if err != nil {
@@ -74,7 +74,7 @@ func (tx *Tx) SetDeadline(ctx context.Context, gameID string, turn int, at time.
 	if mailID != 0 {
 		mail = mailID
 	}
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO deadlines (game_id, turn, at, scheduled, source, mail_id, updated_at)
+	_, err := tx.exec(ctx, `INSERT INTO deadlines (game_id, turn, at, scheduled, source, mail_id, updated_at)
 		VALUES (?, ?, ?, NULL, 'referee', ?, ?)
 		ON CONFLICT (game_id, turn) DO UPDATE SET at = excluded.at, source = 'referee', mail_id = excluded.mail_id,
 		updated_at = excluded.updated_at`, gameID, turn, encTime(at), mail, encTime(tx.now()))
@@ -97,7 +97,7 @@ func (tx *Tx) TurnDeadline(ctx context.Context, gameID string, turn int) (Deadli
 	var at string
 	var sched sql.NullString
 	var mail sql.NullInt64
-	err := tx.tx.QueryRowContext(ctx, `SELECT at, scheduled, source, mail_id FROM deadlines WHERE game_id = ? AND turn = ?`,
+	err := tx.queryRow(ctx, `SELECT at, scheduled, source, mail_id FROM deadlines WHERE game_id = ? AND turn = ?`,
 		gameID, turn).Scan(&at, &sched, &d.Source, &mail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Deadline{}, fmt.Errorf("store: game %q turn %d has no deadline: %w", gameID, turn, ErrNotFound)

@@ -34,7 +34,7 @@ func (tx *Tx) CreateGame(ctx context.Context, g Game) error {
 	if g.CreatedAt.IsZero() {
 		return fmt.Errorf("store: CreateGame %s: CreatedAt is zero: %w", g.ID, ErrInvalid)
 	}
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO games (id, name, ruleset, scenario, created_at, metadata)
+	_, err := tx.exec(ctx, `INSERT INTO games (id, name, ruleset, scenario, created_at, metadata)
 		VALUES (?, ?, ?, ?, ?, ?)`, g.ID, g.Name, g.Ruleset, g.Scenario, encTime(g.CreatedAt), g.Metadata)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("store: game %q: %w", g.ID, ErrExists)
@@ -75,7 +75,7 @@ func (tx *Tx) Games(ctx context.Context) ([]Game, error) {
 }
 
 func (tx *Tx) queryGames(ctx context.Context, where string, args ...any) ([]Game, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT id, name, ruleset, scenario, created_at, metadata FROM games `+where, args...)
+	rows, err := tx.query(ctx, `SELECT id, name, ruleset, scenario, created_at, metadata FROM games `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading games: %w", err)
 	}
@@ -124,7 +124,7 @@ func (tx *Tx) AddNation(ctx context.Context, n Nation) error {
 	if err := nonEmpty("AddNation", "GameID", n.GameID, "ID", n.ID); err != nil {
 		return err
 	}
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO nations (game_id, nation, password_hash) VALUES (?, ?, ?)`,
+	_, err := tx.exec(ctx, `INSERT INTO nations (game_id, nation, password_hash) VALUES (?, ?, ?)`,
 		n.GameID, n.ID, n.PasswordHash)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("store: nation %q in game %q: %w", n.ID, n.GameID, ErrExists)
@@ -165,7 +165,7 @@ func (tx *Tx) Nations(ctx context.Context, gameID string) ([]Nation, error) {
 }
 
 func (tx *Tx) queryNations(ctx context.Context, where string, args ...any) ([]Nation, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT game_id, nation, password_hash, pending_password_hash, pending_from_turn
+	rows, err := tx.query(ctx, `SELECT game_id, nation, password_hash, pending_password_hash, pending_from_turn
 		FROM nations `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading nations: %w", err)
@@ -192,7 +192,7 @@ func (tx *Tx) queryNations(ctx context.Context, where string, args ...any) ([]Na
 }
 
 func (tx *Tx) addresses(ctx context.Context, gameID, nation string) ([]string, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT address FROM nation_addresses WHERE game_id = ? AND nation = ?
+	rows, err := tx.query(ctx, `SELECT address FROM nation_addresses WHERE game_id = ? AND nation = ?
 		ORDER BY address`, gameID, nation)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading addresses: %w", err)
@@ -220,7 +220,7 @@ func (tx *Tx) SetAddresses(ctx context.Context, gameID, nation string, addresses
 	if err := tx.mustNation(ctx, gameID, nation); err != nil {
 		return err
 	}
-	if _, err := tx.tx.ExecContext(ctx, `DELETE FROM nation_addresses WHERE game_id = ? AND nation = ?`,
+	if _, err := tx.exec(ctx, `DELETE FROM nation_addresses WHERE game_id = ? AND nation = ?`,
 		gameID, nation); err != nil {
 		return fmt.Errorf("store: SetAddresses %s/%s: %w", gameID, nation, err)
 	}
@@ -229,7 +229,7 @@ func (tx *Tx) SetAddresses(ctx context.Context, gameID, nation string, addresses
 		if a == "" {
 			return fmt.Errorf("store: SetAddresses %s/%s: empty address: %w", gameID, nation, ErrInvalid)
 		}
-		if _, err := tx.tx.ExecContext(ctx, `INSERT INTO nation_addresses (game_id, nation, address) VALUES (?, ?, ?)
+		if _, err := tx.exec(ctx, `INSERT INTO nation_addresses (game_id, nation, address) VALUES (?, ?, ?)
 			ON CONFLICT DO NOTHING`, gameID, nation, a); err != nil {
 			return fmt.Errorf("store: SetAddresses %s/%s: %w", gameID, nation, err)
 		}
@@ -246,7 +246,7 @@ func (db *DB) NationsByAddress(ctx context.Context, gameID, address string) (ns 
 
 // NationsByAddress is DB.NationsByAddress inside a transaction.
 func (tx *Tx) NationsByAddress(ctx context.Context, gameID, address string) ([]string, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT DISTINCT nation FROM nation_addresses WHERE game_id = ? AND address = ?
+	rows, err := tx.query(ctx, `SELECT DISTINCT nation FROM nation_addresses WHERE game_id = ? AND address = ?
 		ORDER BY nation`, gameID, strings.TrimSpace(address))
 	if err != nil {
 		return nil, fmt.Errorf("store: NationsByAddress: %w", err)
@@ -291,7 +291,7 @@ func (tx *Tx) SchedulePasswordChange(ctx context.Context, gameID, nation, hash s
 	if err := nonEmpty("SchedulePasswordChange", "hash", hash); err != nil {
 		return err
 	}
-	if _, err := tx.tx.ExecContext(ctx, `UPDATE nations SET password_hash = pending_password_hash,
+	if _, err := tx.exec(ctx, `UPDATE nations SET password_hash = pending_password_hash,
 		pending_password_hash = '', pending_from_turn = 0
 		WHERE game_id = ? AND nation = ? AND pending_password_hash != '' AND pending_from_turn < ?`,
 		gameID, nation, fromTurn); err != nil {
@@ -313,7 +313,7 @@ func (db *DB) PasswordHash(ctx context.Context, gameID, nation string, turn int)
 func (tx *Tx) PasswordHash(ctx context.Context, gameID, nation string, turn int) (string, error) {
 	var cur, pending string
 	var from int
-	err := tx.tx.QueryRowContext(ctx, `SELECT password_hash, pending_password_hash, pending_from_turn FROM nations
+	err := tx.queryRow(ctx, `SELECT password_hash, pending_password_hash, pending_from_turn FROM nations
 		WHERE game_id = ? AND nation = ?`, gameID, nation).Scan(&cur, &pending, &from)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("store: nation %q in game %q: %w", nation, gameID, ErrNotFound)
@@ -328,7 +328,7 @@ func (tx *Tx) PasswordHash(ctx context.Context, gameID, nation string, turn int)
 }
 
 func (tx *Tx) updateNation(ctx context.Context, gameID, nation, query string, args ...any) error {
-	res, err := tx.tx.ExecContext(ctx, query, args...)
+	res, err := tx.exec(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("store: updating nation %s/%s: %w", gameID, nation, err)
 	}
@@ -340,7 +340,7 @@ func (tx *Tx) updateNation(ctx context.Context, gameID, nation, query string, ar
 
 func (tx *Tx) mustNation(ctx context.Context, gameID, nation string) error {
 	var one int
-	err := tx.tx.QueryRowContext(ctx, `SELECT 1 FROM nations WHERE game_id = ? AND nation = ?`, gameID, nation).Scan(&one)
+	err := tx.queryRow(ctx, `SELECT 1 FROM nations WHERE game_id = ? AND nation = ?`, gameID, nation).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("store: nation %q in game %q: %w", nation, gameID, ErrNotFound)
 	}

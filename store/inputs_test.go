@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -111,5 +113,39 @@ func TestSubmissionsInForce(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "eisenmark:e2" || got[1] != "morgronskia:m1" {
 		t.Errorf("in force: %v, want [eisenmark:e2 morgronskia:m1]", got)
+	}
+}
+
+func TestSubmissionsOf(t *testing.T) {
+	ctx := context.Background()
+	db := withGame(t)
+	for i, s := range []Submission{
+		{Nation: "eisenmark", Kind: "orders", RawText: "e1"},
+		{Nation: "eisenmark", Kind: "request", RawText: "r1"},
+		{Nation: "morgronskia", Kind: "request", RawText: "r2"},
+		{Nation: "eisenmark", Kind: "request", RawText: "r3"},
+	} {
+		s.GameID, s.Turn, s.CanonicalText, s.Valid, s.SubmittedAt = "syw", 1, s.RawText, true, t0
+		s.ReceiptHash = fmt.Sprint(i)
+		if _, _, err := db.SaveSubmission(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := func(nation string) string {
+		ss, err := db.SubmissionsOf(ctx, "syw", 1, nation, "request")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, s := range ss {
+			out = append(out, s.RawText)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := texts("eisenmark"); got != "r1 r3" {
+		t.Errorf("eisenmark's requests: %q, want \"r1 r3\"", got)
+	}
+	if got := texts(""); got != "r1 r2 r3" {
+		t.Errorf("every nation's requests: %q, want \"r1 r2 r3\" in the order saved", got)
 	}
 }

@@ -95,7 +95,7 @@ func (tx *Tx) StoreMail(ctx context.Context, m Mail) (Mail, bool, error) {
 		m.Raw = []byte{}
 	}
 	m.SHA256 = SHA256Hex(m.Raw)
-	res, err := tx.tx.ExecContext(ctx, `INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, message_id, from_addr,
+	res, err := tx.exec(ctx, `INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, message_id, from_addr,
 		received_at, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'stored', ?)
 		ON CONFLICT (mailbox, uidvalidity, uid) DO NOTHING`,
 		m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw, m.SHA256, m.MessageID, m.From,
@@ -180,7 +180,7 @@ func (tx *Tx) SetMailStatus(ctx context.Context, id int64, status MailStatus, cl
 		return fmt.Errorf("store: SetMailStatus %d: unknown status %q: %w", id, status, ErrInvalid)
 	}
 	var cur string
-	err := tx.tx.QueryRowContext(ctx, `SELECT status FROM mail WHERE id = ?`, id).Scan(&cur)
+	err := tx.queryRow(ctx, `SELECT status FROM mail WHERE id = ?`, id).Scan(&cur)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("store: mail %d: %w", id, ErrNotFound)
 	}
@@ -190,7 +190,7 @@ func (tx *Tx) SetMailStatus(ctx context.Context, id int64, status MailStatus, cl
 	if newRank < mailRank[MailStatus(cur)] {
 		return fmt.Errorf("store: mail %d is %s and cannot go back to %s: %w", id, cur, status, ErrWrongState)
 	}
-	_, err = tx.tx.ExecContext(ctx, `UPDATE mail SET status = ?, classification = ?, error = ?, updated_at = ? WHERE id = ?`,
+	_, err = tx.exec(ctx, `UPDATE mail SET status = ?, classification = ?, error = ?, updated_at = ? WHERE id = ?`,
 		string(status), classification, errText, encTime(tx.now()), id)
 	if err != nil {
 		return fmt.Errorf("store: SetMailStatus %d: %w", id, err)
@@ -203,7 +203,7 @@ func (tx *Tx) queryMail(ctx context.Context, withRaw bool, where string, args ..
 	if withRaw {
 		raw = "raw"
 	}
-	rows, err := tx.tx.QueryContext(ctx, `SELECT id, mailbox, uidvalidity, uid, `+raw+`, sha256, message_id, from_addr,
+	rows, err := tx.query(ctx, `SELECT id, mailbox, uidvalidity, uid, `+raw+`, sha256, message_id, from_addr,
 		received_at, status, classification, error FROM mail `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading mail: %w", err)

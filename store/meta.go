@@ -18,7 +18,7 @@ func (db *DB) GetMeta(ctx context.Context, key string) (value string, ok bool, e
 // GetMeta is DB.GetMeta inside a transaction.
 func (tx *Tx) GetMeta(ctx context.Context, key string) (string, bool, error) {
 	var v string
-	err := tx.tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := tx.queryRow(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -38,7 +38,7 @@ func (tx *Tx) SetMeta(ctx context.Context, key, value string) error {
 	if err := nonEmpty("SetMeta", "key", key); err != nil {
 		return err
 	}
-	_, err := tx.tx.ExecContext(ctx, `INSERT INTO meta (key, value, updated_at) VALUES (?, ?, ?)
+	_, err := tx.exec(ctx, `INSERT INTO meta (key, value, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 		key, value, encTime(tx.now()))
 	if err != nil {

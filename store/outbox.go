@@ -78,7 +78,7 @@ func (tx *Tx) Enqueue(ctx context.Context, m OutboxMessage) (bool, error) {
 		return false, fmt.Errorf("store: Enqueue %s: %w", m.MessageID, err)
 	}
 	sum := SHA256Hex(m.Raw)
-	res, err := tx.tx.ExecContext(ctx, `INSERT INTO outbox (message_id, game_id, kind, recipients, raw, raw_sha256,
+	res, err := tx.exec(ctx, `INSERT INTO outbox (message_id, game_id, kind, recipients, raw, raw_sha256,
 		state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
 		ON CONFLICT (message_id) DO NOTHING`,
 		m.MessageID, m.GameID, m.Kind, string(rcpt), m.Raw, sum,
@@ -91,7 +91,7 @@ func (tx *Tx) Enqueue(ctx context.Context, m OutboxMessage) (bool, error) {
 	}
 	var existing string
 	var id int64
-	if err := tx.tx.QueryRowContext(ctx, `SELECT id, raw_sha256 FROM outbox WHERE message_id = ?`, m.MessageID).
+	if err := tx.queryRow(ctx, `SELECT id, raw_sha256 FROM outbox WHERE message_id = ?`, m.MessageID).
 		Scan(&id, &existing); err != nil {
 		return false, fmt.Errorf("store: Enqueue %s: %w", m.MessageID, err)
 	}
@@ -244,7 +244,7 @@ func (tx *Tx) Requeue(ctx context.Context, id int64, next time.Time) error {
 
 func (tx *Tx) outboxState(ctx context.Context, id int64) (OutboxState, error) {
 	var s string
-	err := tx.tx.QueryRowContext(ctx, `SELECT state FROM outbox WHERE id = ?`, id).Scan(&s)
+	err := tx.queryRow(ctx, `SELECT state FROM outbox WHERE id = ?`, id).Scan(&s)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("store: outbox message %d: %w", id, ErrNotFound)
 	}
@@ -266,7 +266,7 @@ func (tx *Tx) moveOutbox(ctx context.Context, id int64, from []OutboxState, to O
 		q += "?"
 		args = append(args, string(s))
 	}
-	res, err := tx.tx.ExecContext(ctx, q+")", args...)
+	res, err := tx.exec(ctx, q+")", args...)
 	if err != nil {
 		return fmt.Errorf("store: outbox message %d → %s: %w", id, to, err)
 	}
@@ -281,7 +281,7 @@ func (tx *Tx) moveOutbox(ctx context.Context, id int64, from []OutboxState, to O
 }
 
 func (tx *Tx) queryOutbox(ctx context.Context, where string, args ...any) ([]OutboxMessage, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT id, message_id, game_id, kind, recipients, raw, state, attempts,
+	rows, err := tx.query(ctx, `SELECT id, message_id, game_id, kind, recipients, raw, state, attempts,
 		next_attempt_at, last_error, created_at, updated_at, sent_at FROM outbox `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading outbox: %w", err)

@@ -29,7 +29,7 @@ func ensureIndexes(ctx context.Context, db *DB) error {
 
 // dueIDs lists up to limit due pending messages, oldest first, by id only.
 func (tx *Tx) dueIDs(ctx context.Context, now time.Time, limit int) ([]int64, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT id FROM outbox INDEXED BY outbox_pending_order
+	rows, err := tx.query(ctx, `SELECT id FROM outbox INDEXED BY outbox_pending_order
 		WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`, encTime(now), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading due outbox rows: %w", err)
@@ -101,7 +101,7 @@ func (db *DB) MarkSentBatch(ctx context.Context, marks []SentMark) error {
 // CountInState counts the outbox rows in a state, reading no body.
 func (db *DB) CountInState(ctx context.Context, state OutboxState) (n int, err error) {
 	err = db.view(ctx, func(tx *Tx) error {
-		return tx.tx.QueryRowContext(ctx, `SELECT count(*) FROM outbox WHERE state = ?`, string(state)).Scan(&n)
+		return tx.queryRow(ctx, `SELECT count(*) FROM outbox WHERE state = ?`, string(state)).Scan(&n)
 	})
 	return n, err
 }

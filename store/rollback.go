@@ -17,7 +17,7 @@ func (db *DB) TurnVersions(ctx context.Context, gameID string) (recs []TurnRecor
 
 // TurnVersions is DB.TurnVersions inside a transaction.
 func (tx *Tx) TurnVersions(ctx context.Context, gameID string) ([]TurnRecord, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT version, turn FROM turns WHERE game_id = ? ORDER BY turn, version`, gameID)
+	rows, err := tx.query(ctx, `SELECT version, turn FROM turns WHERE game_id = ? ORDER BY turn, version`, gameID)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing the turns of %q: %w", gameID, err)
 	}
@@ -52,7 +52,7 @@ func (tx *Tx) TurnVersions(ctx context.Context, gameID string) ([]TurnRecord, er
 func (tx *Tx) LastVoided(ctx context.Context, gameID string, turn int) (rec TurnRecord, ok bool, err error) {
 	var v int
 	var status string
-	err = tx.tx.QueryRowContext(ctx, `SELECT version, status FROM turns WHERE game_id = ? AND turn = ? ORDER BY version DESC LIMIT 1`,
+	err = tx.queryRow(ctx, `SELECT version, status FROM turns WHERE game_id = ? AND turn = ? ORDER BY version DESC LIMIT 1`,
 		gameID, turn).Scan(&v, &status)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && TurnStatus(status) != TurnVoided {
 		return TurnRecord{}, false, nil

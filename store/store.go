@@ -91,6 +91,8 @@ type DB struct {
 	writer *sql.DB // exactly one connection, BEGIN IMMEDIATE
 	reader *sql.DB // query_only pool
 	now    func() time.Time
+
+	writerStmts, readerStmts *stmtCache // stmts.go
 }
 
 // CorruptError reports a file that SQLite cannot vouch for. Its message names
@@ -153,7 +155,7 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 	writer.SetConnMaxLifetime(0)
 	writer.SetConnMaxIdleTime(0)
 
-	db := &DB{path: abs, writer: writer, now: o.Now}
+	db := &DB{path: abs, writer: writer, now: o.Now, writerStmts: newStmtCache(writer)}
 	if err := checkIntegrity(ctx, writer, abs, o.QuickCheck); err != nil {
 		writer.Close()
 		return nil, err
@@ -181,7 +183,7 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 		reader.Close()
 		return nil, fmt.Errorf("store: %s: opening the read pool: %w", abs, err)
 	}
-	db.reader = reader
+	db.reader, db.readerStmts = reader, newStmtCache(reader)
 	return db, nil
 }
 
@@ -258,7 +260,7 @@ func (db *DB) Path() string { return db.path }
 // Close closes both connection pools. The last connection to close
 // checkpoints the write-ahead log into the main file.
 func (db *DB) Close() error {
-	var errs []error
+	errs := []error{db.readerStmts.close(), db.writerStmts.close()}
 	if db.reader != nil {
 		errs = append(errs, db.reader.Close())
 	}
@@ -285,7 +287,7 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{tx: sqlTx, now: db.now}); err != nil {
+	if err := fn(&Tx{tx: sqlTx, now: db.now, stmts: db.writerStmts}); err != nil {
 		return err
 	}
 	done = true
@@ -303,15 +305,16 @@ func (db *DB) view(ctx context.Context, fn func(tx *Tx) error) error {
 		return fmt.Errorf("store: begin read: %w", err)
 	}
 	defer sqlTx.Rollback()
-	return fn(&Tx{tx: sqlTx, now: db.now})
+	return fn(&Tx{tx: sqlTx, now: db.now, stmts: db.readerStmts})
 }
 
 // Tx is a transaction handed to the function given to DB.Update. It has the
 // same methods as DB, and everything done through it commits or rolls back as
 // one. A Tx must not be used after that function returns.
 type Tx struct {
-	tx  *sql.Tx
-	now func() time.Time
+	tx    *sql.Tx
+	now   func() time.Time
+	stmts *stmtCache // the pool's prepared statements (stmts.go)
 }
 
 // timeLayout is fixed width so that stored times sort as text.

@@ -233,6 +233,11 @@ func TestTurnsAreVersionedSnapshots(t *testing.T) {
 	if err != nil || latest.Turn != 1 || latest.Version != 2 || latest.Seed != 42 {
 		t.Errorf("LatestTurn = %+v, %v; want turn 1 version 2", latest, err)
 	}
+	head, err := db.LatestTurnHead(ctx, "syw")
+	if err != nil || head.Turn != 1 || head.Version != 2 || head.Seed != 42 || head.State != nil || head.Dice != nil ||
+		!head.ResolvedAt.Equal(latest.ResolvedAt) {
+		t.Errorf("LatestTurnHead = %+v, %v; want turn 1 version 2 without the blobs", head, err)
+	}
 	old, err := db.TurnVersion(ctx, "syw", 1, 1)
 	if err != nil || old.Seed != 1<<63 || string(old.Dice) != `[6,1]` || string(old.EventLog) != `[]` {
 		t.Errorf("TurnVersion(1,1) = %+v, %v; the first run must be kept", old, err)

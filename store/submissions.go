@@ -54,7 +54,7 @@ func (tx *Tx) SaveSubmission(ctx context.Context, s Submission) (id int64, repla
 		return 0, false, fmt.Errorf("store: SaveSubmission: SubmittedAt is zero: %w", ErrInvalid)
 	}
 	if s.Valid {
-		res, err := tx.tx.ExecContext(ctx, `UPDATE submissions SET superseded = 1
+		res, err := tx.exec(ctx, `UPDATE submissions SET superseded = 1
 			WHERE game_id = ? AND turn = ? AND nation = ? AND kind = ? AND superseded = 0 AND valid = 1`,
 			s.GameID, s.Turn, s.Nation, s.Kind)
 		if err != nil {
@@ -63,7 +63,7 @@ func (tx *Tx) SaveSubmission(ctx context.Context, s Submission) (id int64, repla
 		n, _ := res.RowsAffected()
 		replaced = n > 0
 		// Earlier invalid ones are superseded too, but never counted as replaced.
-		if _, err := tx.tx.ExecContext(ctx, `UPDATE submissions SET superseded = 1
+		if _, err := tx.exec(ctx, `UPDATE submissions SET superseded = 1
 			WHERE game_id = ? AND turn = ? AND nation = ? AND kind = ? AND superseded = 0`,
 			s.GameID, s.Turn, s.Nation, s.Kind); err != nil {
 			return 0, false, fmt.Errorf("store: SaveSubmission: %w", err)
@@ -73,7 +73,7 @@ func (tx *Tx) SaveSubmission(ctx context.Context, s Submission) (id int64, repla
 	if s.MailID != 0 {
 		mailID = s.MailID
 	}
-	res, err := tx.tx.ExecContext(ctx, `INSERT INTO submissions (game_id, turn, nation, kind, mail_id, raw_text,
+	res, err := tx.exec(ctx, `INSERT INTO submissions (game_id, turn, nation, kind, mail_id, raw_text,
 		canonical_text, receipt_hash, valid, superseded, submitted_at, orders, ruleset, rules_version)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
 		s.GameID, s.Turn, s.Nation, s.Kind, mailID, s.RawText, s.CanonicalText, s.ReceiptHash, s.Valid,
@@ -121,8 +121,25 @@ func (tx *Tx) Submissions(ctx context.Context, gameID string, turn int) ([]Submi
 	return tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? ORDER BY id`, gameID, turn)
 }
 
+// SubmissionsOf returns the submissions of one kind for a game and turn, in
+// the order they were saved: a nation's, or with nation "" every nation's.
+// It reads through the submissions_by_key index, so checking one mail costs
+// what that nation (or that kind) has sent, not the whole turn.
+func (db *DB) SubmissionsOf(ctx context.Context, gameID string, turn int, nation, kind string) (ss []Submission, err error) {
+	err = db.view(ctx, func(tx *Tx) error {
+		if nation == "" {
+			ss, err = tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND kind = ? ORDER BY id`, gameID, turn, kind)
+		} else {
+			ss, err = tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND nation = ? AND kind = ? ORDER BY id`,
+				gameID, turn, nation, kind)
+		}
+		return err
+	})
+	return ss, err
+}
+
 func (tx *Tx) querySubmissions(ctx context.Context, where string, args ...any) ([]Submission, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT id, game_id, turn, nation, kind, mail_id, raw_text, canonical_text,
+	rows, err := tx.query(ctx, `SELECT id, game_id, turn, nation, kind, mail_id, raw_text, canonical_text,
 		receipt_hash, valid, superseded, submitted_at, orders, ruleset, rules_version FROM submissions `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading submissions: %w", err)

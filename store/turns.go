@@ -78,12 +78,12 @@ func (tx *Tx) SaveTurn(ctx context.Context, rec TurnRecord) (int, error) {
 		rec.State = []byte{}
 	}
 	var v int
-	err := tx.tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) + 1 FROM turns WHERE game_id = ? AND turn = ?`,
+	err := tx.queryRow(ctx, `SELECT COALESCE(MAX(version), 0) + 1 FROM turns WHERE game_id = ? AND turn = ?`,
 		rec.GameID, rec.Turn).Scan(&v)
 	if err != nil {
 		return 0, fmt.Errorf("store: SaveTurn %s turn %d: %w", rec.GameID, rec.Turn, err)
 	}
-	_, err = tx.tx.ExecContext(ctx, `INSERT INTO turns (game_id, turn, version, status, state, seed, events, dice, resolved_at)
+	_, err = tx.exec(ctx, `INSERT INTO turns (game_id, turn, version, status, state, seed, events, dice, resolved_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, rec.GameID, rec.Turn, v, string(rec.Status), rec.State,
 		strconv.FormatUint(rec.Seed, 10), rec.EventLog, rec.Dice, encTime(rec.ResolvedAt))
 	if err != nil {
@@ -142,7 +142,7 @@ func (tx *Tx) SetTurnStatus(ctx context.Context, gameID string, turn, version in
 	if !status.valid() {
 		return fmt.Errorf("store: SetTurnStatus: unknown status %q: %w", status, ErrInvalid)
 	}
-	res, err := tx.tx.ExecContext(ctx, `UPDATE turns SET status = ? WHERE game_id = ? AND turn = ? AND version = ?`,
+	res, err := tx.exec(ctx, `UPDATE turns SET status = ? WHERE game_id = ? AND turn = ? AND version = ?`,
 		string(status), gameID, turn, version)
 	if err != nil {
 		return fmt.Errorf("store: SetTurnStatus: %w", err)
@@ -167,6 +167,19 @@ func (db *DB) LatestTurn(ctx context.Context, gameID string) (rec TurnRecord, er
 func (tx *Tx) LatestTurn(ctx context.Context, gameID string) (TurnRecord, error) {
 	return tx.queryTurn(ctx, fmt.Sprintf("game %q has no turns", gameID),
 		`SELECT `+turnColumns+` FROM turns WHERE game_id = ? AND status != 'voided' ORDER BY turn DESC, version DESC LIMIT 1`, gameID)
+}
+
+// LatestTurnHead is LatestTurn without the blobs (State, EventLog and Dice
+// are nil): what a caller that keeps the decoded state needs to see whether
+// it is still the latest, without reading it for every mail.
+func (db *DB) LatestTurnHead(ctx context.Context, gameID string) (rec TurnRecord, err error) {
+	err = db.view(ctx, func(tx *Tx) error {
+		rec, err = tx.queryTurn(ctx, fmt.Sprintf("game %q has no turns", gameID),
+			`SELECT game_id, turn, version, status, NULL, seed, NULL, NULL, resolved_at FROM turns
+			WHERE game_id = ? AND status != 'voided' ORDER BY turn DESC, version DESC LIMIT 1`, gameID)
+		return err
+	})
+	return rec, err
 }
 
 // Turn returns the latest version of one turn that is not voided.
@@ -196,7 +209,7 @@ func (tx *Tx) TurnVersion(ctx context.Context, gameID string, turn, version int)
 func (tx *Tx) queryTurn(ctx context.Context, what, query string, args ...any) (TurnRecord, error) {
 	var rec TurnRecord
 	var status, seed, resolved string
-	err := tx.tx.QueryRowContext(ctx, query, args...).Scan(&rec.GameID, &rec.Turn, &rec.Version, &status,
+	err := tx.queryRow(ctx, query, args...).Scan(&rec.GameID, &rec.Turn, &rec.Version, &status,
 		&rec.State, &seed, &rec.EventLog, &rec.Dice, &resolved)
 	if errors.Is(err, sql.ErrNoRows) {
 		return TurnRecord{}, fmt.Errorf("store: %s: %w", what, ErrNotFound)
@@ -222,7 +235,7 @@ func (db *DB) Events(ctx context.Context, gameID string, turn, version int) (es 
 
 // Events is DB.Events inside a transaction.
 func (tx *Tx) Events(ctx context.Context, gameID string, turn, version int) ([]Event, error) {
-	rows, err := tx.tx.QueryContext(ctx, `SELECT game_id, turn, version, seq, kind, data FROM events
+	rows, err := tx.query(ctx, `SELECT game_id, turn, version, seq, kind, data FROM events
 		WHERE game_id = ? AND turn = ? AND version = ? ORDER BY seq`, gameID, turn, version)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading events: %w", err)
