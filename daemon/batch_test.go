@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -64,5 +65,38 @@ func TestHandleMailsInOrder(t *testing.T) {
 	}
 	if rulings != 1 {
 		t.Errorf("%d rulings recorded, want 1", rulings)
+	}
+}
+
+// TestGroupLen: the mails decided side by side and recorded together are
+// consecutive mails of different senders, at most maxGroup, and a mail of
+// the referee or of no sender is a group of its own.
+func TestGroupLen(t *testing.T) {
+	mails := func(froms ...string) []store.Mail {
+		var ms []store.Mail
+		for _, f := range froms {
+			ms = append(ms, store.Mail{From: f})
+		}
+		return ms
+	}
+	many := make([]string, 20)
+	for i := range many {
+		many[i] = fmt.Sprintf("n%d@x", i)
+	}
+	for _, c := range []struct {
+		froms []string
+		want  int
+	}{
+		{[]string{"a@x", "b@x", "c@x"}, 3},
+		{[]string{"a@x", "b@x", "A@X ", "c@x"}, 2},
+		{[]string{"a@x", "ref@x", "b@x"}, 1},
+		{[]string{"Ref@x", "a@x"}, 1},
+		{[]string{"", "a@x"}, 1},
+		{[]string{"a@x", ""}, 1},
+		{many, maxGroup},
+	} {
+		if got := groupLen(mails(c.froms...), "ref@x"); got != c.want {
+			t.Errorf("groupLen(%q) = %d, want %d", c.froms, got, c.want)
+		}
 	}
 }
