@@ -132,6 +132,13 @@ type Game struct {
 	// it on the table and mails the result back). Default "auto".
 	Battles string `yaml:"battles"`
 
+	// AfterVictory is what happens once a nation has won (the victory tax
+	// base at a year-end): "end" closes the game — no turn is resolved or
+	// opened after the winning one, no reminders go out, and sheets are
+	// answered that the game is over — and "play-on" lets the referee go on
+	// playing as if nobody had won. Default "end".
+	AfterVictory string `yaml:"after_victory"`
+
 	// BattleWaitHours is how long a turn waits for the referee's tabletop
 	// result before the model fights the battle (the referee is told). 0
 	// waits for ever. Default 48.
@@ -151,6 +158,16 @@ type Game struct {
 	// password. Default none; a game needs at least one.
 	Nations map[string]Nation `yaml:"nations"`
 }
+
+// The values of game.after_victory.
+const (
+	AfterVictoryEnd    = "end"     // the game is over once a nation has won
+	AfterVictoryPlayOn = "play-on" // the referee plays on after a victory
+)
+
+// GameOverAtVictory reports whether a victory ends the game
+// (game.after_victory is end, or left out).
+func (g Game) GameOverAtVictory() bool { return g.AfterVictory != AfterVictoryPlayOn }
 
 // Nation is one nation's registration.
 type Nation struct {
@@ -338,6 +355,7 @@ func Default() *Config {
 			OutageHours:     6,
 			Battles:         "auto",
 			BattleWaitHours: 48,
+			AfterVictory:    AfterVictoryEnd,
 		},
 		Mail: Mail{
 			Mode:    ModeEmbedded,

@@ -201,6 +201,7 @@ func TestValidationRules(t *testing.T) {
 		{"deadline date", "game: {deadline: {dates: ['6 March']}, nations: {eisenmark: {addresses: [a@b.c], password: p}}}", "game.deadline.dates[0]", "YYYY-MM-DD"},
 		{"deadline order", "game: {deadline: {dates: ['2026-03-06', '2026-03-01']}, nations: {eisenmark: {addresses: [a@b.c], password: p}}}", "game.deadline.dates[1]", "increasing order"},
 		{"bad auth_serv_id", "game: {auth_serv_id: 'mx.google.com; spf=pass', nations: {eisenmark: {addresses: [a@b.c], password: p}}}", "game.auth_serv_id", "not a server id"},
+		{"after_victory", "game: {after_victory: continue, nations: {eisenmark: {addresses: [a@b.c], password: p}}}", "game.after_victory", "end (a victory ends the game) or play-on"},
 		{"unknown mode", "mail: {mode: carrier-pigeon, address: o@example.org}", "mail.mode", "embedded"},
 		{"external without hosts", "mail: {mode: external, address: o@example.org}", "mail.imap.host", "needs the provider's IMAP server"},
 		{"external without smtp host", "mail: {mode: external, address: o@example.org, imap: {host: h, username: u, password_env: PBEM_TEST_IMAP}}", "mail.smtp.host", "SMTP server"},

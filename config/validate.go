@@ -124,6 +124,9 @@ func (v *validator) game() {
 	if g.Battles != "auto" && g.Battles != "table" {
 		v.add("game.battles", "%q is not a way to fight battles; write auto (the engine's model) or table (the referee's table)", g.Battles)
 	}
+	if g.AfterVictory != AfterVictoryEnd && g.AfterVictory != AfterVictoryPlayOn {
+		v.add("game.after_victory", "%q is not a choice; write end (a victory ends the game) or play-on (the referee plays on after a victory)", g.AfterVictory)
+	}
 	if g.BattleWaitHours < 0 || g.BattleWaitHours > 2000 {
 		v.add("game.battle_wait_hours", "%d is out of range; use 1 to 2000 hours, or 0 to wait for ever", g.BattleWaitHours)
 	}

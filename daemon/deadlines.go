@@ -62,16 +62,16 @@ func (g *Game) openDeadline(ctx context.Context, tx *store.Tx, turn int, opened 
 }
 
 // ensureDeadline gives the turn now open its deadline from the schedule if
-// it has none (a game stored by a pbem that did not store deadlines). The
-// daemon calls it at start.
+// it has none (a game stored by a pbem that did not store deadlines), unless
+// the game is over. The daemon calls it at start.
 func (g *Game) ensureDeadline(ctx context.Context) error {
 	rec, err := g.DB.LatestTurn(ctx, g.ID())
 	if err != nil {
 		return err
 	}
 	st, err := g.decoded(rec)
-	if err != nil {
-		return err
+	if err != nil || g.gameOver(st) != nil {
+		return err // gameover.go: the game is over, no turn opens
 	}
 	if _, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil || !errors.Is(err, store.ErrNotFound) {
 		return err

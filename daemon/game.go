@@ -357,9 +357,10 @@ func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 	}
 	// No stored deadline: a game stored by an older pbem that the daemon
 	// has not opened since (it stores one at start), or a turn the schedule
-	// gives none. Show what the schedule would give.
+	// gives none. Show what the schedule would give — unless the game is
+	// over (gameover.go), when no turn is open.
 	deadline, ok := g.scheduled(time.Time{}, rec.ResolvedAt)
-	if !ok {
+	if !ok || g.gameOver(st) != nil {
 		deadline = time.Time{}
 	}
 	return st, deadline, nil

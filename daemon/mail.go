@@ -34,6 +34,7 @@ const (
 	ClassDuplicate     = "duplicate"      // the same Message-ID from the same sender was handled already
 	ClassLate          = "late"           // a sheet that arrived after the deadline: answered, not counted
 	ClassInternal      = "internal-error" // handling it panicked: quarantined, the sender and the referee told
+	ClassGameOver      = "game-over"      // a player's mail after the victory ended the game: answered with the result, nothing recorded
 )
 
 // Submission kinds written to the store.

@@ -28,8 +28,8 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	st, _, err := g.current(ctx)
-	if err != nil {
-		return time.Time{}, err
+	if err != nil || g.gameOver(st) != nil {
+		return time.Time{}, err // gameover.go: no reminders after the victory
 	}
 	deadline, err := g.turnDeadline(ctx, st.Turn)
 	if err != nil || deadline.IsZero() {

@@ -92,6 +92,9 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	if m.Rerun {
 		notes = append(notes, "The referee had this turn resolved again after a correction. This report replaces the one sent earlier for it.")
 	}
+	if m.GameOver != "" {
+		notes = append(notes, "The game is over: "+m.GameOver+" No more orders are taken.")
+	}
 	if m.NMR {
 		notes = append(notes, "No orders from you were in force at the deadline (NMR): every one of your land forces held in place on DEFEND, and nothing else was done for you this turn.")
 	}

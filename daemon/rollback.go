@@ -176,6 +176,9 @@ func (g *Game) decideRerunAny(ctx context.Context, n int) (p rerunPlan, unchange
 	}
 	p.latest = latest
 	if n == latest.Turn+1 {
+		if err := g.errGameOver(st); err != nil {
+			return rerunPlan{}, false, err // gameover.go: the turn after the victory is never resolved
+		}
 		voided, ok, err := g.DB.LastVoided(ctx, g.ID(), n)
 		if err != nil {
 			return rerunPlan{}, false, err

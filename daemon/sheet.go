@@ -26,6 +26,18 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	if err != nil {
 		return outcome{}, err
 	}
+	if g.gameOver(st) != nil {
+		// gameover.go: after the victory a player's mail is answered with
+		// the result, not checked; nothing on it is recorded.
+		_, sheet := findSheet(ex, parser.NewVocabulary(g.Map, st))
+		nation := pickNation(auth.Nations, sheet.Header.NationID)
+		if nation == "" {
+			nation = game.NationID(auth.Nations[0])
+		}
+		out := g.answerGameOver(m, ex, st, nation)
+		out.opened = opened
+		return out, nil
+	}
 	g.withTreaties(ctx, st) // treaty.go: the treaties sent and attested so far
 	text, sheet := findSheet(ex, parser.NewVocabulary(g.Map, st))
 	if !sheet.Header.Found {
@@ -306,6 +318,14 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			continue
 		}
 		formatted := parser.FormatRefereeCommand(c, v)
+		if over := g.errGameOver(st); over != nil {
+			switch c.(type) {
+			case parser.ResolveNow, parser.DeadlineSet, parser.DeadlineExtend:
+				// gameover.go: no turn is open after the victory.
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, over))
+				continue
+			}
+		}
 		token, verdict := "", ""
 		switch x := c.(type) {
 		case parser.Approve:

@@ -32,6 +32,12 @@ type Status struct {
 	Intake              IntakeHealth   // outage.go: the intake's connection to the mailbox
 	Battles             []BattleStatus // battles of the open turn on the referee's table
 	OutboxStuck         time.Time      // outage.go: mail due since then has not gone; zero when it flows
+	// Victory says who won, when and with which tax base ("" while nobody
+	// has); Over is set when that ended the game (game.after_victory end,
+	// gameover.go), VictoryTurn is the winning turn.
+	Victory     string
+	Over        bool
+	VictoryTurn int
 }
 
 // NationStatus is one nation's orders for the open turn.
@@ -67,6 +73,9 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	}
 	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID, Turn: st.Turn,
 		TurnLabel: st.Calendar.Label(st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
+	if v := st.Victory; v != nil && len(v.Winners) > 0 {
+		s.Victory, s.Over, s.VictoryTurn = g.victorySentence(st, v), g.gameOver(st) != nil, victoryTurn(st, v)
+	}
 	if d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil {
 		s.Deadline, s.DeadlineSource = d.At, d.Source
 	}
@@ -147,6 +156,20 @@ func (s *Status) Text(now time.Time) string {
 	var b strings.Builder
 	show := func(t time.Time) string { return t.In(s.Zone).Format(deadlineLayout) }
 	fmt.Fprintf(&b, "%s (%s), ruleset %s\n", s.Name, s.Game, s.Ruleset)
+	if s.Over {
+		fmt.Fprintf(&b, "GAME OVER: %s\n", s.Victory)
+		fmt.Fprintf(&b, "No turn is open, no orders are taken, no deadline is set. To reopen the game: ROLLBACK %d\n"+
+			"(pbem rollback %d), then RESOLVE NOW or RERUN %d; to play on past the victory: game.after_victory: play-on.\n",
+			s.VictoryTurn, s.VictoryTurn, s.VictoryTurn)
+		if !s.LastResolved.IsZero() {
+			fmt.Fprintf(&b, "Last turn resolved: %s\n", show(s.LastResolved))
+		}
+		s.queuesText(&b, now)
+		return b.String()
+	}
+	if s.Victory != "" {
+		fmt.Fprintf(&b, "Won: %s The game goes on (game.after_victory: play-on).\n", s.Victory)
+	}
 	fmt.Fprintf(&b, "Open: %s (TURN %d)\n", s.TurnLabel, s.Turn)
 	switch {
 	case s.Deadline.IsZero():
@@ -197,14 +220,19 @@ func (s *Status) Text(now time.Time) string {
 			fmt.Fprintf(&b, "  %s %s — %s\n", t.Hex, t.Nations, state)
 		}
 	}
-	fmt.Fprintf(&b, "\nOutbox: %d waiting, %d sending, %d failed", s.Outbox[store.OutboxPending], s.Outbox[store.OutboxSending],
+	s.queuesText(&b, now)
+	return b.String()
+}
+
+// queuesText prints the mail queues and the mail's health.
+func (s *Status) queuesText(b *strings.Builder, now time.Time) {
+	fmt.Fprintf(b, "\nOutbox: %d waiting, %d sending, %d failed", s.Outbox[store.OutboxPending], s.Outbox[store.OutboxSending],
 		s.Outbox[store.OutboxFailed])
 	if !s.OldestPending.IsZero() {
-		fmt.Fprintf(&b, " (the oldest queued %s ago)", roundDuration(now.Sub(s.OldestPending)))
+		fmt.Fprintf(b, " (the oldest queued %s ago)", roundDuration(now.Sub(s.OldestPending)))
 	}
-	fmt.Fprintf(&b, "\nMail in: %d waiting to be handled, %d quarantined\n", s.MailWaiting, s.MailQuarantined)
+	fmt.Fprintf(b, "\nMail in: %d waiting to be handled, %d quarantined\n", s.MailWaiting, s.MailQuarantined)
 	b.WriteString(s.healthText(now))
-	return b.String()
 }
 
 func plural(n int) string {

@@ -35,7 +35,8 @@ import (
 //
 // A turn is due at its stored deadline, or at once when the referee's
 // RESOLVE NOW for it has been recorded. It waits while mail received is
-// not yet handled (a sheet that came in time must count). Nations without a
+// not yet handled (a sheet that came in time must count), and none is due
+// once a victory has ended the game (gameover.go). Nations without a
 // sheet in force at the deadline (NMR, "no moves received") hold in place:
 // each of their land forces gets a DEFEND stance and nothing else, and the
 // nation's report and the referee's summary say so.
@@ -82,6 +83,9 @@ type TurnMail struct {
 	// Previous is the nation's report model of the turn before, as JSON
 	// (Mailed.Model); nil for none.
 	Previous []byte
+	// GameOver is the victory sentence when this turn ended the game
+	// (gameover.go): no next turn opens. "" while the game goes on.
+	GameOver string
 }
 
 // TurnMailer builds one recipient's mail about a resolved turn, or a
@@ -166,6 +170,9 @@ func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) 
 	st, deadline, err := g.current(ctx)
 	if err != nil {
 		return false, time.Time{}, err
+	}
+	if g.gameOver(st) != nil {
+		return false, time.Time{}, nil // gameover.go: nothing is resolved after the victory
 	}
 	if _, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); errors.Is(err, store.ErrNotFound) {
 		deadline = time.Time{} // the schedule's guess in current is for show only
@@ -287,6 +294,13 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 	if err != nil {
 		return turnOutcome{}, err
 	}
+	st, err := g.decoded(base)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	if err := g.errGameOver(st); err != nil {
+		return turnOutcome{}, err // gameover.go
+	}
 	return g.decideFrom(ctx, base, base, 0)
 }
 
@@ -383,7 +397,9 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	out.rec = store.TurnRecord{GameID: g.ID(), Turn: turn, Status: store.TurnResolved, State: stateJSON, Seed: seed,
 		EventLog: eventLog, Dice: dice, ResolvedAt: now}
 
-	// The next turn's deadline continues the schedule from this turn's.
+	// The next turn's deadline continues the schedule from this turn's;
+	// a turn that ends the game opens none (gameover.go).
+	over := g.gameOver(res.State) != nil
 	var prev time.Time
 	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn); err == nil {
 		prev = d.Scheduled
@@ -401,6 +417,9 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return turnOutcome{}, err
 	}
+	if over {
+		out.next = time.Time{}
+	}
 	key := "report"
 	if rerunOf > 0 {
 		key = fmt.Sprintf("report.v%d", rerunOf+1)
@@ -417,6 +436,9 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: st.Calendar.Label(turn),
 		State: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.Calendar.Label(turn + 1), NextDeadline: out.next, Zone: g.Zone,
 		Rolls: res.Rolls, Rulings: rulingTexts, Sheets: sheets}
+	if over {
+		tm.GameOver = g.victorySentence(res.State, res.State.Victory)
+	}
 	var rs []recipient
 	for _, id := range g.Config.NationIDs() {
 		n := game.NationID(id)

@@ -56,10 +56,13 @@ func plainTurnText(m TurnMail) (subject, text string) {
 		}
 	}
 	b.WriteString("\n")
-	if !m.NextDeadline.IsZero() {
+	switch {
+	case m.GameOver != "":
+		fmt.Fprintf(&b, "The game is over: %s No more orders are taken.\n", m.GameOver)
+	case !m.NextDeadline.IsZero():
 		fmt.Fprintf(&b, "Orders for %s (TURN %d) are due by %s.\n", m.NextLabel, m.NextTurn,
 			m.NextDeadline.In(m.Zone).Format(deadlineLayout))
-	} else {
+	default:
 		fmt.Fprintf(&b, "Orders for %s (TURN %d) are now open; the referee will set the deadline.\n", m.NextLabel, m.NextTurn)
 	}
 	return subject, b.String()

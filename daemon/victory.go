@@ -16,7 +16,8 @@ const MailVictory = "victory"
 
 // victoryMails announce a VictoryDeclared of the turn to every nation and
 // the referee, one mail each, in the turn's commit (so once). A tie played
-// on (no winner) is announced too: the game goes on.
+// on (no winner) is announced too: the game goes on. The mail says whether
+// the victory ends the game (game.after_victory, gameover.go).
 func (g *Game) victoryMails(events []engine.Event, turn int, now time.Time) []outbox.Message {
 	var v *engine.VictoryDeclared
 	for _, e := range events {
@@ -49,8 +50,13 @@ func (g *Game) victoryMails(events []engine.Event, turn int, now time.Time) []ou
 	for _, c := range v.Contenders {
 		fmt.Fprintf(&b, "  %-14s %d\n", g.nationName(c.Nation), c.TaxBase)
 	}
-	if len(v.Winners) > 0 {
-		b.WriteString("\nThe referee will say what happens next. Thank you for playing.\n")
+	switch {
+	case len(v.Winners) == 0:
+	case g.Config.Game.GameOverAtVictory():
+		b.WriteString("\nThe game is over: no more turns are resolved and no more orders are taken. If you believe\n" +
+			"the result is wrong, write to the referee, who alone can reopen the game. Thank you for playing.\n")
+	default:
+		b.WriteString("\nThe referee plays on past the victory: the next turn is open and orders are taken as usual.\n")
 	}
 	var out []outbox.Message
 	for _, id := range g.Config.NationIDs() {

@@ -20,6 +20,11 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"sheet-in-force":      map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc", "Received": "Monday", "Late": false},
 		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
 		"internal-error":      nil,
+		"game-over": map[string]any{"Result": "Eisenmark won the campaign at the year-end 1752 (turn 7) with a tax base of 4900.",
+			"Contenders": []struct {
+				Name    string
+				TaxBase int
+			}{{"Eisenmark", 4900}, {"Fromande", 4800}}, "Needed": 4800, "Referee": "referee@pbem.localhost"},
 		"treaty-proposed": map[string]any{"Proposer": "Eisenmark", "ID": "T1", "Title": "Peace", "Parties": "Eisenmark and Morgronskia",
 			"Text": "Peace between us."},
 		"treaty-ratified":  map[string]any{"ID": "T1", "Title": "Peace", "Parties": "Eisenmark and Morgronskia", "When": "at the start of May 1752"},
