@@ -33,7 +33,8 @@ import (
 //	city Mitte [controller=N] [loyalty=N] [siege=masked|besieged] [breaches=N] [treasury=N] [besiegers=N,…] [since=T]
 //	depot E-D1 eisenmark 0105 [aboard=E9] [granted=fromande,…]
 //	force E1 eisenmark 0101: 24 C infantry, 6 B light-cavalry exh=2, 2 field-gun, general Keith, 3 warships; attack pursue retreat=1.5 slow continue avoid unsupplied garrison aboard=E3
-//	intel eisenmark F1 2
+//	intel eisenmark F1 2 [seen]    (seen: with what the scouts saw, the force as given here; without: a
+//	                                sighting stored before snapshots, showing the force's current contents)
 //	treaty T1 eisenmark,fromande [attested=eisenmark,…] [ratified=N] [published=N] [penalty=OFFENDER>AGGRIEVED:SINCE[:ENDED]]
 //	(city lines take treasury=N; nation lines temp=CITY, the temporary capitol)
 //	ORDERS
@@ -487,7 +488,12 @@ func buildState(c *testCase) (*State, error) {
 			s.Forces = append(s.Forces, pf.f)
 		case "intel":
 			lv, _ := strconv.Atoi(w[2])
-			s.Intel = append(s.Intel, Sighting{Nation: game.NationID(w[0]), Force: game.ForceID(w[1]), Level: lv, Turn: c.turn - 1})
+			sg := Sighting{Nation: game.NationID(w[0]), Force: game.ForceID(w[1]), Level: lv, Turn: c.turn - 1}
+			if len(w) > 3 && w[3] == "seen" {
+				// Filled below, once every force is read.
+				sg.Seen = &Revealed{}
+			}
+			s.Intel = append(s.Intel, sg)
 		default:
 			if ok, err := yearEndPrestate(s, word, w); ok || err != nil {
 				if err != nil {
@@ -499,6 +505,21 @@ func buildState(c *testCase) (*State, error) {
 		}
 	}
 	s.Normalize()
+	for i := range s.Intel {
+		sg := &s.Intel[i]
+		if sg.Seen == nil {
+			continue
+		}
+		rules, err := ruleset.ByID(c.ruleset)
+		if err != nil {
+			return nil, err
+		}
+		f, ok := s.Force(sg.Force)
+		if !ok {
+			return nil, fmt.Errorf("PRESTATE intel %s %s seen: no force %s to have been seen", sg.Nation, sg.Force, sg.Force)
+		}
+		*sg.Seen = Reveal(rules, f, ruleset.ScoutingLevel(sg.Level)).Revealed
+	}
 	return s, nil
 }
 

@@ -107,8 +107,9 @@ func TestEventsRoundTrip(t *testing.T) {
 }
 
 // TestFogOfWar is the property that View decides fog of war: over random
-// games with random scouting intelligence, no foreign force's contents —
-// counts, grades, leaders, supply — appear in a nation's view unless an
+// games with random scouting intelligence (with the scouts' snapshot, or
+// without as stored before snapshots were kept), no foreign force's contents
+// — counts, grades, leaders, supply — appear in a nation's view unless an
 // Intel entry grants the level that reveals them.
 func TestFogOfWar(t *testing.T) {
 	rules := rules1752()
@@ -135,7 +136,14 @@ func TestFogOfWar(t *testing.T) {
 		for _, n := range st.Nations {
 			for _, f := range st.Forces {
 				if f.Nation != n.ID && r.IntN(4) == 0 {
-					st.Intel = append(st.Intel, engine.Sighting{Nation: n.ID, Force: f.ID, Level: r.IntN(4), Turn: st.Turn - 1})
+					s := engine.Sighting{Nation: n.ID, Force: f.ID, Level: r.IntN(4), Turn: st.Turn - 1}
+					if s.Level > 0 && r.IntN(2) == 0 {
+						// What the scouts saw (the same marked contents):
+						// the View shows it at the level, no more.
+						seen := engine.Reveal(rules, &f, ruleset.ScoutingLevel(s.Level)).Revealed
+						s.Seen = &seen
+					}
+					st.Intel = append(st.Intel, s)
 				}
 			}
 		}

@@ -29,16 +29,25 @@ func (t *turn) scout(n game.NationID, scouts []*game.Force, target *game.Force, 
 	}
 	level := t.r.ScoutingResults.Level(ssp, tsp)
 	key := intelKey{n, target.ID}
-	if prev := t.seen[key]; prev != nil {
-		if ruleset.ScoutingLevel(prev.Level) >= level {
-			return
-		}
-		prev.Level = int(level)
+	prev := t.seen[key]
+	if prev != nil && ruleset.ScoutingLevel(prev.Level) >= level {
+		return
+	}
+	learned := Reveal(t.r, target, level)
+	// What the scouts saw now is the snapshot the View will show: a better
+	// look later in the turn replaces it, nothing else does.
+	var seen *Revealed
+	if level > ruleset.LevelSize {
+		r := learned.Revealed.Clone()
+		seen = &r
+	}
+	if prev != nil {
+		prev.Level, prev.Seen = int(level), seen
 	} else {
-		t.seen[key] = &Sighting{Nation: n, Force: target.ID, Level: int(level), Turn: t.number}
+		t.seen[key] = &Sighting{Nation: n, Force: target.ID, Level: int(level), Turn: t.number, Seen: seen}
 	}
 	t.emit(&Scouted{Nation: n, Scouts: ids, Target: target.ID, TargetNation: target.Nation, ScoutSP: ssp, ScreenSP: tsp,
-		Level: level, LevelName: LevelName(level), Learned: Reveal(t.r, target, level), Tick: tick},
+		Level: level, LevelName: LevelName(level), Learned: learned, Tick: tick},
 		t.cite("Scouting", ""), target.At, to(n), n, target.Nation)
 }
 

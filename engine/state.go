@@ -50,11 +50,21 @@ type NationState struct {
 // Sighting is one nation's knowledge of one foreign force, granted by a
 // scouting event of the last turn: the level reached and the force's contents
 // as seen then.
+//
+// Seen is what the scouts saw, at the level reached, at the moment they
+// reached it (the Learned of the Scouted event that gave the level): the
+// arms present, the approximate figures, or the exact troops, guns, ships and
+// leaders. The View shows it instead of the force's contents after the rest
+// of the turn, so a battle, attrition or split fought after the sighting does
+// not reach the scouting nation through it. Seen is nil at LevelSize (nothing
+// seen beyond general intelligence) and in states stored before snapshots
+// were kept; such a Sighting shows the force's current contents at Level.
 type Sighting struct {
 	Nation game.NationID
 	Force  game.ForceID
 	Level  int
 	Turn   int
+	Seen   *Revealed `json:",omitempty"`
 }
 
 // Normalize sorts every list of the state into canonical order and normalises
@@ -150,6 +160,12 @@ func (s *State) Clone() *State {
 		t.Penalties = slices.Clone(t.Penalties)
 	}
 	c.Intel = slices.Clone(s.Intel)
+	for i := range c.Intel {
+		if seen := c.Intel[i].Seen; seen != nil {
+			cp := seen.Clone()
+			c.Intel[i].Seen = &cp
+		}
+	}
 	c.Sieges = slices.Clone(s.Sieges)
 	for i := range c.Sieges {
 		c.Sieges[i].Besiegers = slices.Clone(c.Sieges[i].Besiegers)

@@ -91,17 +91,44 @@ type ForeignForce struct {
 	Size  ruleset.SizeClass `json:",omitempty"`
 	Ships ruleset.SizeClass `json:",omitempty"`
 	// Level is the scouting level this nation holds on the force.
-	Level       ruleset.ScoutingLevel `json:",omitempty"`
-	Arms        []string              `json:",omitempty"`
-	HasGeneral  bool                  `json:",omitempty"`
-	Approx      []ApproxCount         `json:",omitempty"`
-	ApproxGuns  int                   `json:",omitempty"`
-	ShipCounts  *game.Ships           `json:",omitempty"`
-	LeaderNames []string              `json:",omitempty"`
-	Troops      []game.Troops         `json:",omitempty"`
-	Guns        []game.Guns           `json:",omitempty"`
-	Leaders     []game.Leader         `json:",omitempty"`
-	Unsupplied  bool                  `json:",omitempty"`
+	Level ruleset.ScoutingLevel `json:",omitempty"`
+	// Revealed is what scouting showed of the force's contents, as the
+	// scouts saw it (Sighting.Seen); its fields sit in ForeignForce's JSON
+	// as if declared here.
+	Revealed
+}
+
+// Revealed is what a scouting level shows of a force's contents, beyond
+// general intelligence (see ForeignForce for which level fills which
+// field). It is what the scouts saw at the moment they scouted: the
+// Learned of a Scouted event, kept in Sighting.Seen for the View.
+type Revealed struct {
+	Arms        []string      `json:",omitempty"`
+	HasGeneral  bool          `json:",omitempty"`
+	Approx      []ApproxCount `json:",omitempty"`
+	ApproxGuns  int           `json:",omitempty"`
+	ShipCounts  *game.Ships   `json:",omitempty"`
+	LeaderNames []string      `json:",omitempty"`
+	Troops      []game.Troops `json:",omitempty"`
+	Guns        []game.Guns   `json:",omitempty"`
+	Leaders     []game.Leader `json:",omitempty"`
+	Unsupplied  bool          `json:",omitempty"`
+}
+
+// Clone returns a copy of r that shares no memory with it.
+func (r Revealed) Clone() Revealed {
+	c := r
+	c.Arms = slices.Clone(r.Arms)
+	c.Approx = slices.Clone(r.Approx)
+	if r.ShipCounts != nil {
+		sh := *r.ShipCounts
+		c.ShipCounts = &sh
+	}
+	c.LeaderNames = slices.Clone(r.LeaderNames)
+	c.Troops = slices.Clone(r.Troops)
+	c.Guns = slices.Clone(r.Guns)
+	c.Leaders = slices.Clone(r.Leaders)
+	return c
 }
 
 // View returns what nation may know of the game in state: its own forces in
@@ -109,12 +136,20 @@ type ForeignForce struct {
 // scouting (State.Intel) revealed of it; every city's controller, loyalty and
 // siege status; its own treasuries; its depots and those granted to it;
 // published treaties.
+//
+// A foreign force's place and size class are its current ones (general
+// intelligence, public at the end of the turn); its contents are what the
+// scouts saw when they scouted it (Sighting.Seen), not what the rest of the
+// turn — battles, attrition, splits — left of it. A Sighting stored before
+// snapshots existed (no Seen) shows the force's current contents at the
+// level reached, as pbem did then.
 func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.NationID) *NationView {
 	v := &NationView{Nation: nation, Turn: state.Turn, Label: state.Calendar.Label(state.Turn), Calendar: state.Calendar}
-	levels := map[game.ForceID]ruleset.ScoutingLevel{}
-	for _, s := range state.Intel {
-		if s.Nation == nation && ruleset.ScoutingLevel(s.Level) > levels[s.Force] {
-			levels[s.Force] = ruleset.ScoutingLevel(s.Level)
+	best := map[game.ForceID]*Sighting{}
+	for i := range state.Intel {
+		s := &state.Intel[i]
+		if s.Nation == nation && (best[s.Force] == nil || s.Level > best[s.Force].Level) {
+			best[s.Force] = s
 		}
 	}
 	for i := range state.Forces {
@@ -123,7 +158,20 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 			v.Own = append(v.Own, f.Clone())
 			continue
 		}
-		v.Foreign = append(v.Foreign, Reveal(rules, f, levels[f.ID]))
+		s := best[f.ID]
+		if s == nil {
+			v.Foreign = append(v.Foreign, Reveal(rules, f, ruleset.LevelSize))
+			continue
+		}
+		level := ruleset.ScoutingLevel(s.Level)
+		if s.Seen == nil {
+			v.Foreign = append(v.Foreign, Reveal(rules, f, level))
+			continue
+		}
+		ff := Reveal(rules, f, ruleset.LevelSize)
+		ff.Level = level
+		ff.Revealed = s.Seen.Clone()
+		v.Foreign = append(v.Foreign, ff)
 	}
 	for _, c := range state.Cities {
 		cv := CityView{Name: c.Name, Controller: c.Controller, Loyalty: c.Loyalty, Siege: c.Siege, Breaches: c.Breaches}
@@ -160,8 +208,11 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 	return v
 }
 
-// Reveal returns what a scouting level shows of a force (LevelSize: only
-// general intelligence). It is used by View and by Scouted events.
+// Reveal returns what a scouting level shows of a force as it stands now
+// (LevelSize: only general intelligence). Scouted events carry it, and their
+// sightings keep its Revealed part as what the scouts saw; View uses it for
+// a foreign force's place and size class, and for the contents of sightings
+// stored before snapshots were kept.
 func Reveal(rules *ruleset.Ruleset, f *game.Force, level ruleset.ScoutingLevel) ForeignForce {
 	ff := ForeignForce{ID: f.ID, Nation: f.Nation, At: f.At, Aboard: f.Aboard, Level: level}
 	land := f.FightingFigures()
