@@ -207,6 +207,16 @@ func (e *LandBattle) redactFor(n game.NationID) Event {
 				m.EnemyLost = 0
 			}
 		}
+		// The enemy's army morale count at its break: its figures only
+		// from exact scouting, its commander's fate from the approximate
+		// level (when the nation can name him).
+		if m.Count != nil && m.Count.Side == en && level < ruleset.LevelExact {
+			bc := battle.ArmyBreak{Side: m.Count.Side, Day: m.Count.Day, Turn: m.Count.Turn, Bound: m.Count.Bound, Round: m.Count.Round, Gunners: m.Count.Gunners}
+			if level >= ruleset.LevelApprox {
+				bc.CommanderLost = m.Count.CommanderLost
+			}
+			m.Count = &bc
+		}
 		c.Moments[k] = m
 	}
 	return &c

@@ -627,19 +627,24 @@ func (b *lgg) riskGeneral(ls *lside, t *lunit) {
 
 // lost is the figures the campaign's morale rule counts as lost: routed
 // units whole, and the strength points lost by the others.
-func (b *lgg) lost(ls *lside) int {
-	n := 0
+func (b *lgg) lost(ls *lside) int { return b.count(ls).Lost() }
+
+// count is the campaign's army morale count for a side (ArmyBreak): units
+// routed or gone whole (Routed), the strength points lost by the others
+// (Eliminated). LGG has no shaken status.
+func (b *lgg) count(ls *lside) ArmyBreak {
+	c := ArmyBreak{Side: ls.idx, Counted: ls.counted, Gunners: b.r.LandBattles.BreakCountsGunners}
 	for _, u := range ls.units {
 		if !b.r.LandBattles.BreakCountsGunners && u.kind == Battery {
 			continue
 		}
 		if u.routed || u.gone {
-			n += u.figures
+			c.Routed += u.figures
 			continue
 		}
-		n += u.figures * (u.maxSP - u.sp) / max(u.maxSP, 1)
+		c.Eliminated += u.figures * (u.maxSP - u.sp) / max(u.maxSP, 1)
 	}
-	return n
+	return c
 }
 
 func (b *lgg) intact(i int) int { return b.sides[i].counted - b.lost(b.sides[i]) }
@@ -661,7 +666,8 @@ func (b *lgg) checkBreak(i int) bool {
 	ls.broken = true
 	b.res.Broken[i] = true
 	b.res.Outcome, b.res.Winner = Decisive, 1-i
-	b.moment(Moment{What: MBreak, Side: i})
+	c := b.count(ls)
+	b.moment(Moment{What: MBreak, Side: i, Count: &c})
 	if b.res.Turning < 0 {
 		for k := len(b.res.Moments) - 2; k >= 0; k-- {
 			if notable(b.res.Moments[k].What) && b.res.Moments[k].Side == 1-i {
@@ -711,6 +717,9 @@ func (b *lgg) moment(m Moment) {
 	// The moment's tabletop turn: how far through the day's actions it
 	// came, on the 16-turn day the narrative tells time by.
 	m.Day, m.Turn = b.day, min(16, 1+b.played*16/max(b.length, 1))
+	if m.Count != nil {
+		m.Count.Day, m.Count.Turn, m.Count.Round = m.Day, m.Turn, b.round
+	}
 	m.Lost, m.EnemyLost = b.pct(b.sides[m.Side]), b.pct(b.sides[1-m.Side])
 	if m.Nation == "" {
 		if c := b.sides[m.Side].side.Commander; c != nil {

@@ -126,9 +126,66 @@ type Moment struct {
 	Outcome string        `json:",omitempty"`
 	// General is the general named in a "general" moment.
 	General string `json:",omitempty"`
+	// Count is, on a "break" moment, the army morale rule's count at the
+	// break (nil on other moments).
+	Count *ArmyBreak `json:",omitempty"`
 	// Lost is the fraction, in percent, of the acting side's army the
 	// morale rule counts as lost at that moment; EnemyLost the other's.
 	Lost, EnemyLost int
+}
+
+// ArmyBreak is the army morale rule's count for the side whose army broke,
+// at the moment it broke: "half or more of your army's figures excluding
+// artillery [V4: infantry or cavalry figures] are eliminated, have routed
+// off the table, or are in shaken status". Counted is the rule's base (the
+// side's infantry and cavalry figures; gunners too when the ruleset's
+// BreakCountsGunners says so, and then Gunners is set); Eliminated,
+// Routed and Shaken are the counted figures in each state, which add up to
+// what the rule counted as lost:
+//   - Eliminated: figures of strength points lost to fire and melee, and
+//     of units destroyed (the simulation); in LGG the strength points lost
+//     by units still standing (killed and stragglers alike);
+//   - Routed: figures of strength points lost as rout hits, and of units
+//     routing or routed off the table (LGG: routed units whole, and units
+//     gone at a day's end);
+//   - Shaken: the remaining figures of shaken units (LGG has no shaken
+//     status: 0).
+//
+// Day, Turn and Bound say when: the day of the battle (V4 multi-day) and
+// the tabletop turn (1–16); Bound is which of the turn's two bounds
+// (simulation), Round the LGG round (the turn is then how far through the
+// day's actions it came, on the 16-turn day).
+type ArmyBreak struct {
+	Side       int
+	Day, Turn  int
+	Bound      int  `json:",omitempty"`
+	Round      int  `json:",omitempty"`
+	Counted    int  `json:",omitempty"`
+	Gunners    bool `json:",omitempty"`
+	Eliminated int  `json:",omitempty"`
+	Routed     int  `json:",omitempty"`
+	Shaken     int  `json:",omitempty"`
+	// CommanderLost (simulation) is the fate (Killed, Captured, Wounded:
+	// incapacitated) of the side's commander when he was lost since the
+	// side last rallied: his loss shook the whole line ("If a General is
+	// Killed/Incapacitated all units in his chain of command … are shaken"),
+	// which is often why an army breaks with few casualties.
+	CommanderLost string `json:",omitempty"`
+}
+
+// Lost is the figures the rule counted as lost.
+func (a ArmyBreak) Lost() int { return a.Eliminated + a.Routed + a.Shaken }
+
+// BreakCount returns the army morale count of the side whose army broke,
+// from the result's "break" moment (nil: no army broke, or the result does
+// not carry the count, as a referee's tabletop result may not).
+func (r *Result) BreakCount() *ArmyBreak {
+	for i := len(r.Moments) - 1; i >= 0; i-- {
+		if m := r.Moments[i]; m.What == MBreak && m.Count != nil {
+			return m.Count
+		}
+	}
+	return nil
 }
 
 // The moments' What.
@@ -175,6 +232,16 @@ func (r *Result) Validate(s *Setup) error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("outcome %q: expected %s, %s, %s or %s", r.Outcome, Decisive, Repulse, BothRepulsed, Withdrew))
+	}
+	if c := r.BreakCount(); c != nil {
+		switch {
+		case c.Side != 0 && c.Side != 1 || !r.Broken[c.Side] || r.Outcome != Decisive || r.Winner != 1-c.Side:
+			errs = append(errs, fmt.Errorf("break count for side %d: that side's army must have broken (Broken, outcome %s and Winner %d), got Broken %v, outcome %s, Winner %d",
+				c.Side, Decisive, 1-c.Side, r.Broken, r.Outcome, r.Winner))
+		case c.Counted < 0 || c.Eliminated < 0 || c.Routed < 0 || c.Shaken < 0 || c.Lost() > c.Counted:
+			errs = append(errs, fmt.Errorf("break count for side %d: %d eliminated, %d routed and %d shaken of %d counted: expected counts of 0 or more adding up to no more than those counted",
+				c.Side, c.Eliminated, c.Routed, c.Shaken, c.Counted))
+		}
 	}
 	for i := range r.Sides {
 		sr := &r.Sides[i]

@@ -128,6 +128,10 @@ type simSide struct {
 	calledOff bool
 	genius    bool
 	terrainN  int
+	// chiefLost is the fate of the last commander lost, and chiefLostAt
+	// the bound (sim.seq) he was lost in.
+	chiefLost   string
+	chiefLostAt int
 }
 
 type hitKey struct {
@@ -150,6 +154,9 @@ type sim struct {
 	lastGap int
 	// front: how far from the centre close fighting has spread (slots).
 	front int
+	// bound is the turn's bound being played (1 or 2); seq counts the
+	// bounds of the battle.
+	bound, seq int
 }
 
 // engaged reports whether a line slot is in the close fight yet.
@@ -603,7 +610,9 @@ func (b *sim) fightDay() bool {
 		b.res.Turns = b.turn
 		for k := range 2 {
 			mover := (first + k) % 2
-			b.bound(mover)
+			b.bound = k + 1
+			b.seq++
+			b.playBound(mover)
 			if b.checkBreak(1 - mover) {
 				return true
 			}
@@ -612,10 +621,10 @@ func (b *sim) fightDay() bool {
 	return false
 }
 
-// bound is one side's move and the other's fire, in the tabletop order:
+// playBound is one side's move and the other's fire, in the tabletop order:
 // rally, reserves and advance, the enemy's fire and the mover's morale,
 // charges and melee.
-func (b *sim) bound(mover int) {
+func (b *sim) playBound(mover int) {
 	ms, fs := b.sides[mover], b.sides[1-mover]
 	b.rally(ms)
 	b.commitReserves(ms)
@@ -1243,6 +1252,7 @@ func (b *sim) generalOut(g *general, fate string) {
 		}
 	}
 	if g == ss.chief {
+		ss.chiefLost, ss.chiefLostAt = fate, b.seq
 		ss.chief = nil
 		for _, x := range ss.gens {
 			if !x.out {
@@ -1272,20 +1282,35 @@ func abs(x int) int {
 
 // lost is the figures the morale rule counts as lost: eliminated, routed off
 // or routing, or in shaken status.
-func (b *sim) lost(ss *simSide) int {
-	n := 0
+func (b *sim) lost(ss *simSide) int { return b.count(ss).Lost() }
+
+// count is the army morale rule's count for a side (ArmyBreak): a unit
+// eliminated, routing, routed off, surrendered or shaken counts whole, any
+// other the figures of the strength points it lost. A unit still routing
+// on the table counts with the routed ("in flight": it is at least
+// shaken).
+func (b *sim) count(ss *simSide) ArmyBreak {
+	c := ArmyBreak{Side: ss.idx, Counted: ss.counted, Gunners: b.r.LandBattles.BreakCountsGunners}
 	for _, u := range ss.units {
 		if !b.r.LandBattles.BreakCountsGunners && u.u.Kind == Battery {
 			continue
 		}
+		figs, maxSP := u.u.Figures, max(u.maxSP, 1)
+		spent := figs * (u.maxSP - u.sp) / maxSP
+		routed := min(figs*u.routSP/maxSP, spent)
+		c.Eliminated += spent - routed
+		c.Routed += routed
+		rest := figs - spent
 		switch {
-		case u.st == stDead || u.st == stOff || u.st == stRouting || u.st == stSurrendered || u.shaken:
-			n += u.u.Figures
-		default:
-			n += u.u.Figures * (u.maxSP - u.sp) / max(u.maxSP, 1)
+		case u.st == stDead:
+			c.Eliminated += rest
+		case u.st == stOff || u.st == stRouting || u.st == stSurrendered:
+			c.Routed += rest
+		case u.shaken:
+			c.Shaken += rest
 		}
 	}
-	return n
+	return c
 }
 
 func (b *sim) pct(ss *simSide) int {
@@ -1313,7 +1338,14 @@ func (b *sim) checkBreak(i int) bool {
 	ss.broken = true
 	b.res.Broken[i] = true
 	b.res.Outcome, b.res.Winner = Decisive, 1-i
-	b.moment(Moment{What: MBreak, Side: i, Nation: b.leadNation(ss)})
+	c := b.count(ss)
+	c.Day, c.Turn, c.Bound = b.day, b.turn, b.bound
+	// The commander lost since the side last rallied (its own bound, the
+	// one before this) shook its whole line: part of why it broke.
+	if ss.chiefLost != "" && ss.chiefLostAt >= b.seq-1 {
+		c.CommanderLost = ss.chiefLost
+	}
+	b.moment(Moment{What: MBreak, Side: i, Nation: b.leadNation(ss), Count: &c})
 	return true
 }
 
@@ -1338,6 +1370,7 @@ func (b *sim) trackTurning() {
 // back; the lines part to long range.
 func (b *sim) night() {
 	for _, ss := range b.sides {
+		ss.chiefLost = ""
 		for _, u := range ss.units {
 			if u.st == stRouting {
 				u.st = stReserve

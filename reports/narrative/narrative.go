@@ -700,7 +700,10 @@ func (t *teller) ending() any {
 	us, them := t.us(), t.them()
 	var d endingData
 	won := e.Winner == t.mine
+	count := breakCount(e)
 	switch {
+	case e.Outcome == battle.Decisive && count != nil:
+		d.Outcome = t.armyBroke(count, won)
 	case e.Outcome == battle.Decisive && won:
 		d.Outcome = t.choose("the enemy's army broke and the day was ours", "at last the enemy's army gave way, and the field was ours")
 	case e.Outcome == battle.Decisive:
@@ -716,7 +719,7 @@ func (t *teller) ending() any {
 	default:
 		d.Outcome = "neither army could break the other, and both drew off"
 	}
-	if e.Days > 1 {
+	if e.Days > 1 && (count == nil || e.Outcome != battle.Decisive) {
 		d.Outcome = fmt.Sprintf("after %d days of fighting, %s", e.Days, d.Outcome)
 	}
 	d.OurLosses, d.Net = ourLosses(us)
@@ -767,6 +770,118 @@ func (t *teller) ending() any {
 		d.After = append(d.After, s)
 	}
 	return d
+}
+
+// breakCount is the army morale count recorded when the beaten side's
+// army broke (nil: the event carries none, as a referee's tabletop result
+// may not).
+func breakCount(e *engine.LandBattle) *battle.ArmyBreak {
+	for i := len(e.Moments) - 1; i >= 0; i-- {
+		if m := e.Moments[i]; m.What == battle.MBreak && m.Count != nil && m.Count.Side == 1-e.Winner {
+			return m.Count
+		}
+	}
+	return nil
+}
+
+var turnWords = []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+	"eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth"}
+
+// turnWord names a tabletop turn ("the ninth turn"), in words so that the
+// story prints no number the event does not carry as a count.
+func turnWord(n int) string {
+	if n > 0 && n < len(turnWords) {
+		return "the " + turnWords[n] + " turn"
+	}
+	return "the last turn"
+}
+
+// armyBroke tells why an army broke: the army morale rule's count at the
+// break ("half or more of your army's figures … are eliminated, have routed
+// off the table, or are in shaken status"), so that a reader sees how an
+// army with few casualties could break — volleys shake units without
+// killing many men. Our own count is told in full; the enemy's with its
+// numbers only at the exact scouting level, otherwise in words.
+func (t *teller) armyBroke(c *battle.ArmyBreak, won bool) string {
+	at := timeOfDay(c.Turn)
+	if c.Day > 1 {
+		at += fmt.Sprintf(" on the %s day, at %s", ordinal(c.Day), turnWord(c.Turn))
+	} else {
+		at += fmt.Sprintf(", at %s of the day", turnWord(c.Turn))
+	}
+	whose, army := "our", "foot and horse"
+	if won {
+		whose = "the enemy's"
+	}
+	// The commander's fall shook the whole line (the enemy's told only
+	// when the scouts could name his commander).
+	if fate := commanderFate(c.CommanderLost); fate != "" && (!won || t.theirLevel() >= ruleset.LevelApprox) {
+		if won {
+			at += ", with the enemy's commander " + fate + " and his whole line shaken"
+		} else {
+			at += ", with our commander " + fate + " and our whole line shaken"
+		}
+	}
+	if c.Gunners {
+		army = "foot, horse and gunners"
+	}
+	var what string
+	switch {
+	case !won || t.theirLevel() >= ruleset.LevelExact:
+		what = fmt.Sprintf("%d of %s %d %s %s %s", c.Lost(), whose, c.Counted, army, wereWas(c.Lost()), brokenStates(c))
+	case c.Lost()*2 >= c.Counted:
+		// The fogged copy carries no figures (0 of 0): the rule's half.
+		what = fmt.Sprintf("half and more of the enemy's %s were shaken, in flight or fallen", army)
+	default:
+		what = fmt.Sprintf("so many of the enemy's %s were shaken, in flight or fallen", army)
+	}
+	if won {
+		return at + ", " + what + ", and " + t.choose("the enemy's army broke: the day was ours", "at last the enemy's army gave way, and the field was ours")
+	}
+	return at + ", " + what + ", and " + t.choose("our army broke: the day was lost", "our army could stand no more and gave way")
+}
+
+// commanderFate words a commander's fate for the break ("" when none).
+func commanderFate(fate string) string {
+	switch fate {
+	case battle.Killed:
+		return "fallen"
+	case battle.Captured:
+		return "taken"
+	case battle.Wounded:
+		return "carried from the field"
+	}
+	return ""
+}
+
+func wereWas(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+// brokenStates lists the states the morale rule counted figures in, those
+// not nil, with the count of each when there is more than one: "shaken,
+// routed or fallen (150 shaken, 40 routed, 22 fallen)".
+func brokenStates(c *battle.ArmyBreak) string {
+	var words, counts []string
+	for _, p := range []struct {
+		n    int
+		word string
+	}{{c.Shaken, "shaken"}, {c.Routed, "routed"}, {c.Eliminated, "fallen"}} {
+		if p.n > 0 {
+			words = append(words, p.word)
+			counts = append(counts, fmt.Sprintf("%d %s", p.n, p.word))
+		}
+	}
+	switch len(words) {
+	case 0:
+		return "lost"
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1] + " (" + strings.Join(counts, ", ") + ")"
 }
 
 // casualties lists a side's battle losses, those that are not nil:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,6 +51,126 @@ func timeOrder(text string) error {
 	return nil
 }
 
+// breakRe is the story's count of a broken army: when (hour, day, turn),
+// the commander's fate if his loss shook the line, how many of how many
+// (or, fogged, words), in which states, and the count of each.
+var breakRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)(?: on the (\w+) day)?, at the (\w+) turn(?: of the day)?, (?:with (our|the enemy's) commander (fallen|taken|carried from the field) and (?:our|his) whole line shaken, )?(?:(\d+) of (our|the enemy's) (\d+)|(half and more of|so many of) the enemy's) (foot and horse|foot, horse and gunners) (?:were|was) ([a-z, ]+?)(?: \(([^)]*)\))?, and `)
+
+var turnNumber = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+	"ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16}
+
+// breakTold checks the sentence that tells why an army broke against the
+// army morale count the event carries: told whenever the count is there,
+// at the break's day, turn and hour; our own count in numbers, the enemy's
+// in numbers only when scouted exactly; the numbers the count's (the
+// counted, those lost, and each state's, adding up), and lost at least
+// half of those counted — the rule that broke the army.
+func breakTold(e *engine.LandBattle, mine int, text string) error {
+	var c *battle.ArmyBreak
+	for _, m := range e.Moments {
+		if m.What == battle.MBreak && m.Count != nil {
+			c = m.Count
+		}
+	}
+	ms := breakRe.FindAllStringSubmatch(text, -1)
+	switch {
+	case c == nil && len(ms) == 0:
+		return nil
+	case c == nil:
+		return fmt.Errorf("tells a break count %q, but the event carries none", ms[0][0])
+	case len(ms) != 1:
+		return fmt.Errorf("the army morale count %+v told %d times", *c, len(ms))
+	}
+	m := ms[0]
+	if e.Outcome != battle.Decisive || c.Side != 1-e.Winner {
+		return fmt.Errorf("count for side %d in a %s battle won by %d", c.Side, e.Outcome, e.Winner)
+	}
+	if c.Lost()*2 < c.Counted {
+		return fmt.Errorf("the army broke with %d of %d lost: less than half", c.Lost(), c.Counted)
+	}
+	if hour := timeRe.FindString(m[0]); !strings.EqualFold(strings.SplitN(hour, " on the", 2)[0], timeWords[hourIndex(c.Turn)]) {
+		return fmt.Errorf("%q: the break came at turn %d", m[0], c.Turn)
+	}
+	day := 1
+	if m[2] != "" {
+		day = dayNumber[strings.ToLower(m[2])]
+	}
+	if day != c.Day || turnNumber[strings.ToLower(m[3])] != c.Turn {
+		return fmt.Errorf("%q: the break came on day %d, turn %d", m[0], c.Day, c.Turn)
+	}
+	if (m[10] == "foot, horse and gunners") != c.Gunners {
+		return fmt.Errorf("%q: gunners counted %v", m[0], c.Gunners)
+	}
+	fates := map[string]string{battle.Killed: "fallen", battle.Captured: "taken", battle.Wounded: "carried from the field"}
+	if c.Side != mine && e.Sides[1-mine].Level >= 0 && e.Sides[1-mine].Level < ruleset.LevelApprox {
+		if m[4] != "" {
+			return fmt.Errorf("%q: tells the enemy's commander lost, though its scouts could not name him", m[0])
+		}
+	} else if m[5] != fates[c.CommanderLost] || (m[4] == "our") != (c.Side == mine) && m[4] != "" {
+		return fmt.Errorf("%q: the commander's fate at the break was %q", m[0], c.CommanderLost)
+	}
+	exact := c.Side == mine || e.Sides[1-mine].Level >= ruleset.LevelExact || e.Sides[1-mine].Level < 0
+	if !exact {
+		if m[6] != "" || numberRe.MatchString(m[0]) {
+			return fmt.Errorf("%q: the enemy's count told in numbers, though scouted at level %d", m[0], e.Sides[1-mine].Level)
+		}
+		if (m[9] == "half and more of") != (c.Lost()*2 >= c.Counted) {
+			return fmt.Errorf("%q: %d of %d lost", m[0], c.Lost(), c.Counted)
+		}
+		return nil
+	}
+	lost, _ := strconv.Atoi(m[6])
+	counted, _ := strconv.Atoi(m[8])
+	if lost != c.Lost() || counted != c.Counted {
+		return fmt.Errorf("%q: the count is %d of %d", m[0], c.Lost(), c.Counted)
+	}
+	if (m[7] == "our") != (c.Side == mine) {
+		return fmt.Errorf("%q: side %d broke, told as %q", m[0], c.Side, m[7])
+	}
+	// Each state told, with its count when more than one; they add up.
+	want := map[string]int{"shaken": c.Shaken, "routed": c.Routed, "fallen": c.Eliminated}
+	states := strings.FieldsFunc(strings.ReplaceAll(m[11], " or ", ","), func(r rune) bool { return r == ',' || r == ' ' })
+	sum := 0
+	for _, part := range strings.Split(m[12], ", ") {
+		if part == "" {
+			continue
+		}
+		var n int
+		var w string
+		if _, err := fmt.Sscanf(part, "%d %s", &n, &w); err != nil || want[w] != n {
+			return fmt.Errorf("%q: %q, but %d %s", m[0], part, want[w], w)
+		}
+		sum += n
+	}
+	if m[12] == "" && len(states) == 1 {
+		sum = want[states[0]]
+	}
+	if sum != c.Lost() {
+		return fmt.Errorf("%q: the states add up to %d, not %d", m[0], sum, c.Lost())
+	}
+	for w, n := range want {
+		if (n > 0) != slices.Contains(states, w) {
+			return fmt.Errorf("%q: %d %s", m[0], n, w)
+		}
+	}
+	return nil
+}
+
+// hourIndex is the index in timeWords of a tabletop turn's hour.
+func hourIndex(turn int) int {
+	switch {
+	case turn <= 3:
+		return 0
+	case turn <= 6:
+		return 1
+	case turn <= 9:
+		return 2
+	case turn <= 12:
+		return 3
+	}
+	return 4
+}
+
 // outcomeWords: the phrase each outcome must be told with, from the
 // winner's, the loser's and nobody's side.
 func outcomeWords(e *engine.LandBattle, mine int) (want []string, never []string) {
@@ -79,6 +200,11 @@ func allowedNumbers(t *testing.T, e *engine.LandBattle) map[int]bool {
 	for _, s := range numberRe.FindAllString(string(b), -1) {
 		n, _ := strconv.Atoi(s)
 		ok[n] = true
+	}
+	for _, m := range e.Moments {
+		if m.Count != nil {
+			ok[m.Count.Lost()] = true
+		}
 	}
 	for _, s := range e.Sides {
 		ok[s.Killed+s.Routed+s.Captured] = true
@@ -188,6 +314,9 @@ func checkProperties(t *testing.T, name string, res *engine.Result) {
 			if c > 1 {
 				fail("general %q struck %d times", g, c)
 			}
+		}
+		if err := breakTold(e, mine, text); err != nil {
+			fail("%v", err)
 		}
 		ok := allowedNumbers(t, e)
 		body := regexp.MustCompile(`hex \d+`).ReplaceAllString(text, "hex")
