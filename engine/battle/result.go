@@ -167,9 +167,10 @@ type ArmyBreak struct {
 	Shaken     int  `json:",omitempty"`
 	// CommanderLost (simulation) is the fate (Killed, Captured, Wounded:
 	// incapacitated) of the side's commander when he was lost since the
-	// side last rallied: his loss shook the whole line ("If a General is
-	// Killed/Incapacitated all units in his chain of command … are shaken"),
-	// which is often why an army breaks with few casualties.
+	// side last rallied: his loss shook the units about him ("If a General
+	// is Killed/Incapacitated all units in his chain of command within 18″
+	// are shaken"; SimParams.ChiefLossReach), which is often why an army
+	// breaks with few casualties.
 	CommanderLost string `json:",omitempty"`
 }
 

@@ -48,10 +48,16 @@ type SimParams struct {
 	// BrigadierReach, CommanderReach: how many slots either side of his
 	// unit a general's rally bonus reaches (a genius doubles it).
 	BrigadierReach, CommanderReach int
+	// ChiefLossReach: how many slots either side of the commander's unit
+	// are shaken when he is lost (001: "all units in his chain of command
+	// within 18″ are shaken"; a battalion's frontage is 6″, so 3); 0 shakes
+	// the whole line. A brigadier lost shakes the units next to him, his
+	// brigade.
+	ChiefLossReach int
 }
 
 // DefaultSimParams are the values docs/battles.md explains.
-var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, SpreadPerBound: 1, CallOffLoss: 25, CallOffMargin: 10, BrigadierReach: 1, CommanderReach: 2}
+var DefaultSimParams = SimParams{FiguresPerSP: 2, Flank: 1, StartBand: bandLong, CityFiguresPer100: 96, RouteOffAfter: 2, FireMoraleBase: 4, SpreadPerBound: 1, CallOffLoss: 25, CallOffMargin: 10, BrigadierReach: 1, CommanderReach: 2, ChiefLossReach: 3}
 
 // The range bands between the lines: long (18–27″: only guns reach),
 // medium (9–18″: guns and skirmishers), close (within 6″: muskets,
@@ -1233,10 +1239,11 @@ func (b *sim) wound(g *general) {
 	b.moment(Moment{What: MGeneral, Side: b.sideOf(g), General: g.c.Name, Nation: g.c.Nation, Outcome: Wounded})
 }
 
-// generalOut: a general killed, captured or incapacitated; every unit of his
-// side's line is shaken ("all units in his chain of command within 18″ are
-// shaken") when he was the commander, those next to him otherwise; the next
-// general takes command.
+// generalOut: a general killed, captured or incapacitated shakes "all units
+// in his chain of command within 18″": for the commander the units within
+// ChiefLossReach slots of his (the whole line when 0, or when he was with
+// none), for a brigadier the units next to him; the next general takes
+// command.
 func (b *sim) generalOut(g *general, fate string) {
 	i := b.sideOf(g)
 	ss := b.sides[i]
@@ -1247,7 +1254,11 @@ func (b *sim) generalOut(g *general, fate string) {
 		if u == nil || u.st != stLine {
 			continue
 		}
-		if g == ss.chief || at == nil || abs(u.slot-at.slot) <= 1 {
+		reach := 1
+		if g == ss.chief {
+			reach = b.p.ChiefLossReach
+		}
+		if at == nil || reach <= 0 || abs(u.slot-at.slot) <= reach {
 			u.shaken = true
 		}
 	}
@@ -1341,7 +1352,7 @@ func (b *sim) checkBreak(i int) bool {
 	c := b.count(ss)
 	c.Day, c.Turn, c.Bound = b.day, b.turn, b.bound
 	// The commander lost since the side last rallied (its own bound, the
-	// one before this) shook its whole line: part of why it broke.
+	// one before this) shook the units about him: part of why it broke.
 	if ss.chiefLost != "" && ss.chiefLostAt >= b.seq-1 {
 		c.CommanderLost = ss.chiefLost
 	}

@@ -813,13 +813,13 @@ func (t *teller) armyBroke(c *battle.ArmyBreak, won bool) string {
 	if won {
 		whose = "the enemy's"
 	}
-	// The commander's fall shook the whole line (the enemy's told only
-	// when the scouts could name his commander).
+	// The commander's fall shook the units about him (the enemy's told
+	// only when the scouts could name his commander).
 	if fate := commanderFate(c.CommanderLost); fate != "" && (!won || t.theirLevel() >= ruleset.LevelApprox) {
 		if won {
-			at += ", with the enemy's commander " + fate + " and his whole line shaken"
+			at += ", with the enemy's commander " + fate + " and the battalions about him shaken"
 		} else {
-			at += ", with our commander " + fate + " and our whole line shaken"
+			at += ", with our commander " + fate + " and the battalions about him shaken"
 		}
 	}
 	if c.Gunners {

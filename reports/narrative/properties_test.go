@@ -54,7 +54,7 @@ func timeOrder(text string) error {
 // breakRe is the story's count of a broken army: when (hour, day, turn),
 // the commander's fate if his loss shook the line, how many of how many
 // (or, fogged, words), in which states, and the count of each.
-var breakRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)(?: on the (\w+) day)?, at the (\w+) turn(?: of the day)?, (?:with (our|the enemy's) commander (fallen|taken|carried from the field) and (?:our|his) whole line shaken, )?(?:(\d+) of (our|the enemy's) (\d+)|(half and more of|so many of) the enemy's) (foot and horse|foot, horse and gunners) (?:were|was) ([a-z, ]+?)(?: \(([^)]*)\))?, and `)
+var breakRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)(?: on the (\w+) day)?, at the (\w+) turn(?: of the day)?, (?:with (our|the enemy's) commander (fallen|taken|carried from the field) and the battalions about him shaken, )?(?:(\d+) of (our|the enemy's) (\d+)|(half and more of|so many of) the enemy's) (foot and horse|foot, horse and gunners) (?:were|was) ([a-z, ]+?)(?: \(([^)]*)\))?, and `)
 
 var turnNumber = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
 	"ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16}
