@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -35,7 +34,12 @@ import (
 //	WINNER eisenmark          (a nation of the winning side; NONE for both-repulsed)
 //	LOSSES E1 infantry C KILLED 4 ROUTED 2 SURROUNDED 0
 //	HITS eisenmark infantry C 6
+//	GENERAL Saxe KILLED TURN 9   (id or name; KILLED, WOUNDED, CAPTURED; TURN n [DAY n]: when, for the narrative)
+//	GUNS F1 field-gun LOST 2     (guns of the losing side taken on the field; the winner takes them)
+//	DAYS 2                       (V4 only: the days the battle lasted; 1 when left out)
 //	END
+//
+// tabletop_result.go reads it.
 
 // Submission kinds: a stored tabletop result (CanonicalText: the
 // engine.TabletopBattle JSON; ReceiptHash: the hex), and the referee's
@@ -228,7 +232,11 @@ func (g *Game) battleSheet(st *engine.State, b engine.LandBattle) string {
 			}
 			fmt.Fprintf(&s, "  %s (%s)", f.ID, f.Nation)
 			for _, l := range f.Leaders {
-				fmt.Fprintf(&s, "; %s %s, experience %d", l.Role, l.Name, l.Experience)
+				fmt.Fprintf(&s, "; %s %s", l.Role, l.Name)
+				if l.ID != l.Name {
+					fmt.Fprintf(&s, " (id %s)", l.ID)
+				}
+				fmt.Fprintf(&s, ", experience %d", l.Experience)
 			}
 			if f.Unsupplied {
 				s.WriteString("; UNSUPPLIED")
@@ -251,8 +259,22 @@ func (g *Game) battleSheet(st *engine.State, b engine.LandBattle) string {
 		}
 	}
 	fmt.Fprintf(&s, "\nFight it on the table, then reply with the result (docs/turns.md, \"Tabletop battles\"):\n\n"+
-		"RESULT %s\nOUTCOME decisive\nWINNER %s\nLOSSES force arm grade KILLED n ROUTED n SURROUNDED n\nHITS nation arm grade n\nEND\n",
-		b.Hex, firstNation(b.Sides[0].Nations))
+		"RESULT %s\nOUTCOME decisive\nWINNER %s\nLOSSES force arm grade KILLED n ROUTED n SURROUNDED n\nHITS nation arm grade n\n"+
+		"GENERAL id-or-name KILLED TURN n\nGUNS force gun-kind LOST n\n", b.Hex, firstNation(b.Sides[0].Nations))
+	multi := g.Rules.LandBattles.MultiDay
+	if multi {
+		s.WriteString("DAYS n\n")
+	}
+	s.WriteString("END\n\n" +
+		"One LOSSES line per force, arm and grade that lost figures; one HITS line per arm and grade that hit the enemy.\n" +
+		"GENERAL: one line per general struck, KILLED, WOUNDED or CAPTURED (killed and captured generals leave their\n" +
+		"forces); TURN n, the tabletop turn (DAY n too in a battle of several days), lets the narratives tell it.\n" +
+		"GUNS: the guns of a force on the losing side taken on the field; the winner takes them, into his senior\n" +
+		"general's force. The gun kind may be left out when the force has guns of one kind.\n")
+	if multi {
+		fmt.Fprintf(&s, "DAYS: the days the battle lasted, 1 to %d (%s: one day of battle is 1/6 of a move); 1 when left out.\n",
+			engine.BattleDaysRoom(g.Rules, b.Tick), g.Rules.Name)
+	}
 	return s.String()
 }
 
@@ -271,185 +293,6 @@ func firstNation(ns []game.NationID) game.NationID {
 	return ns[0]
 }
 
-// isResultMail reports whether a referee's mail is a tabletop RESULT.
-func isResultMail(text string) bool {
-	for _, l := range strings.Split(text, "\n") {
-		f := strings.Fields(strings.TrimLeft(l, "> "))
-		if len(f) == 0 {
-			continue
-		}
-		if strings.EqualFold(f[0], "PASSWORD") || strings.EqualFold(f[0], "GAME") {
-			continue // the referee's password line, the game line
-		}
-		return strings.EqualFold(f[0], "RESULT")
-	}
-	return false
-}
-
-// parseResult reads a RESULT block against the battle it names. Errors
-// come by line.
-func parseResult(text string, st *engine.State, lbs []engine.LandBattle) (engine.TabletopBattle, []string) {
-	var tb engine.TabletopBattle
-	var errs []string
-	var lb *engine.LandBattle
-	fail := func(n int, line, msg string) { errs = append(errs, fmt.Sprintf("line %d: %q: %s", n, line, msg)) }
-	side := func(n game.NationID) int {
-		for i, sd := range lb.Sides {
-			for _, x := range sd.Nations {
-				if x == n {
-					return i
-				}
-			}
-		}
-		return -1
-	}
-	tb.Result.Winner = -2
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		line := strings.TrimSpace(strings.TrimLeft(raw, "> "))
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(line, "#") {
-			continue
-		}
-		kw := strings.ToUpper(f[0])
-		if kw == "END" {
-			break
-		}
-		if lb == nil && kw != "RESULT" {
-			continue
-		}
-		switch kw {
-		case "RESULT":
-			if len(f) != 2 {
-				fail(n, line, "expected RESULT and the battle's hex, such as RESULT 0502")
-				return tb, errs
-			}
-			h, err := game.ParseHex(f[1])
-			if err == nil {
-				for j := range lbs {
-					if lbs[j].Hex == h {
-						lb = &lbs[j]
-					}
-				}
-			}
-			if lb == nil {
-				var open []string
-				for _, b := range lbs {
-					open = append(open, b.Hex.String())
-				}
-				fail(n, line, fmt.Sprintf("no battle at %s this turn; the battles are at %s", f[1], strings.Join(open, ", ")))
-				return tb, errs
-			}
-			tb.Hex, tb.Nations = lb.Hex, lb.Sides[0].Nations
-			tb.Result.Days, tb.Result.Turns, tb.Result.Model, tb.Result.Turning = 1, 1, "tabletop", -1
-		case "OUTCOME":
-			o := ""
-			if len(f) == 2 {
-				o = strings.ToLower(f[1])
-			}
-			switch o {
-			case battle.Decisive, battle.Repulse, battle.BothRepulsed, battle.Withdrew:
-				tb.Result.Outcome = o
-			default:
-				fail(n, line, "expected OUTCOME decisive, repulse, both-repulsed or withdrew")
-			}
-		case "WINNER":
-			if len(f) != 2 {
-				fail(n, line, "expected WINNER and a nation of the winning side, or NONE")
-				continue
-			}
-			if strings.EqualFold(f[1], "NONE") {
-				tb.Result.Winner = -1
-				continue
-			}
-			if s := side(game.NationID(strings.ToLower(f[1]))); s >= 0 {
-				tb.Result.Winner = s
-			} else {
-				fail(n, line, fmt.Sprintf("%s fought on neither side (%s; %s)", f[1], joinNations(lb.Sides[0].Nations), joinNations(lb.Sides[1].Nations)))
-			}
-		case "LOSSES":
-			if len(f) < 4 || len(f)%2 != 0 {
-				fail(n, line, "expected LOSSES force arm grade, then KILLED n, ROUTED n, SURROUNDED n or HALF n")
-				continue
-			}
-			fo, _ := st.Force(game.ForceID(strings.ToUpper(f[1])))
-			arm, aerr := game.ParseArm(f[2])
-			grade, gerr := game.ParseGrade(f[3])
-			switch {
-			case fo == nil:
-				fail(n, line, fmt.Sprintf("no force %s in the battle", f[1]))
-				continue
-			case aerr != nil:
-				fail(n, line, aerr.Error())
-				continue
-			case gerr != nil:
-				fail(n, line, gerr.Error())
-				continue
-			}
-			s := side(fo.Nation)
-			if s < 0 {
-				fail(n, line, fmt.Sprintf("%s (%s) fought on neither side", fo.ID, fo.Nation))
-				continue
-			}
-			c := battle.Casualties{Nation: fo.Nation, Force: fo.ID, Arm: arm, Grade: grade}
-			for k := 4; k+1 < len(f); k += 2 {
-				v, err := strconv.Atoi(f[k+1])
-				if err != nil || v < 0 {
-					fail(n, line, fmt.Sprintf("expected a number of figures after %s, read %q", f[k], f[k+1]))
-					break
-				}
-				switch strings.ToUpper(f[k]) {
-				case "KILLED":
-					c.Killed = v
-				case "ROUTED":
-					c.Routed = v
-				case "SURROUNDED":
-					c.Surrounded = v
-				case "HALF":
-					c.HalfStrength = v
-				default:
-					fail(n, line, fmt.Sprintf("expected KILLED, ROUTED, SURROUNDED or HALF, read %q", f[k]))
-				}
-			}
-			tb.Result.Sides[s].Losses = append(tb.Result.Sides[s].Losses, c)
-		case "HITS":
-			if len(f) != 5 {
-				fail(n, line, "expected HITS nation arm grade n")
-				continue
-			}
-			nat := game.NationID(strings.ToLower(f[1]))
-			arm, aerr := game.ParseArm(f[2])
-			grade, gerr := game.ParseGrade(f[3])
-			v, verr := strconv.Atoi(f[4])
-			s := side(nat)
-			switch {
-			case s < 0:
-				fail(n, line, fmt.Sprintf("%s fought on neither side", f[1]))
-			case aerr != nil || gerr != nil || verr != nil || v < 0:
-				fail(n, line, "expected HITS nation arm grade n, such as HITS eisenmark infantry C 6")
-			default:
-				tb.Result.Sides[s].Hits = append(tb.Result.Sides[s].Hits, battle.Hits{Nation: nat, Arm: arm, Grade: grade, Hits: v})
-			}
-		default:
-			fail(n, line, "expected OUTCOME, WINNER, LOSSES, HITS or END")
-		}
-	}
-	if lb == nil {
-		return tb, append(errs, "no RESULT line: write RESULT and the battle's hex first")
-	}
-	if tb.Result.Outcome == "" {
-		errs = append(errs, "no OUTCOME line")
-	}
-	if tb.Result.Winner == -2 {
-		errs = append(errs, "no WINNER line")
-	}
-	if tb.Result.Outcome != "" && tb.Result.Winner >= -1 {
-		tb.Result.Broken[0] = tb.Result.Outcome == battle.Decisive && tb.Result.Winner == 1
-		tb.Result.Broken[1] = tb.Result.Outcome == battle.Decisive && tb.Result.Winner == 0
-	}
-	return tb, errs
-}
-
 // tabletopResultLines checks a referee's RESULT mail and, when it fits the
 // battle, returns the submission to store. The lines are the answer.
 func (g *Game) tabletopResultLines(ctx context.Context, text string, mailID int64, now time.Time) ([]string, *store.Submission, error) {
@@ -457,7 +300,7 @@ func (g *Game) tabletopResultLines(ctx context.Context, text string, mailID int6
 	if err != nil {
 		return nil, nil, err
 	}
-	tb, errs := parseResult(text, st, lbs)
+	tb, errs := parseResult(text, st, lbs, g.Rules)
 	if len(errs) > 0 {
 		return append(errs, "Nothing was recorded: correct the lines and send the RESULT again."), nil, nil
 	}

@@ -170,3 +170,84 @@ func TestTabletopBattleAskedByReferee(t *testing.T) {
 		t.Error("the turn was resolved without the asked battle's result")
 	}
 }
+
+// TestTabletopResultGeneralsAndGuns: a RESULT mail that kills the
+// defender's general and takes his guns is applied as the model's result
+// would be: the general leaves his force, the guns go to the winner's
+// senior general's force (the attacker's one force), and the battle's
+// event records both, with the moment the narratives tell. A DAYS
+// line in a 1752 game is refused by line first.
+func TestTabletopResultGeneralsAndGuns(t *testing.T) {
+	h, hex, a, b := tableGame(t, true)
+	g := h.d.Game
+	ctx := context.Background()
+	// The defender brings two crewed field guns.
+	rec, _ := g.DB.LatestTurn(ctx, "syw")
+	st, _ := g.decoded(rec)
+	def, _ := st.Force(b.ID)
+	def.Guns = []game.Guns{{Kind: game.FieldGun, Count: 2}}
+	def.Troops = append(def.Troops, game.Troops{Arm: game.Gunners, Grade: game.GradeC, Count: 12})
+	def.Normalize()
+	js, _ := json.Marshal(st)
+	if _, err := g.DB.SaveTurn(ctx, store.TurnRecord{GameID: "syw", Turn: 0, Status: store.TurnInitial, State: js, ResolvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	var general game.Leader
+	for _, l := range def.Leaders {
+		if l.Role == game.General {
+			general = l
+			break
+		}
+	}
+	h.send("referee@pbem.localhost", "resolve", "PASSWORD "+refereePassword+"\nRESOLVE NOW\n")
+	sheet, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "battle at "+hex.String()+" to fight on the table")
+	})
+	if !strings.Contains(body(sheet), "GENERAL id-or-name KILLED TURN n") || !strings.Contains(body(sheet), "GUNS force gun-kind LOST n") ||
+		strings.Contains(body(sheet), "DAYS n") || !strings.Contains(body(sheet), general.Name) {
+		t.Fatalf("the battle sheet:\n%s", body(sheet))
+	}
+	h.settle()
+	head := fmt.Sprintf("RESULT %s\nOUTCOME decisive\nWINNER %s\nLOSSES %s %s %s KILLED 2\n", hex, a.Nation, b.ID, b.Troops[0].Arm, b.Troops[0].Grade)
+	cmd := h.send("referee@pbem.localhost", "result", "PASSWORD "+refereePassword+"\n"+head+"DAYS 2\nGUNS "+string(b.ID)+" CAPTURED 2\nEND\n")
+	ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "line 6:") || !strings.Contains(body(ans), "multi-day battles are V4's") ||
+		!strings.Contains(body(ans), "line 7:") || !strings.Contains(body(ans), "LOST 2") || !strings.Contains(body(ans), "Nothing was recorded") {
+		t.Fatalf("the answer to DAYS in 1752 and GUNS CAPTURED:\n%s", body(ans))
+	}
+	good := head + fmt.Sprintf("GENERAL %s KILLED TURN 6\nGUNS %s field-gun LOST 2\nEND\n", general.ID, b.ID)
+	cmd = h.send("referee@pbem.localhost", "result", "PASSWORD "+refereePassword+"\n"+good)
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "is recorded (decisive)") {
+		t.Fatalf("the answer to a good result:\n%s\n%s", good, body(ans))
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		rec, _ := g.DB.LatestTurn(ctx, "syw")
+		if rec.Turn != 1 {
+			if time.Now().After(deadline) {
+				t.Fatal("the turn was not resolved after the battle's result")
+			}
+			time.Sleep(25 * time.Millisecond)
+			continue
+		}
+		log := string(rec.EventLog)
+		if !strings.Contains(log, `"Model":"tabletop"`) || !strings.Contains(log, fmt.Sprintf(`"ID":%q,"Name":%q,"Fate":"killed"`, general.ID, general.Name)) ||
+			!strings.Contains(log, fmt.Sprintf(`"GunsTaken":[{"Force":%q,"Kind":"field-gun","Count":2,"Reason":"field"}]`, a.ID)) ||
+			!strings.Contains(log, `"What":"general"`) {
+			t.Errorf("the battle's event lacks the general's fate, the guns taken or the moment:\n%s", log)
+		}
+		after, _ := g.decoded(rec)
+		for _, f := range after.Forces {
+			for _, l := range f.Leaders {
+				if l.ID == general.ID {
+					t.Errorf("%s, killed, still leads %s", general.ID, f.ID)
+				}
+			}
+			if f.ID == b.ID && f.GunCount() != 0 {
+				t.Errorf("%s still has %d guns", f.ID, f.GunCount())
+			}
+		}
+		break
+	}
+}

@@ -136,7 +136,7 @@ func (t *turn) fightBattle(model battle.Model, e *engagement) {
 			continue
 		}
 		r := tb.Result
-		if err := r.Validate(s); err != nil {
+		if err := t.checkTabletop(s, &r); err != nil {
 			t.emit(&TabletopRefused{Hex: e.hex, Reason: err.Error()}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(e.hex), refereeOnly())
 			continue
 		}
@@ -148,31 +148,6 @@ func (t *turn) fightBattle(model battle.Model, e *engagement) {
 	}
 	t.concludeBattle(e, s, res, forces, from, name)
 }
-
-// TabletopBattle is a land battle's result from outside the engine: the
-// referee fought it on the table (or a test enters it). It replaces the
-// model's result for the battle in Hex whose first side (the bloc holding
-// the first nation in name order) is Nations (any, when empty); the
-// post-battle rules apply to it as to any other result.
-type TabletopBattle struct {
-	Hex     game.Hex
-	Nations []game.NationID `json:",omitempty"`
-	Result  battle.Result
-}
-
-// TabletopRefused: a tabletop result did not fit the battle it named (a
-// nation or force not on that side, an outcome without a winner …); the
-// model fought the battle instead. Referee only.
-type TabletopRefused struct {
-	Header
-	Hex    game.Hex
-	Reason string
-}
-
-// Kind returns "TabletopRefused".
-func (*TabletopRefused) Kind() string { return "TabletopRefused" }
-
-func init() { registerEvent(func() Event { return new(TabletopRefused) }) }
 
 func fightingOrGuns(fs []*game.Force) int {
 	n := 0

@@ -219,7 +219,11 @@ func (s *SideResult) Totals() (killed, routed, surrounded int) {
 
 // Validate checks a result entered from outside (a referee's tabletop
 // battle) against the setup it is for: the outcome and winner agree, every
-// count is whole, and every nation and force named belongs to its side.
+// count is whole, and every nation and force named belongs to its side; no
+// force loses more guns of a kind than it brought, every general struck
+// fought on his side and his fate is Killed, Wounded or Captured, and the
+// days fit the room the turn left (Setup.Days; the edition's own limit is
+// the caller's, which holds the ruleset).
 func (r *Result) Validate(s *Setup) error {
 	var errs []error
 	switch r.Outcome {
@@ -233,6 +237,10 @@ func (r *Result) Validate(s *Setup) error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("outcome %q: expected %s, %s, %s or %s", r.Outcome, Decisive, Repulse, BothRepulsed, Withdrew))
+	}
+	// Days: 0 is a result written before days were entered (one day).
+	if room := max(1, s.Days); r.Days < 0 || r.Days > room {
+		errs = append(errs, fmt.Errorf("%d days of battle: the turn leaves room for 1 to %d", r.Days, room))
 	}
 	if c := r.BreakCount(); c != nil {
 		switch {
@@ -273,8 +281,29 @@ func (r *Result) Validate(s *Setup) error {
 			}
 		}
 		for _, g := range sr.GunsLost {
-			if g.Count < 0 || g.Count > s.Sides[i].Guns()+1_000_000 || !in(g.Nation, g.Force) {
-				errs = append(errs, fmt.Errorf("side %d: guns lost by %s %s: not on that side, or a negative count", i, g.Nation, g.Force))
+			had := 0
+			for _, u := range s.Sides[i].Units {
+				if u.Nation == g.Nation && (g.Force == "" || u.Force == g.Force) && u.GunKind == g.Kind {
+					had += u.Guns
+				}
+			}
+			switch {
+			case !in(g.Nation, g.Force):
+				errs = append(errs, fmt.Errorf("side %d: guns lost by %s %s, which is not on that side", i, g.Nation, g.Force))
+			case g.Count < 0 || g.Count > had:
+				errs = append(errs, fmt.Errorf("side %d: %d %s lost by %s %s: expected 0 to the %d it had on the field (guns with crews)", i, g.Count, g.Kind, g.Nation, g.Force, had))
+			}
+		}
+		for _, g := range sr.Generals {
+			onStaff := false
+			for _, c := range s.Sides[i].Staff {
+				onStaff = onStaff || c.ID == g.ID && c.Nation == g.Nation
+			}
+			switch {
+			case g.Fate != Killed && g.Fate != Wounded && g.Fate != Captured:
+				errs = append(errs, fmt.Errorf("side %d: general %s's fate %q: expected %s, %s or %s", i, g.ID, g.Fate, Killed, Wounded, Captured))
+			case !onStaff:
+				errs = append(errs, fmt.Errorf("side %d: general %s (%s) did not fight on that side", i, g.ID, g.Nation))
 			}
 		}
 		for _, h := range sr.Hits {
