@@ -159,9 +159,9 @@ func fightingOrGuns(fs []*game.Force) int {
 
 // battleSetup builds the battle's setup from the engagement.
 func (t *turn) battleSetup(e *engagement, blocs [2][]game.NationID, forces [2][]*game.Force) *battle.Setup {
-	ticksLeft := TicksPerTurn - e.tick
-	day := TicksPerTurn / max(t.r.Overrun.BattleFraction, 1)
-	s := &battle.Setup{Hex: e.hex, Terrain: t.m.TerrainAt(e.hex), CitySide: -1, Days: max(1, ticksLeft/max(day, 1))}
+	// The days the turn and the edition leave room for (V4: at most
+	// MaxDays), the same bound a tabletop result is held to.
+	s := &battle.Setup{Hex: e.hex, Terrain: t.m.TerrainAt(e.hex), CitySide: -1, Days: BattleDaysRoom(t.r, e.tick)}
 	if d := t.s.Calendar.Date(t.number); d.Month > 0 {
 		s.Month = t.s.Calendar.FirstMonth + d.Month - 1
 	}

@@ -64,15 +64,17 @@ func BattleDaysRoom(r *ruleset.Ruleset, tick int) int {
 // It may replace r's generals with a fresh slice; it never writes to the
 // stored result.
 func (t *turn) checkTabletop(s *battle.Setup, r *battle.Result) error {
-	if err := r.Validate(s); err != nil {
-		return err
-	}
+	// The edition's bounds first: they say why more plainly than the
+	// setup's room for days, which they also bound.
 	lb := t.r.LandBattles
 	switch {
 	case r.Days > 1 && !lb.MultiDay:
 		return fmt.Errorf("%d days of battle: this edition fights a battle in one day (multi-day battles are V4's)", r.Days)
 	case lb.MaxDays > 0 && r.Days > lb.MaxDays:
 		return fmt.Errorf("%d days of battle: a battle lasts at most %d days (LandBattleRules.MaxDays)", r.Days, lb.MaxDays)
+	}
+	if err := r.Validate(s); err != nil {
+		return err
 	}
 	for i := range r.Sides {
 		gs := slices.Clone(r.Sides[i].Generals)
