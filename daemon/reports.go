@@ -62,7 +62,7 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	if m.Nation == engine.Referee {
 		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events,
 			Rolls: m.Rolls, Rulings: m.Rulings, Sheets: m.Sheets, GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone,
-			Narrate: g.Narrate})
+			Narrate: g.Narrate, NMRStreaks: nmrStreaks(m.NMRStreaks)})
 		if err != nil {
 			return Mailed{}, err
 		}
@@ -126,6 +126,18 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	return Mailed{Subject: subject, Text: msg.Text, Attachments: msg.Attachments, Model: js, Cut: cut}, nil
 }
 
+// nmrStreaks keys the NMR streaks by nation for the referee's report.
+func nmrStreaks(in map[string]int) map[game.NationID]int {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[game.NationID]int, len(in))
+	for n, k := range in {
+		out[game.NationID(n)] = k
+	}
+	return out
+}
+
 // recipient is one mail the turn runner builds: a nation's, or the
 // referee's.
 type recipient struct {
@@ -163,16 +175,44 @@ func (g *Game) buildMails(rs []recipient) ([]Mailed, error) {
 	return out, nil
 }
 
-// sheetReceipts are the order sheets in force for a turn, for the
-// referee's report.
+// sheetReceipts are the order sheets of a turn, for the referee's report:
+// every sheet in force (the latest valid one of each nation), with the
+// sender's address as the mail read and whether it was marked FINAL, and
+// every sheet the checker refused (Refused), which changed nothing. A sheet
+// typed in by the referee has no mail and no From.
 func (g *Game) sheetReceipts(ctx context.Context, turn int) ([]reports.SheetReceipt, error) {
-	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
+	inForce, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
 	if err != nil {
 		return nil, err
 	}
+	all, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return nil, err
+	}
+	final := map[int64]bool{}
+	var refused []store.Submission
+	for _, s := range all {
+		switch {
+		case s.Kind == KindFinal && s.MailID != 0:
+			final[s.MailID] = true
+		case s.Kind == KindOrders && !s.Valid:
+			refused = append(refused, s)
+		}
+	}
 	var out []reports.SheetReceipt
-	for _, s := range subs {
-		out = append(out, reports.SheetReceipt{Nation: game.NationID(s.Nation), Received: s.SubmittedAt, Receipt: s.ReceiptHash})
+	for _, s := range append(inForce, refused...) {
+		r := reports.SheetReceipt{Nation: game.NationID(s.Nation), Received: s.SubmittedAt, Receipt: s.ReceiptHash,
+			Final: s.Valid && s.MailID != 0 && final[s.MailID], Refused: !s.Valid}
+		if s.MailID != 0 {
+			// A sender the store cannot read leaves the column empty; the
+			// report is not worth failing the turn for.
+			if m, err := g.DB.MailHead(ctx, s.MailID); err != nil {
+				g.Log.Warn("the mail of a sheet cannot be read for the referee's report", "nation", s.Nation, "mail", s.MailID, "err", err)
+			} else {
+				r.From = m.From
+			}
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -37,15 +37,22 @@ type RefereeInput struct {
 	// Narrate tells the battles (every side whole, for engine.Referee);
 	// nil means Narrate.
 	Narrate func(m *hexmap.Map, nation game.NationID, events []engine.Event) []Narrative
+	// NMRStreaks are the nations without orders for several turns in a
+	// row, and how many (the daemon's NMR alert); nil for none.
+	NMRStreaks map[game.NationID]int
 }
 
-// SheetReceipt is one order sheet received: whose, when, its receipt.
+// SheetReceipt is one order sheet received: whose, when, its receipt, the
+// sender's address, whether it was marked FINAL, or whether the checker
+// refused it (a refused sheet is listed, and changed nothing).
 type SheetReceipt struct {
 	Nation   game.NationID
 	Received time.Time
 	Receipt  string
 	From     string `json:",omitempty"`
 	Errors   int    `json:",omitempty"`
+	Final    bool   `json:",omitempty"`
+	Refused  bool   `json:",omitempty"`
 }
 
 // RefereeModel is the referee's master report: everything, unfogged.
@@ -59,8 +66,10 @@ type RefereeModel struct {
 	TurnLabel string
 	Resolved  string `json:",omitempty"`
 	Deadline  string `json:",omitempty"`
-	// Sheets are those received (with receipts and times), Missing the
-	// nations in the game that sent none.
+	// Glance is the turn at a glance, the first page.
+	Glance *Glance `json:",omitempty"`
+	// Sheets are those received (with receipts and times; refused ones
+	// marked), Missing the nations in the game that sent none in force.
 	Sheets  []SheetLine     `json:",omitempty"`
 	Missing []game.NationID `json:",omitempty"`
 	// Treasuries are every nation's, by city.
@@ -85,6 +94,8 @@ type SheetLine struct {
 	Receipt  string
 	From     string `json:",omitempty"`
 	Errors   int    `json:",omitempty"`
+	Final    bool   `json:",omitempty"`
+	Refused  bool   `json:",omitempty"`
 }
 
 // NationTreasury is one nation's money.
@@ -113,9 +124,11 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 	sheets := slices.Clone(in.Sheets)
 	slices.SortStableFunc(sheets, func(a, b SheetReceipt) int { return a.Received.Compare(b.Received) })
 	for _, s := range sheets {
-		got[s.Nation] = true
+		if !s.Refused {
+			got[s.Nation] = true
+		}
 		md.Sheets = append(md.Sheets, SheetLine{Nation: s.Nation, Received: FormatDeadline(s.Received, in.Zone),
-			Receipt: s.Receipt, From: s.From, Errors: s.Errors})
+			Receipt: s.Receipt, From: s.From, Errors: s.Errors, Final: s.Final, Refused: s.Refused})
 	}
 	for _, n := range st.Nations {
 		if !n.Eliminated && !got[n.ID] && len(in.Events) > 0 {
@@ -179,6 +192,7 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 		h := e.Head()
 		md.Events = append(md.Events, fmt.Sprintf("[%s] %s%s", h.Step, line, visibility(h)))
 	}
+	md.Glance = buildGlance(in.Map, st, md, in)
 	return md, nil
 }
 
@@ -192,10 +206,12 @@ func visibility(h *engine.Header) string {
 	return " (to " + ids2(h.Visibility.To) + ")"
 }
 
-// RenderReferee writes the referee's master report PDF: the sheets
-// received and missing, the full map with every force and owner, every
-// treasury, every force, every battle and every die roll, every event,
-// the rulings and treaties.
+// RenderReferee writes the referee's master report PDF: first the turn at
+// a glance on one page (what needs the referee, every nation's orders,
+// the fighting, captures and losses, treasuries, treaties and rulings),
+// then the full map with every force and owner, the refused sheets, every
+// force, every battle told whole, every event, the rulings and treaties,
+// and last the appendix of every die roll, grouped by purpose.
 func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
 	if md == nil || m == nil {
 		return errors.New("referee report: the model and the map are required")
@@ -221,38 +237,19 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 	}
 	pdf.CellFormat(0, 7, sub, "", 1, "L", false, 0, "")
 	d.para(fmt.Sprintf("Next orders: %s. Deadline: %s.", md.TurnLabel, orNone(md.Deadline)))
-	d.heading("Sheets received")
-	if len(md.Sheets) == 0 {
-		d.para("No sheets.")
-	} else {
-		var rows [][]string
-		for _, s := range md.Sheets {
-			rows = append(rows, []string{string(s.Nation), s.Received, s.Receipt, s.From, fmt.Sprint(s.Errors)})
-		}
-		d.table([]string{"Nation", "Received", "Receipt", "From", "Errors"}, []float64{0.16, 0.3, 0.14, 0.3, 0.1}, rows)
-	}
-	if len(md.Missing) > 0 {
-		d.para("Missing: " + ids2(md.Missing) + ".")
-	}
-	d.heading("Treasuries")
-	var rows [][]string
-	for _, t := range md.Treasuries {
-		var cs []string
-		for _, c := range t.Cities {
-			cs = append(cs, fmt.Sprintf("%s %d", c.City, c.Crowns))
-		}
-		rows = append(rows, []string{t.Name, fmt.Sprint(t.Total), strings.Join(cs, ", ")})
-	}
-	d.table([]string{"Nation", "Crowns", "Held at"}, []float64{0.2, 0.12, 0.68}, rows)
+	d.glancePage(md)
 
 	d.mapPages(refereeMap(md, m), "Referee")
 
 	d.portrait()
+	if refused := refusedRows(md.Sheets); len(refused) > 0 {
+		d.heading("Sheets refused")
+		d.table([]string{"Nation", "Received", "Receipt", "From"}, []float64{0.16, 0.34, 0.14, 0.36}, refused)
+	}
 	d.heading("Every force")
-	rows = nil
+	var rows [][]string
 	for _, f := range md.Forces {
-		r := ownRow(f)
-		rows = append(rows, r)
+		rows = append(rows, ownRow(f))
 	}
 	d.table([]string{"Force", "Where", "Contents", "Leaders", "Orders", "State"}, []float64{0.07, 0.15, 0.28, 0.18, 0.14, 0.18}, rows)
 	d.heading("Battles and encounters")
@@ -260,16 +257,6 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 		d.para("No battle this turn.")
 	}
 	d.narratives(md.Battles)
-	d.heading("Every die roll")
-	if len(md.Rolls) == 0 {
-		d.para("No die was thrown.")
-	} else {
-		rows = nil
-		for i, r := range md.Rolls {
-			rows = append(rows, []string{fmt.Sprint(i + 1), r.Step, r.Purpose, r.Subject, fmt.Sprintf("d%d", r.Sides), fmt.Sprint(r.Result)})
-		}
-		d.table([]string{"#", "Step", "Purpose", "Subject", "Die", "Result"}, []float64{0.06, 0.16, 0.4, 0.2, 0.08, 0.1}, rows)
-	}
 	d.heading("Every event")
 	if len(md.Events) == 0 {
 		d.para("No events.")
@@ -290,6 +277,7 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 			d.para(fmt.Sprintf("%s — %s (%s; %s)\n%s", t.ID, t.Title, ids2(t.Parties), state, t.Text))
 		}
 	}
+	d.diceAppendix(md.Rolls)
 	return d.finish(w)
 }
 
@@ -303,17 +291,7 @@ func RefereeText(md *RefereeModel) string {
 		fmt.Fprintf(&b, "Resolved: %s\n", md.Resolved)
 	}
 	fmt.Fprintf(&b, "Next orders: %s\nDeadline: %s\n", md.TurnLabel, orNone(md.Deadline))
-	section(&b, "Sheets received")
-	for _, s := range md.Sheets {
-		fmt.Fprintf(&b, "%-12s %s  receipt %s  %s\n", s.Nation, s.Received, s.Receipt, s.From)
-	}
-	if len(md.Missing) > 0 {
-		fmt.Fprintf(&b, "Missing: %s\n", ids2(md.Missing))
-	}
-	section(&b, "Treasuries")
-	for _, t := range md.Treasuries {
-		fmt.Fprintf(&b, "%-12s %6d crowns\n", t.Name, t.Total)
-	}
+	glanceText(&b, md)
 	section(&b, "Battles and encounters")
 	for _, n := range md.Battles {
 		fmt.Fprintf(&b, "%s\n", n.Title)
@@ -322,6 +300,9 @@ func RefereeText(md *RefereeModel) string {
 		}
 	}
 	fmt.Fprintf(&b, "\n%s thrown, %s; every force, roll and event is in the PDF.\n", plural(len(md.Rolls), "die", "dice"), plural(len(md.Events), "event", "events"))
+	for _, g := range RollGroups(md.Rolls) {
+		fmt.Fprintf(&b, "  %-12s %-40s %4d\n", g.Step, g.Purpose, g.Count)
+	}
 	if len(md.Rulings) > 0 {
 		section(&b, "Rulings")
 		for _, r := range md.Rulings {

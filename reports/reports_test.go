@@ -226,7 +226,7 @@ func TestRefereeReport(t *testing.T) {
 			t.Errorf("the referee's PDF does not show force %s", f.ID)
 		}
 	}
-	for _, want := range []string{"Missing: hispardia, morgronskia, unterreich", "3f2a9c81d0", "Every die roll", "Swiss infantry"} {
+	for _, want := range []string{"No orders (NMR), held on DEFEND: hispardia, morgronskia, unterreich", "3f2a9c81d0", "Appendix: every die roll", "Swiss infantry"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the referee's PDF lacks %q", want)
 		}
