@@ -44,14 +44,28 @@
 //
 // # Labels
 //
-// Labels are placed greedily against a list of obstacle boxes (city blocks,
-// flags, anchors, dots, wind arrows and labels already placed): capitols'
-// labels first, then other cities', each at the first of eight positions
-// round its block that covers least; then each province's label on the hex
-// that best trades nearness to the province's centroid against covering
-// obstacles and spilling out of the province, never on a city; then sea-area
-// labels the same way. Labels have a thin paper-coloured halo so that lines
-// under them do not hide them.
+// Labels are placed greedily against a list of obstacle boxes: city blocks,
+// flags, control discs, anchors, good-holding dots, counters in hexes (laid
+// out before any label), wind arrows and labels already placed. A place
+// that covers any of them but a wind arrow is a clash, and a label takes a
+// clear place whenever there is one. Capitols' labels come first, then other
+// cities': ten positions round the block (right, right a little raised,
+// left, left raised, below, above clear of the flag, the four corners),
+// then the same ten a little further out; the first clear one in that order
+// wins, covering a wind arrow or running off the map counting against a
+// place as if it came later. Then each province's label, centred on one
+// of its hexes or half-way from one to a neighbour, never on a city's hex:
+// of the clear places the one that best trades
+// nearness to the province's centroid against covering wind arrows and
+// spilling out of the province. Then sea-area labels the same way, each
+// keeping clear the room under it where the counters at sea stand. A label
+// with no clear place at full size is tried at 88%, 76% and 64% of it;
+// with none at any size (not seen on the default map or the generated test
+// continents) it takes the full-size place that clashes least. No label is
+// dropped: provinces are named nowhere else on a report's map page.
+// Projection.Labels and Projection.Symbols list what was placed, and
+// Projection.Clashes any overlap, for tests. Labels have a thin
+// paper-coloured halo so that lines under them do not hide them.
 //
 // # Determinism
 //

@@ -28,7 +28,7 @@ type drawer struct {
 	r   float64 // hex circumradius in mm
 	k   float64 // line-width scale: 1 at a 5 mm hex
 	// obstacles are the page boxes labels should not cover.
-	obstacles []box
+	obstacles []obstacle
 }
 
 // Draw draws the whole map into opts.Region of the current page (the page
@@ -97,6 +97,10 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	if o.Highlight != nil {
 		d.highlight()
 	}
+	var counters []placedMarker
+	if o.shows(LayerMarkers) {
+		counters = d.planLandMarkers()
+	}
 	var cities []cityPlan
 	if o.shows(LayerCities) {
 		cities = d.planCities()
@@ -124,7 +128,7 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		}
 	}
 	if o.shows(LayerMarkers) {
-		d.markers()
+		d.drawMarkers(counters)
 	}
 	if o.Overlay != nil {
 		o.Overlay(pdf, p)
@@ -434,7 +438,7 @@ func (d *drawer) goodHolding() {
 		v, _ := d.seaward(h)
 		c := d.p.page(center(h).add(v.scale(0.55)))
 		d.pdf.Circle(c.X, c.Y, 0.11*d.r, "FD")
-		d.obstacles = append(d.obstacles, boxAround(c, 0.15*d.r, 0.15*d.r))
+		d.symbol(HoldingDot, "", boxAround(c, 0.11*d.r, 0.11*d.r), boxAround(c, 0.15*d.r, 0.15*d.r))
 	}
 }
 

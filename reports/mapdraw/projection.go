@@ -100,6 +100,8 @@ type Projection struct {
 	// visMin and visMax bound the hexes a windowed drawing shows in its
 	// clip region (the window and whatever else fits round it).
 	visMin, visMax game.Hex
+	// labels and symbols are what Draw placed (Labels, Symbols).
+	labels, symbols []Placed
 }
 
 func newProjection(m *hexmap.Map, region Rect) *Projection {

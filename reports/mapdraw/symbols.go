@@ -129,11 +129,23 @@ func (d *drawer) drawWinds(winds []windPlan) {
 	}
 }
 
-// markers lays out Options.Markers: in a hex two abreast below the centre,
-// at sea in rows of three under the sea area's label.
-func (d *drawer) markers() {
+// markerSize returns a counter's width and height and the gap between
+// counters at sea, for hexes of circumradius r.
+func markerSize(r float64) (w, h, gap float64) { return 0.92 * r, 0.4 * r, 0.08 * r }
+
+// placedMarker is a counter and the page centre it is drawn at.
+type placedMarker struct {
+	mk Marker
+	at pt
+}
+
+// layoutMarkers lays out Options.Markers: in a hex two abreast below the
+// centre, at sea in rows of three under the sea area's label. With sea
+// false it lays out only those in hexes (known before any label is
+// placed), with sea true only those at sea (after the sea labels).
+func (d *drawer) layoutMarkers(sea bool) []placedMarker {
 	r := d.r
-	w, h := 0.92*r, 0.4*r
+	w, h, gap := markerSize(r)
 	type slotKey struct {
 		hex game.Hex
 		sea game.SeaID
@@ -143,11 +155,15 @@ func (d *drawer) markers() {
 	for _, mk := range d.o.Markers {
 		totals[slotKey{mk.At.Hex, mk.At.Sea}]++
 	}
+	var out []placedMarker
 	for _, mk := range d.o.Markers {
 		key := slotKey{mk.At.Hex, mk.At.Sea}
 		i := counts[key]
 		counts[key]++
 		n := totals[key]
+		if mk.At.IsSea() != sea {
+			continue
+		}
 		var c pt
 		if mk.At.IsSea() {
 			q, ok := d.p.seaAt[mk.At.Sea]
@@ -158,7 +174,7 @@ func (d *drawer) markers() {
 			row, col := i/3, i%3
 			inRow := min(perRow, n-row*3)
 			base := d.p.page(q)
-			c = pt{base.X + (float64(col)-float64(inRow-1)/2)*(w+0.08*r), base.Y + h/2 + 0.08*r + float64(row)*(h+0.08*r)}
+			c = pt{base.X + (float64(col)-float64(inRow-1)/2)*(w+gap), base.Y + h/2 + gap + float64(row)*(h+gap)}
 		} else {
 			if !d.m.InBounds(mk.At.Hex) {
 				continue
@@ -171,7 +187,32 @@ func (d *drawer) markers() {
 				c = pt{base.X + (float64(col)-0.5)*(w+0.06*r), base.Y + 0.3*r + float64(row)*(h+0.06*r)}
 			}
 		}
-		d.drawMarker(mk, c, w, h)
+		out = append(out, placedMarker{mk, c})
+	}
+	return out
+}
+
+// planLandMarkers lays out the counters in hexes and keeps labels off them.
+func (d *drawer) planLandMarkers() []placedMarker {
+	pm := d.layoutMarkers(false)
+	w, h, _ := markerSize(d.r)
+	for _, p := range pm {
+		b := boxAround(p.at, w/2, h/2)
+		d.symbol(Counter, p.mk.Label, b, boxAround(p.at, w/2+0.03*d.r, h/2+0.03*d.r))
+	}
+	return pm
+}
+
+// drawMarkers draws the counters in hexes, then lays out and draws those
+// at sea.
+func (d *drawer) drawMarkers(land []placedMarker) {
+	w, h, _ := markerSize(d.r)
+	for _, p := range land {
+		d.drawMarker(p.mk, p.at, w, h)
+	}
+	for _, p := range d.layoutMarkers(true) {
+		d.p.symbols = append(d.p.symbols, Placed{Kind: Counter, Name: p.mk.Label, Box: boxAround(p.at, w/2, h/2).rect(), Scale: 1})
+		d.drawMarker(p.mk, p.at, w, h)
 	}
 }
 
