@@ -114,23 +114,30 @@ func (d *doc) finish(w io.Writer) error {
 }
 
 // heading prints a section heading, starting a new page if fewer than
-// 30 mm are left.
-func (d *doc) heading(s string) {
+// 30 mm are left, with a rule under it.
+func (d *doc) heading(s string) { d.sectionHeading(s, 30, 3, 13, 7, true) }
+
+// sectionHeading prints a heading in the reports' red: a new page first if
+// less than room mm are left, gap mm above, the font size and line height
+// given, and a rule under it when rule is set.
+func (d *doc) sectionHeading(s string, room, gap, size, lineHeight float64, rule bool) {
 	pdf := d.pdf
 	_, h := pdf.GetPageSize()
-	if pdf.GetY() > h-margin-30 {
+	if pdf.GetY() > h-margin-room {
 		pdf.AddPage()
 	}
-	pdf.Ln(3)
-	pdf.SetFont(fonts.Sans, "B", 13)
+	pdf.Ln(gap)
+	pdf.SetFont(fonts.Sans, "B", size)
 	pdf.SetTextColor(120, 20, 24)
-	pdf.CellFormat(0, 7, s, "", 1, "L", false, 0, "")
-	pdf.SetDrawColor(120, 20, 24)
-	pdf.SetLineWidth(0.3)
-	x, y := pdf.GetXY()
-	w, _ := pdf.GetPageSize()
-	pdf.Line(x, y, w-margin, y)
-	pdf.Ln(1.5)
+	pdf.CellFormat(0, lineHeight, s, "", 1, "L", false, 0, "")
+	if rule {
+		pdf.SetDrawColor(120, 20, 24)
+		pdf.SetLineWidth(0.3)
+		x, y := pdf.GetXY()
+		w, _ := pdf.GetPageSize()
+		pdf.Line(x, y, w-margin, y)
+		pdf.Ln(1.5)
+	}
 	pdf.SetTextColor(0, 0, 0)
 }
 

@@ -12,18 +12,7 @@ import (
 
 // glanceHeading is a section heading of the first page: smaller than
 // heading, so the whole turn fits on one page.
-func (d *doc) glanceHeading(s string) {
-	pdf := d.pdf
-	_, h := pdf.GetPageSize()
-	if pdf.GetY() > h-margin-20 {
-		pdf.AddPage()
-	}
-	pdf.Ln(1.5)
-	pdf.SetFont(fonts.Sans, "B", 10.5)
-	pdf.SetTextColor(120, 20, 24)
-	pdf.CellFormat(0, 5.5, s, "", 1, "L", false, 0, "")
-	pdf.SetTextColor(0, 0, 0)
-}
+func (d *doc) glanceHeading(s string) { d.sectionHeading(s, 20, 1.5, 10.5, 5.5, false) }
 
 // glancePage prints the turn at a glance under the title.
 func (d *doc) glancePage(md *RefereeModel) {
