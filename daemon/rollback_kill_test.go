@@ -233,7 +233,9 @@ func refereeEnd(t *testing.T, db *store.DB) string {
 func waitRefereeEnd(t *testing.T, db *store.DB, want string, n int) string {
 	t.Helper()
 	var got string
-	for start := time.Now(); time.Since(start) < waitLimit; time.Sleep(25 * time.Millisecond) {
+	// Twice the usual limit: a restart, a resolution and six PDF reports
+	// on a loaded machine.
+	for start := time.Now(); time.Since(start) < 2*waitLimit; time.Sleep(25 * time.Millisecond) {
 		// One read: a row is quiet when it is sent (the states are read
 		// one after another, so a row moving on shows in two of them).
 		got = refereeEnd(t, db)
@@ -246,7 +248,8 @@ func waitRefereeEnd(t *testing.T, db *store.DB, want string, n int) string {
 			return got
 		}
 	}
-	return got
+	t.Fatalf("after %v the game is not where a run never killed ends:\n%s\nwant:\n%s", 2*waitLimit, got, want)
+	return ""
 }
 
 // boxKeys is what a mailbox holds: one line per Message-ID (the subject
