@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -237,6 +239,62 @@ func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
 		}
 	}
 	return len(recs), bw.Flush()
+}
+
+// ExportFile writes the game's archive (Export) to the file path and
+// returns how many turn records it holds. The file at path is replaced
+// whole or not at all: the archive is written to a temporary file beside it,
+// flushed to disk (fsync), renamed over path, and the directory flushed too,
+// so that a crash or kill at any instant leaves at path either what was
+// there before (a good archive is never truncated) or the complete new
+// archive, never a part of one that "pbem verify" could take for a
+// complete but shorter game. A temporary file a kill leaves behind is named
+// ".NAME.*.tmp" (NAME the target's base name) and may be deleted.
+func (g *Game) ExportFile(ctx context.Context, path string) (n int, err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if n, err = g.Export(ctx, f); err != nil {
+		return 0, err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return 0, err
+	}
+	if err = f.Sync(); err != nil {
+		return 0, fmt.Errorf("flushing the archive to disk: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return 0, err
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return 0, err
+	}
+	return n, syncDir(dir)
+}
+
+// syncDir flushes a directory to disk, so that a rename in it survives a
+// power loss.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("flushing directory %s to disk: %w", dir, err)
+	}
+	return nil
 }
 
 func writeArchiveLine(w *bufio.Writer, l archiveLine) error {

@@ -4,11 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"sort"
@@ -20,7 +17,6 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/internal/imaptest"
-	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -69,68 +65,6 @@ func TestKillHelperProcess(t *testing.T) {
 	}
 	d.Close()
 }
-
-// child is a running child daemon.
-type child struct {
-	cmd        *exec.Cmd
-	imap, smtp string
-}
-
-func startChild(t *testing.T, dir string) *child {
-	t.Helper()
-	os.Remove(filepath.Join(dir, "addr.txt"))
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelperProcess$")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+dir)
-	cmd.Stderr = os.Stderr
-	c := &child{cmd: cmd}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// addrs waits for the child's mail server addresses.
-func (c *child) addrs(t *testing.T, dir string) {
-	t.Helper()
-	for start := time.Now(); time.Since(start) < waitLimit; time.Sleep(10 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(dir, "addr.txt")); err == nil {
-			f := strings.Fields(string(b))
-			c.imap, c.smtp = f[0], f[1]
-			return
-		}
-	}
-	t.Fatal("the child daemon did not start")
-}
-
-func (c *child) kill() {
-	c.cmd.Process.Signal(syscall.SIGKILL)
-	c.cmd.Wait()
-}
-
-func (c *child) stop(t *testing.T) {
-	c.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("the child daemon exited with %v", err)
-		}
-	case <-time.After(waitLimit):
-		c.kill()
-		t.Error("the child daemon did not stop on SIGTERM")
-	}
-}
-
-// killConfig gives every nation a mailbox, so that every report is delivered.
-func killConfig(s string) string {
-	return strings.Replace(s, "      - {user: stranger@pbem.localhost, password: pw-stranger}",
-		"      - {user: unterreich@pbem.localhost, password: pw-unterreich}\n"+
-			"      - {user: fromande@pbem.localhost, password: pw-fromande}\n"+
-			"      - {user: hispardia@pbem.localhost, password: pw-hispardia}", 1)
-}
-
-var killAccounts = []string{"eisenmark", "morgronskia", "unterreich", "fromande", "hispardia", "referee"}
 
 // turnState reads how far the turn has got in dir's store: "open",
 // "committed", or "sent" (every report row sent), and the turn's event log.
@@ -197,28 +131,6 @@ func checkMailboxes(t *testing.T, imapAddr string) {
 	}
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if e.IsDir() {
-			return os.MkdirAll(dst, 0o750)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestTurnSurvivesSIGKILL kills the daemon at random instants around a
 // turn's resolution (PBEM_KILL_POINTS times, default 4; docs/turns.md gives
 // the figure of a long run) and checks after each restart that the turn was
@@ -228,58 +140,15 @@ func TestTurnSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}
-	points := 4
-	if n, err := strconv.Atoi(os.Getenv("PBEM_KILL_POINTS")); err == nil && n > 0 {
-		points = n
-	}
-	ctx := context.Background()
-
-	// The template: a game with Eisenmark's sheet acknowledged, and turn 1
-	// due (its deadline just past).
-	template := t.TempDir()
-	scen, _ := filepath.Abs("../scenarios/default")
-	text := killConfig(fmt.Sprintf(testConfig, scen, imapWait))
-	if err := os.WriteFile(filepath.Join(template, "config.yaml"), []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c := startChild(t, template)
-	c.addrs(t, template)
-	raw := "From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: orders\r\nMessage-ID: <kill@x>\r\n\r\n" +
-		strings.ReplaceAll(marchSheet, "\n", "\r\n")
-	sctx, cancel := context.WithTimeout(ctx, waitLimit)
-	err := mailserver.SendAs(sctx, c.smtp, loginFor("eisenmark@pbem.localhost"), "eisenmark@pbem.localhost", []string{"orders@pbem.localhost"}, []byte(raw))
-	cancel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		msgs, _ := imaptest.Messages(c.imap, "eisenmark@pbem.localhost", "pw-eisenmark", "INBOX")
-		if len(msgs) > 0 {
-			break
-		}
-		if time.Since(start) > waitLimit {
-			t.Fatal("the sheet was not acknowledged")
-		}
-	}
-	c.stop(t)
-	db, err := store.Open(filepath.Join(template, "data", "pbem.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetDeadline(ctx, "syw", 1, time.Now().Add(-time.Minute), 0); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	points := killPoints(4)
+	template := newKillTemplate(t)
 
 	// A run never killed: the bytes every killed run must reach, and how
 	// long a turn takes from the start.
 	ref := t.TempDir()
 	copyTree(t, template, ref)
-	db, err = store.Open(filepath.Join(ref, "data", "pbem.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c = startChild(t, ref)
+	db := openKillStore(t, ref)
+	c := startChild(t, ref)
 	c.addrs(t, ref)
 	up := time.Now()
 	want := waitSent(t, db)
@@ -289,25 +158,13 @@ func TestTurnSurvivesSIGKILL(t *testing.T) {
 	db.Close()
 
 	stages := map[string]int{}
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
+	rng := killRand()
 	for i := range points {
 		dir := filepath.Join(t.TempDir(), strconv.Itoa(i))
 		copyTree(t, template, dir)
-		db, err := store.Open(filepath.Join(dir, "data", "pbem.db"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		db := openKillStore(t, dir)
 		c := startChild(t, dir)
-		if i%10 == 0 {
-			// Now and then during the start.
-			time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
-		} else {
-			// Mostly from the daemon's start to about when the last report is sent
-			// (three times the time a run never killed takes: this run may be slower).
-			c.addrs(t, dir)
-			time.Sleep(time.Duration(rng.Int64N(int64(3 * span))))
-		}
-		c.kill()
+		killSoon(t, rng, c, dir, i, span, nil)
 		stage, _ := turnState(t, db)
 		stages[stage]++
 		c = startChild(t, dir)

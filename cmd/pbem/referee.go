@@ -122,41 +122,6 @@ func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int
 	return exitOK
 }
 
-func runExport(e *env, c *command, args []string) int {
-	fs := newFlags(e, c)
-	out := fs.String("out", "", "the file to write (default: standard output)")
-	g, _, code := openGameArgs(e, c, fs, args, 0)
-	if g == nil {
-		return code
-	}
-	defer g.Close()
-	w := e.stdout
-	var f *os.File
-	if *out != "" {
-		var err error
-		if f, err = os.Create(*out); err != nil {
-			return failed(e, err)
-		}
-		w = f
-	}
-	n, err := g.Export(context.Background(), w)
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		if f != nil {
-			os.Remove(*out)
-		}
-		return failed(e, err)
-	}
-	if f != nil {
-		fmt.Fprintf(e.stdout, "%s: %d turn records of game %s\n", *out, n, g.ID())
-	}
-	return exitOK
-}
-
 func runVerify(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
 	if code, ok := parseFlags(e, c, fs, args); !ok {

@@ -1,0 +1,234 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/internal/imaptest"
+	"github.com/syw-pbem/pbem/mailserver"
+	"github.com/syw-pbem/pbem/store"
+)
+
+// The SIGKILL harness shared by the crash tests (kill_test.go: a turn;
+// rollback_kill_test.go: ROLLBACK and RERUN; archive_kill_test.go: the
+// export): a child process (this test binary, running one of the helper
+// "tests") started on a copy of a template game directory, killed with
+// SIGKILL at a random instant, and started again.
+
+// killPoints is how many kills a crash test makes: $PBEM_KILL_POINTS, or
+// def (kept small so that CI stays fast; docs/turns.md gives the figures of
+// long runs).
+func killPoints(def int) int {
+	if n, err := strconv.Atoi(os.Getenv("PBEM_KILL_POINTS")); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// killRand is the source of the kill instants: seeded from the clock, so
+// that every run tries other instants.
+func killRand() *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
+}
+
+// child is a running child process: a daemon, or the export helper.
+type child struct {
+	cmd        *exec.Cmd
+	imap, smtp string
+}
+
+// startChild starts the daemon (TestKillHelperProcess) on the game in dir.
+func startChild(t *testing.T, dir string) *child {
+	t.Helper()
+	os.Remove(filepath.Join(dir, "addr.txt"))
+	return startHelper(t, "TestKillHelperProcess", killHelperEnv, dir)
+}
+
+// startHelper starts this test binary running only the helper test name,
+// with $env set to dir (where the helper finds its game).
+func startHelper(t *testing.T, name, env, dir string) *child {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$")
+	cmd.Env = append(os.Environ(), env+"="+dir)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // a helper's failure shows
+	c := &child{cmd: cmd}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// addrs waits for the child's mail server addresses.
+func (c *child) addrs(t *testing.T, dir string) {
+	t.Helper()
+	for start := time.Now(); time.Since(start) < waitLimit; time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(filepath.Join(dir, "addr.txt")); err == nil {
+			f := strings.Fields(string(b))
+			c.imap, c.smtp = f[0], f[1]
+			return
+		}
+	}
+	t.Fatal("the child daemon did not start")
+}
+
+func (c *child) kill() {
+	c.cmd.Process.Signal(syscall.SIGKILL)
+	c.cmd.Wait()
+}
+
+func (c *child) stop(t *testing.T) {
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the child daemon exited with %v", err)
+		}
+	case <-time.After(waitLimit):
+		c.kill()
+		t.Error("the child daemon did not stop on SIGTERM")
+	}
+}
+
+// killConfig gives every nation a mailbox, so that every report is delivered.
+// (testConfig now has them: this adds each a second time, which config.Parse
+// lets pass; the crash tests use testConfig as it is, turn_bench_test.go
+// still calls this.)
+func killConfig(s string) string {
+	return strings.Replace(s, "      - {user: stranger@pbem.localhost, password: pw-stranger}",
+		"      - {user: unterreich@pbem.localhost, password: pw-unterreich}\n"+
+			"      - {user: fromande@pbem.localhost, password: pw-fromande}\n"+
+			"      - {user: hispardia@pbem.localhost, password: pw-hispardia}", 1)
+}
+
+// killAccounts are the mailboxes the crash tests read: every nation's (the
+// test config gives each one) and the referee's.
+var killAccounts = []string{"eisenmark", "morgronskia", "unterreich", "fromande", "hispardia", "referee"}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if e.IsDir() {
+			return os.MkdirAll(dst, 0o750)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sendMail delivers raw (LF line ends) from from to the game's address
+// through the child's SMTP server, and returns once the server took it.
+func sendMail(t *testing.T, smtpAddr, from, raw string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	err := mailserver.SendAs(ctx, smtpAddr, loginFor(from), from, []string{"orders@pbem.localhost"},
+		[]byte(strings.ReplaceAll(raw, "\n", "\r\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitReply waits until acct's INBOX holds the answer to the mail whose
+// Message-ID is id, and returns its body.
+func waitReply(t *testing.T, imapAddr, acct, id string) string {
+	t.Helper()
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		msgs, _ := imaptest.Messages(imapAddr, acct+"@pbem.localhost", "pw-"+acct, "INBOX")
+		for _, m := range msgs {
+			if header(string(m), "In-Reply-To") == id {
+				return body(string(m))
+			}
+		}
+		if time.Since(start) > waitLimit {
+			t.Fatalf("%s got no answer to %s within %v", acct, id, waitLimit)
+		}
+	}
+}
+
+// newKillTemplate makes the template game directory of the crash tests: a
+// game whose every nation has a mailbox, Eisenmark's sheet for turn 1
+// acknowledged, and turn 1 due (its deadline just past).
+func newKillTemplate(t *testing.T) string {
+	t.Helper()
+	template := t.TempDir()
+	scen, _ := filepath.Abs("../scenarios/default")
+	text := fmt.Sprintf(testConfig, scen, imapWait)
+	if err := os.WriteFile(filepath.Join(template, "config.yaml"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startChild(t, template)
+	c.addrs(t, template)
+	sendMail(t, c.smtp, "eisenmark@pbem.localhost",
+		"From: eisenmark@pbem.localhost\nTo: orders@pbem.localhost\nSubject: orders\nMessage-ID: <kill@x>\n\n"+marchSheet)
+	// (Not any mail: the starting report is there before the answer.)
+	if ack := waitReply(t, c.imap, "eisenmark", "<kill@x>"); !strings.Contains(ack, "MOVE E1") {
+		t.Fatalf("Eisenmark's sheet was not accepted:\n%s", ack)
+	}
+	c.stop(t)
+	setDeadlinePast(t, template, 1)
+	return template
+}
+
+// setDeadlinePast makes turn's deadline a minute ago in dir's store, so that
+// the turn is due when the daemon starts.
+func setDeadlinePast(t *testing.T, dir string, turn int) {
+	t.Helper()
+	db := openKillStore(t, dir)
+	defer db.Close()
+	if err := db.SetDeadline(context.Background(), "syw", turn, time.Now().Add(-time.Minute), 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openKillStore opens the store of the game in dir.
+func openKillStore(t *testing.T, dir string) *store.DB {
+	t.Helper()
+	db, err := store.Open(filepath.Join(dir, "data", "pbem.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// killSoon kills the child c (started on dir) at a random instant: kill i
+// of a series, one in ten while it starts (before its mail server listens),
+// the others within 3×span after it listens (span: how long the work takes
+// in a run never killed; a killed run may be slower). begin, if not nil,
+// is called once the mail server listens, before the wait: it mails what
+// the daemon is to work on.
+func killSoon(t *testing.T, rng *rand.Rand, c *child, dir string, i int, span time.Duration, begin func(*child)) {
+	t.Helper()
+	if i%10 == 0 {
+		time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
+	} else {
+		c.addrs(t, dir)
+		if begin != nil {
+			begin(c)
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(3*span) + 1)))
+	}
+	c.kill()
+}
