@@ -100,3 +100,30 @@ func TestGroupLen(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchWakesTheTurnRunner: the referee's RESOLVE NOW that the intake
+// takes in one batch with other mail (both arrived while pbem was busy or
+// down) resolves the turn at once, as when it comes alone: the runner's
+// own look comes only once a minute.
+func TestBatchWakesTheTurnRunner(t *testing.T) {
+	d, _ := startGame(t, t.TempDir(), nil)
+	sendMail(t, d.Mail.SMTPAddr(), "eisenmark@pbem.localhost", sheetMail("batch-sheet@x", ""))
+	sendMail(t, d.Mail.SMTPAddr(), "referee@pbem.localhost", "From: referee@pbem.localhost\nTo: orders@pbem.localhost\n"+
+		"Subject: now\nMessage-ID: <batch-now@x>\n\nPASSWORD "+refereePassword+"\nRESOLVE NOW\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	defer func() { cancel(); <-done; d.Close() }()
+	start := time.Now()
+	for {
+		rec, err := d.Game.DB.LatestTurn(context.Background(), "syw")
+		if err == nil && rec.Turn >= 1 {
+			break
+		}
+		if time.Since(start) > waitLimit {
+			t.Fatalf("turn 1 not resolved %v after RESOLVE NOW came in a batch (the runner's own look is every %v)", waitLimit, turnLookEvery)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("turn 1 resolved %v after the daemon started", time.Since(start).Round(time.Millisecond))
+}

@@ -100,6 +100,10 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	io.BatchHandler = func(ctx context.Context, ms []store.Mail) error {
 		err := g.HandleMails(ctx, ms)
 		d.Outbox.Wake()
+		// A batch may hold RESOLVE NOW or the last FINAL sheet: the turn
+		// runner looks at once, as after a single mail (its look reads only
+		// what it needs, so a burst of batches costs it little).
+		g.WakeTurns()
 		return err
 	}
 	if opts != nil && opts.Now != nil {
