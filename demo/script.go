@@ -24,11 +24,17 @@ func (p *player) write(m *hexmap.Map, rules *ruleset.Ruleset, st *engine.State) 
 		}
 	}
 	if st.Calendar.Date(st.Turn).IsYearEnd() {
+		// Every crown the nation holds: its own treasury's, and those of
+		// the treasuries it captured, which it brings home first.
 		treasury := 0
+		own := capitolOf(pl)
 		for _, c := range v.Cities {
 			treasury += c.Treasury
+			if mc, ok := m.City(c.Name); ok && c.Treasury > 0 && c.Controller == p.nation && mc.Capitol != p.nation && c.Name != v.TemporaryCapitol {
+				pl.add("TREASURY FROM %s %d TO %s", c.Name, c.Treasury, p.nation)
+			}
 		}
-		return v, pl.yearEnd(capitolOf(pl), treasury)
+		return v, pl.yearEnd(own, treasury)
 	}
 	return v, pl.monthly()
 }

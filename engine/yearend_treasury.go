@@ -115,13 +115,19 @@ func (t *turn) handOver(cs *game.CityState, by game.NationID, rule string) {
 	mc, _ := t.m.City(cs.Name)
 	place := game.AtHex(mc.Hex)
 	crowns := cs.Treasury
+	name := func(n game.NationID) string {
+		if nat, ok := t.m.Nation(n); ok && nat.Name != "" {
+			return nat.Name
+		}
+		return nationOrNobody(n)
+	}
 	if from != game.Neutral {
-		what := fmt.Sprintf("the %d crowns in %s lost with the city to %s", crowns, cs.Name, nationOrNobody(by))
+		what := fmt.Sprintf("the %d crowns in %s lost with the city to %s", crowns, cs.Name, name(by))
 		t.emit(&TreasuryChanged{Nation: from, City: cs.Name, Before: crowns, Change: -crowns, After: 0, Why: "treasury captured", What: what},
 			rule, place, to(from), from)
 	}
 	if by != game.Neutral {
-		what := fmt.Sprintf("the %d crowns in %s taken with the city from %s: immobile until the year-end, when TREASURY FROM %s moves them", crowns, cs.Name, nationOrNobody(from), cs.Name)
+		what := fmt.Sprintf("the %d crowns in %s taken with the city from %s: immobile until the year-end, when TREASURY FROM %s moves them", crowns, cs.Name, name(from), cs.Name)
 		t.emit(&TreasuryChanged{Nation: by, City: cs.Name, Before: 0, Change: crowns, After: crowns, Why: "treasury captured", What: what},
 			rule, place, to(by), by)
 	}

@@ -3,9 +3,11 @@ package gamecheck
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/reports"
 )
 
 // Fault is one invariant a turn broke: where (the game, the turn, the
@@ -46,6 +48,17 @@ type checker struct {
 
 func (c *checker) fault(check string, n game.NationID, format string, args ...any) {
 	c.faults = append(c.faults, Fault{Setup: c.t.Setup, Turn: c.t.Before.Calendar.Label(c.t.Before.Turn), Nation: n, Check: check, Fact: fmt.Sprintf(format, args...)})
+}
+
+// Unknown returns the faults that are not Known: those to fix.
+func Unknown(fs []Fault) []Fault {
+	var out []Fault
+	for _, f := range fs {
+		if f.Known == "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // known marks the fault just recorded as a known one of an open issue.
@@ -134,6 +147,17 @@ func (c *checker) labels() {
 	}
 	r := t.Referee
 	check(engine.Referee, r.Turn, r.TurnLabel, r.Resolved, cal.Date(r.Turn).IsYearEnd())
+	// The report as rendered says which turn it tells of (the text body;
+	// the sample of nations whose JSON is built, in the 40-nation game).
+	for _, n := range sortedKeys(t.JSON) {
+		if title, _, _ := strings.Cut(reports.Text(t.Nations[n]), "\n"); !strings.Contains(title, cal.Label(resolved)) {
+			c.fault("labels", n, "the report of %s is titled %q", cal.Label(resolved), title)
+		}
+	}
+	if title, _, _ := strings.Cut(reports.RefereeText(r), "\n"); !strings.Contains(title, cal.Label(resolved)) {
+		c.fault("labels", engine.Referee, "the referee's report of %s is titled %q", cal.Label(resolved), title)
+		c.known("issue 19 item 7 (the wording half): the referee's report is titled with the next turn")
+	}
 }
 
 func sortedKeys[V any](m map[game.NationID]V) []game.NationID {

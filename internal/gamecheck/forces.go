@@ -93,6 +93,7 @@ func (c *checker) forces() {
 			c.fault("forces", f.Nation, "force %s changed hands to %s", id, g.Nation)
 		}
 	}
+	c.figures(before, after)
 	for _, id := range slices.SortedFunc(maps.Keys(after), game.CompareForceIDs) {
 		if before[id] == nil && !c.named[string(id)] {
 			c.fault("forces", after[id].Nation, "force %s (%s) appeared and no event names it", id, contents(after[id]))
@@ -173,4 +174,79 @@ func (c *checker) destroyedBy(id game.ForceID, kinds ...string) bool {
 		}
 	}
 	return false
+}
+
+// losses are the figures and guns each force lost by the events that list
+// their losses one by one (attrition, siege losses, assaults and the guns
+// they take, overruns' victors, retreats before battle, a slowing refused);
+// opaque are the forces an event changes
+// by a count it does not itemise per force (a battle, a sea battle, a
+// surrender, a split or merge, a ruling, the year-end's fielding and
+// transfers), whose figures are not reckoned here.
+func (c *checker) losses() (lost map[game.ForceID][2]int, opaque map[string]bool) {
+	lost = map[game.ForceID][2]int{}
+	opaque = map[string]bool{}
+	add := func(def game.ForceID, ls []engine.Loss) {
+		for _, l := range ls {
+			f := l.Force
+			if f == "" {
+				f = def
+			}
+			x := lost[f]
+			if l.Gun != 0 {
+				x[1] += l.Lost
+			} else {
+				x[0] += l.Lost
+			}
+			lost[f] = x
+		}
+	}
+	for _, e := range c.t.Events {
+		switch x := e.(type) {
+		case *engine.Attrition:
+			add(x.Force, x.Losses)
+		case *engine.SiegeLosses:
+			add("", x.Losses)
+		case *engine.AssaultResolved:
+			add(x.Force, x.AttackerLosses)
+			add("", x.DefenderLosses)
+			if x.Captured != nil && x.Captured.By != "" {
+				// The garrison's guns, taken by the storming force.
+				for _, g := range x.Captured.Guns {
+					add(x.Captured.By, []engine.Loss{{Gun: g.Kind, Lost: -g.Count}})
+				}
+			}
+		case *engine.SlowingRefused:
+			add(x.Force, x.Losses)
+		case *engine.Overrun:
+			add("", x.Losses)
+		case *engine.RetreatedBeforeBattle:
+			add(x.Force, x.Losses)
+		case *engine.LandBattle, *engine.SeaBattle, *engine.CounterBattery, *engine.Surrender, *engine.GarrisonKilled,
+			*engine.RulingApplied, *engine.UnitsTransferred, *engine.UnitsFielded, *engine.UnitsBought, *engine.ForceDisbanded,
+			*engine.ForceSplit, *engine.ForcesMerged, *engine.LandingRefused:
+			collect(e, opaque)
+		}
+	}
+	return lost, opaque
+}
+
+// figures checks each force that stayed in the game without a battle, a
+// split or another change its events do not itemise: it lost exactly the
+// figures and guns its events list.
+func (c *checker) figures(before, after map[game.ForceID]*game.Force) {
+	lost, opaque := c.losses()
+	for _, id := range slices.SortedFunc(maps.Keys(before), game.CompareForceIDs) {
+		f, g := before[id], after[id]
+		if g == nil || opaque[string(id)] {
+			continue
+		}
+		want := lost[id]
+		if got := f.Figures() - g.Figures(); got != want[0] {
+			c.fault("forces", f.Nation, "force %s has %d figures, %d fewer than before the turn; its events list %d lost", id, g.Figures(), got, want[0])
+		}
+		if got := f.GunCount() - g.GunCount(); got != want[1] {
+			c.fault("forces", f.Nation, "force %s has %d guns, %d fewer than before the turn; its events list %d lost", id, g.GunCount(), got, want[1])
+		}
+	}
 }
