@@ -47,6 +47,17 @@ func (c *checker) agreement() {
 			}
 		}
 	}
+	// The referee's JSON reads back as his model.
+	if js, err := json.Marshal(t.Referee); err != nil {
+		c.fault("reports", engine.Referee, "the referee's model does not encode: %v", err)
+	} else {
+		var back reports.RefereeModel
+		if err := json.Unmarshal(js, &back); err != nil {
+			c.fault("reports", engine.Referee, "the referee's JSON does not read back: %v", err)
+		} else if again, _ := json.Marshal(&back); !bytes.Equal(again, js) {
+			c.fault("reports", engine.Referee, "the referee's JSON does not read back as his model")
+		}
+	}
 	nations := sortedKeys(t.Nations)
 	for _, e := range t.Events {
 		if _, ok := e.(*engine.LandBattle); ok {

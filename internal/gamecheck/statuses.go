@@ -3,6 +3,7 @@ package gamecheck
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -46,6 +47,27 @@ func (c *checker) statuses() {
 			c.fault("statuses", "", "%s is free, and the state has %v besieging it", cs.Name, t.After.Sieges[i].Besiegers)
 		case i >= 0 && slices.Contains(t.After.Sieges[i].Besiegers, cs.Controller):
 			c.fault("statuses", "", "%s is %s by its own holder %s", cs.Name, cs.Siege, cs.Controller)
+		}
+	}
+	// The year-end's taxes read the siege status the last reports printed
+	// (the state the turn was resolved from): half from a masked city,
+	// nothing from a besieged one.
+	for _, e := range t.Events {
+		x, ok := e.(*engine.TaxesCollected)
+		if !ok {
+			continue
+		}
+		for _, ct := range x.Cities {
+			cs, _ := t.Before.City(ct.City)
+			if cs == nil {
+				continue
+			}
+			if cs.Siege != game.NotBesieged && !strings.Contains(ct.Why, cs.Siege.String()) {
+				c.fault("statuses", x.Nation, "%s was %s and paid its taxes as if it were not (%d of %d: %q)", ct.City, cs.Siege, ct.Paid, ct.Value, ct.Why)
+			}
+			if cs.Siege == game.NotBesieged && (strings.Contains(ct.Why, "masked") || strings.Contains(ct.Why, "besieged")) {
+				c.fault("statuses", x.Nation, "%s was free and paid its taxes as %q", ct.City, ct.Why)
+			}
 		}
 	}
 	// The last word the events said about each city's siege and holder.
