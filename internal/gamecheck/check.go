@@ -79,7 +79,8 @@ func (c *checker) known(issue string) {
 //     guns or ships but by an event that brings them;
 //   - orders: every order a sheet was acknowledged for without a warning is
 //     carried out, or an enemy (a contact, a battle, a siege, the loss of
-//     the force) stopped it and the report says so;
+//     the force) stopped it and the report says so; every ruling of the
+//     referee is applied or refused with a reason;
 //   - reports: a nation's report agrees with the referee's on the nation's
 //     own facts (forces, treasury, cities), its JSON reads back as the
 //     model, and the sentences it is told about an event carry the
@@ -98,6 +99,7 @@ func Check(t *Turn) []Fault {
 	c.money()
 	c.forces()
 	c.orders()
+	c.rulings()
 	c.agreement()
 	c.statuses()
 	return c.faults

@@ -133,6 +133,20 @@ func (c *checker) orders() {
 	}
 }
 
+// rulings checks that every ruling the referee gave was applied, or the
+// events say why not.
+func (c *checker) rulings() {
+	for _, r := range c.t.Rulings {
+		if len(r.Effects) == 0 {
+			continue
+		}
+		if !has(c, func(e *engine.RulingApplied) bool { return e.Token == r.Token }) &&
+			!has(c, func(e *engine.RulingNotApplied) bool { return e.Token == r.Token }) {
+			c.fault("orders", r.Nation, "the referee's ruling on %s was neither applied nor refused with a reason", r.Token)
+		}
+	}
+}
+
 // ignored returns the OrderIgnored event of nation n's order on line.
 func (c *checker) ignored(n game.NationID, line int) *engine.OrderIgnored {
 	for _, e := range c.t.Events {
