@@ -302,15 +302,36 @@ func TestRequestAndRuling(t *testing.T) {
 	}
 }
 
-// TestRulingOnWithdrawnRequest: a request on a sheet that a later sheet
-// replaced without it is withdrawn, and the referee cannot rule on it.
+// TestRulingOnWithdrawnRequest: a request survives a sheet that replaces
+// its own without it (carried over: the referee may still rule on it), and
+// a sheet that withdraws it by token takes it back: the referee is told, and
+// a ruling on it is refused.
 func TestRulingOnWithdrawnRequest(t *testing.T) {
 	h := newHarness(t, nil)
 	token := h.sendRequest()
-	h.send("eisenmark@pbem.localhost", "orders v2", goodSheet)
-	h.settle()
+	id := h.send("eisenmark@pbem.localhost", "orders v2", goodSheet)
+	ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
+	if !strings.Contains(body(ack), "Carried over from your earlier sheet") || !strings.Contains(body(ack), token) {
+		t.Fatalf("the answer to a sheet without the request does not carry it over:\n%s", body(ack))
+	}
+	if told, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "1 request(s) carried over, 0 withdrawn")
+	}); told == "" {
+		t.Error("the referee was not told that the request was carried over")
+	}
+	withdraw := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nWITHDRAW REQUEST "+token, 1)
+	id = h.send("eisenmark@pbem.localhost", "orders v3", withdraw)
+	ack, _ = h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
+	if !strings.Contains(body(ack), "Withdrawn by this sheet") {
+		t.Fatalf("the answer to a sheet withdrawing the request:\n%s", body(ack))
+	}
+	if told, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "0 request(s) carried over, 1 withdrawn") && strings.Contains(body(m), token)
+	}); told == "" {
+		t.Error("the referee was not told of the withdrawal")
+	}
 	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
-	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "Referee commands received")
 	})
 	if !strings.Contains(body(ack), "REFUSED") || !strings.Contains(body(ack), "withdrew") {

@@ -232,9 +232,10 @@ func (g *Game) reportRulings(ctx context.Context, turn int) ([]reports.Ruling, e
 			last[s.ReceiptHash] = i
 		}
 	}
+	open := g.inForceTokens(subs) // a withdrawn request's ruling lapses (special.go)
 	var out []reports.Ruling
 	for i, s := range subs {
-		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && last[s.ReceiptHash] != i) {
+		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && (last[s.ReceiptHash] != i || !open[s.ReceiptHash])) {
 			continue
 		}
 		var r engine.Ruling

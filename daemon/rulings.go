@@ -29,9 +29,10 @@ func rulingSubmission(gameID string, turn int, nation string, mailID int64, form
 }
 
 // Rulings returns the rulings in force for a turn, in the order the referee
-// gave them: for each request token the referee's last ruling (a DENY after
-// an APPROVE carries no effects, so nothing is applied), and every BREACH and
-// LIFT. The store's superseded flag is not used: it is kept per nation and
+// gave them: for each request token still on its nation's sheet in force
+// the referee's last ruling (a DENY after an APPROVE carries no effects, so
+// nothing is applied; a request withdrawn takes its ruling with it), and
+// every BREACH and LIFT. The store's superseded flag is not used: it is kept per nation and
 // kind, and a nation may have several requests ruled on.
 func (g *Game) Rulings(ctx context.Context, turn int) ([]engine.Ruling, error) {
 	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
@@ -44,9 +45,10 @@ func (g *Game) Rulings(ctx context.Context, turn int) ([]engine.Ruling, error) {
 			last[s.ReceiptHash] = i
 		}
 	}
+	open := g.inForceTokens(subs) // special.go: a withdrawn request's ruling lapses
 	var out []engine.Ruling
 	for i, s := range subs {
-		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && last[s.ReceiptHash] != i) {
+		if s.Kind != KindRuling || !s.Valid || (s.ReceiptHash != "" && (last[s.ReceiptHash] != i || !open[s.ReceiptHash])) {
 			continue
 		}
 		var r engine.Ruling

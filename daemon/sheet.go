@@ -52,6 +52,13 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		return outcome{}, err
 	}
 	replaces := err == nil && prev.Valid
+	var open []parser.OpenRequest
+	if replaces {
+		// special.go: the requests of the sheet in force, to carry over.
+		if open, err = g.openOf(ctx, st.Turn, nation, prev); err != nil {
+			return outcome{}, err
+		}
+	}
 	var pwFailed bool
 	var pwErr error
 	check := g.check
@@ -60,7 +67,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	}
 	report := check(text, parser.CheckContext{
 		Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(), Nation: nation, Turn: st.Turn,
-		Deadline: deadline, Zone: g.Zone, Replaces: replaces,
+		Deadline: deadline, Zone: g.Zone, Replaces: replaces, Open: open,
 		VerifyPassword: func(n game.NationID, pw string) bool {
 			ok, err := g.verifyPassword(ctx, n, st.Turn, pw)
 			if err != nil {
@@ -111,8 +118,14 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	}
 	out := outcome{status: store.MailAcknowledged, class: class, opened: opened}
 	if !report.Refused && !late {
+		carried := map[string]bool{}
+		for _, o := range report.Carried {
+			carried[o.Token] = true
+		}
 		for _, req := range report.Requests {
-			out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
+			if !carried[req.Token] { // forwarded with the sheet that sent it
+				out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
+			}
 		}
 		now := g.Now().UTC()
 		// treaty.go: IDs for the sheet's treaties, attestations, mail to the parties.
@@ -122,10 +135,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		reply += tro.note
 		out.msgs = append(out.msgs, tro.msgs...)
-		sro, err := g.sheetSpecials(ctx, m, st, nation, prev, report, now) // special.go: SPECIAL forwarded, approvals dropped
-		if err != nil {
-			return outcome{}, err
-		}
+		sro := g.sheetSpecials(m, st, nation, report, now) // special.go: SPECIAL forwarded, requests carried over
 		reply += sro.note
 		out.msgs = append(out.msgs, sro.msgs...)
 		pws := []string{sheet.Header.Password}

@@ -21,9 +21,16 @@ import (
 // (S and six hex digits, from the game, nation, turn and text, so the same
 // order sent again on a corrected sheet keeps its token and is forwarded
 // once), stored as a request of the sheet, so that the referee's APPROVE or
-// DENY with that token is a ruling on it. And when a sheet replaces one
-// whose request the referee had already approved, and no longer carries it,
-// the answer says so.
+// DENY with that token is a ruling on it.
+//
+// Requests survive a replacement sheet (parser/carry.go): the checker is
+// given the requests of the nation's sheet in force with the referee's
+// rulings on them (openOf), and carries over into the new sheet those it
+// neither withdraws (WITHDRAW REQUEST token) nor sends again, pending or
+// approved; they are stored again with the new sheet, so that they stay
+// open to the referee and their rulings stay in force (inForceTokens), and
+// are not forwarded again. The referee is told what a replacement kept,
+// withdrew and let lapse (requests-carried.txt).
 
 // specialToken is the token of the nth SPECIAL of a sheet with this text.
 func specialToken(gameID string, n game.NationID, turn, nth int, text string) string {
@@ -31,7 +38,7 @@ func specialToken(gameID string, n game.NationID, turn, nth int, text string) st
 	return "S" + hex.EncodeToString(sum[:3])
 }
 
-// sheetRequests is what a sheet's SPECIAL orders and dropped requests add
+// sheetRequests is what a sheet's SPECIAL orders and carried requests add
 // to its handling: a note for the answer, mails to the referee, and the
 // requests to store with the sheet.
 type sheetRequests struct {
@@ -40,13 +47,19 @@ type sheetRequests struct {
 	subs []store.Submission
 }
 
-// sheetSpecials is handleSheet's hook for an accepted sheet.
-func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State, nation game.NationID, inForce store.Submission, r *parser.Report, now time.Time) (sheetRequests, error) {
+// sheetSpecials is handleSheet's hook for an accepted sheet: each new
+// SPECIAL is forwarded to the referee with its token; a SPECIAL carried
+// over from the sheet in force (the checker appends it, with no sheet
+// line) keeps its token and is not forwarded again; the referee is told
+// what the sheet kept and withdrew of the one it replaces.
+func (g *Game) sheetSpecials(m store.Mail, st *engine.State, nation game.NationID, r *parser.Report, now time.Time) sheetRequests {
 	var out sheetRequests
 	var lines []string
-	tokens := map[string]bool{}
-	for _, q := range r.Requests {
-		tokens[q.Token] = true
+	carried := map[string][]string{} // a carried SPECIAL's text → its tokens
+	for _, o := range r.Carried {
+		if o.Special {
+			carried[o.Text] = append(carried[o.Text], o.Token)
+		}
 	}
 	nth := map[string]int{}
 	for _, o := range r.Orders.List {
@@ -54,41 +67,54 @@ func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State
 		if !ok {
 			continue
 		}
+		raw := "SPECIAL " + sp.Text
+		if sp.Line == 0 && len(carried[sp.Text]) > 0 {
+			tok := carried[sp.Text][0]
+			carried[sp.Text] = carried[sp.Text][1:]
+			out.subs = append(out.subs, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation), Kind: KindRequest,
+				MailID: m.ID, RawText: raw, CanonicalText: raw, ReceiptHash: tok, Valid: true, SubmittedAt: now})
+			continue
+		}
 		nth[sp.Text]++
 		tok := specialToken(g.ID(), nation, st.Turn, nth[sp.Text], sp.Text)
-		tokens[tok] = true
 		if ref := g.Config.Game.Referee; ref != "" {
 			text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
-				"Text": "SPECIAL " + sp.Text, "Token": tok})
+				"Text": raw, "Token": tok})
 			out.msgs = append(out.msgs, g.message(MailRequest, string(nation), st.Turn, tok, []string{ref},
 				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, m.ReceivedAt))
 		}
 		out.subs = append(out.subs, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation), Kind: KindRequest,
-			MailID: m.ID, RawText: "SPECIAL " + sp.Text, CanonicalText: "SPECIAL " + sp.Text, ReceiptHash: tok, Valid: true, SubmittedAt: now})
+			MailID: m.ID, RawText: raw, CanonicalText: raw, ReceiptHash: tok, Valid: true, SubmittedAt: now})
 		lines = append(lines, fmt.Sprintf("SPECIAL %q goes to the referee to rule on, as request %s.", short(sp.Text), tok))
-	}
-	dropped, err := g.droppedApprovals(ctx, st.Turn, nation, inForce, tokens)
-	if err != nil {
-		return sheetRequests{}, err
-	}
-	for _, d := range dropped {
-		lines = append(lines, fmt.Sprintf("This sheet drops your request %s (%q), which the referee has already APPROVED. "+
-			"The ruling given stands unless the referee changes it: write to the referee if you mean to withdraw it.", d.ReceiptHash, short(d.RawText)))
 	}
 	if len(lines) > 0 {
 		out.note = "\n" + strings.Join(lines, "\n") + "\n"
 	}
-	return out, nil
+	if ref := g.Config.Game.Referee; ref != "" && len(r.Carried)+len(r.Withdrawn)+len(r.Lapsed) > 0 {
+		labels := func(os []parser.OpenRequest) []string {
+			var s []string
+			for _, o := range os {
+				s = append(s, o.Label()+", "+o.Status())
+			}
+			return s
+		}
+		text := templates.Must("requests-carried", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
+			"Receipt": r.Receipt, "Carried": labels(r.Carried), "Withdrawn": labels(r.Withdrawn), "Lapsed": labels(r.Lapsed)})
+		out.msgs = append(out.msgs, g.message(MailNotice, string(nation), st.Turn, "requests:"+r.Receipt, []string{ref},
+			fmt.Sprintf("[%s] %s's new sheet: %d request(s) carried over, %d withdrawn", g.ID(), g.nationName(nation), len(r.Carried), len(r.Withdrawn)),
+			text, m.ReceivedAt))
+	}
+	return out
 }
 
-// droppedApprovals returns the requests of the nation's sheet in force for
-// the turn (inForce; the zero Submission when there is none) that the
-// referee approved (the last ruling on the token an APPROVE) and whose token
-// is not in keep.
-func (g *Game) droppedApprovals(ctx context.Context, turn int, nation game.NationID, inForce store.Submission, keep map[string]bool) ([]store.Submission, error) {
-	// Two narrow reads rather than the whole turn's submissions: this runs
-	// for every sheet, and a burst of sheets must not cost the square of
-	// its length. Most sheets in force carry no request, and end here.
+// openOf returns the requests of the nation's sheet in force for the turn
+// (inForce; the zero Submission when there is none), each with the
+// referee's last ruling on it, for the checker to carry over
+// (parser.CheckContext.Open). Two narrow reads rather than the whole turn's
+// submissions: this runs for every sheet, and a burst of sheets must not
+// cost the square of its length. Most sheets in force carry no request,
+// and end at the first.
+func (g *Game) openOf(ctx context.Context, turn int, nation game.NationID, inForce store.Submission) ([]parser.OpenRequest, error) {
 	if inForce.MailID == 0 {
 		return nil, nil
 	}
@@ -104,19 +130,43 @@ func (g *Game) droppedApprovals(ctx context.Context, turn int, nation game.Natio
 	if err != nil {
 		return nil, err
 	}
-	approved := map[string]bool{} // token → whether the referee's last ruling approves
+	verdict := map[string]string{} // token → the referee's last ruling
 	for _, s := range rulings {
 		if s.Valid && s.ReceiptHash != "" {
-			approved[s.ReceiptHash] = strings.HasPrefix(s.RawText, "APPROVE")
+			verdict[s.ReceiptHash] = "denied"
+			if strings.HasPrefix(s.RawText, "APPROVE") {
+				verdict[s.ReceiptHash] = "approved"
+			}
 		}
 	}
-	var out []store.Submission
+	var out []parser.OpenRequest
 	for _, s := range reqs {
-		if approved[s.ReceiptHash] && !keep[s.ReceiptHash] {
-			out = append(out, s)
+		o := parser.OpenRequest{Token: s.ReceiptHash, Text: s.RawText, Special: strings.HasPrefix(s.ReceiptHash, "S"), Ruling: verdict[s.ReceiptHash]}
+		if o.Special {
+			o.Text = strings.TrimPrefix(o.Text, "SPECIAL ")
 		}
+		out = append(out, o)
 	}
 	return out, nil
+}
+
+// inForceTokens are the request tokens on the nations' sheets in force for
+// the turn: a ruling bound to any other token (its request withdrawn) does
+// not apply.
+func (g *Game) inForceTokens(subs []store.Submission) map[string]bool {
+	inForce := map[string]int64{} // nation → the mail of its sheet in force
+	for _, s := range subs {
+		if s.Kind == KindOrders && s.Valid && !s.Superseded {
+			inForce[s.Nation] = s.MailID
+		}
+	}
+	out := map[string]bool{}
+	for _, s := range subs {
+		if s.Kind == KindRequest && s.Valid && inForce[s.Nation] == s.MailID {
+			out[s.ReceiptHash] = true
+		}
+	}
+	return out
 }
 
 // short cuts a text to one line of at most 60 characters.

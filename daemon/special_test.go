@@ -1,15 +1,20 @@
 package daemon
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/syw-pbem/pbem/engine"
 )
 
-// TestSpecialForwardedAndDroppedApproval: a SPECIAL order goes to the
+// TestSpecialForwardedAndCarriedOver: a SPECIAL order goes to the
 // referee with a token, like a REQUEST; the referee's APPROVE with it is
-// recorded for the nation; a later sheet without it is told that it drops
-// an approved request.
-func TestSpecialForwardedAndDroppedApproval(t *testing.T) {
+// recorded for the nation; a later sheet without it carries it over,
+// approved, with the SPECIAL among its orders and the ruling in force, and
+// does not forward it again; a sheet withdrawing it takes the ruling back.
+func TestSpecialForwardedAndCarriedOver(t *testing.T) {
 	h := newHarness(t, nil)
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nSPECIAL \"Send an envoy to the court of Valmont\"", 1)
 	id := h.send("eisenmark@pbem.localhost", "orders", sheet)
@@ -40,7 +45,40 @@ func TestSpecialForwardedAndDroppedApproval(t *testing.T) {
 	}
 	id = h.send("eisenmark@pbem.localhost", "orders again", goodSheet)
 	ack, _ = h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
-	if !strings.Contains(body(ack), "drops your request "+token) || !strings.Contains(body(ack), "already APPROVED") {
-		t.Errorf("the answer to a sheet dropping an approved SPECIAL:\n%s", body(ack))
+	if !strings.Contains(body(ack), "Carried over from your earlier sheet") || !strings.Contains(body(ack), "SPECIAL \"Send an envoy to the court of Valmont\"   # "+token) {
+		t.Errorf("the answer to a sheet without the approved SPECIAL:\n%s", body(ack))
+	}
+	h.settle()
+	ctx := context.Background()
+	if rs, err := h.d.Game.Rulings(ctx, 1); err != nil || len(rs) != 1 || rs[0].Token != token {
+		t.Errorf("the approved SPECIAL's ruling is not in force after the replacement: %+v %v", rs, err)
+	}
+	orders, err := h.d.Game.SheetsInForce(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(orders[0].List, func(o engine.Order) bool {
+		sp, ok := o.(engine.Special)
+		return ok && strings.Contains(sp.Text, "Valmont")
+	}) {
+		t.Errorf("the carried SPECIAL is not among the orders in force: %+v", orders)
+	}
+	forwarded := 0
+	for _, m := range h.inbox("referee@pbem.localhost", "pw-referee") {
+		if strings.Contains(header(string(m), "Subject"), "SPECIAL "+token) {
+			forwarded++
+		}
+	}
+	if forwarded != 1 {
+		t.Errorf("the SPECIAL was forwarded %d times, want once", forwarded)
+	}
+	withdraw := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nWITHDRAW SPECIAL "+token, 1)
+	id = h.send("eisenmark@pbem.localhost", "orders withdrawn", withdraw)
+	if ack, _ = h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); !strings.Contains(body(ack), "Withdrawn by this sheet") {
+		t.Errorf("the answer to a sheet withdrawing the SPECIAL:\n%s", body(ack))
+	}
+	h.settle()
+	if rs, _ := h.d.Game.Rulings(ctx, 1); len(rs) != 0 {
+		t.Errorf("the withdrawn SPECIAL's ruling still applies: %+v", rs)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
-	"github.com/syw-pbem/pbem/game"
 )
 
 // demoGame is the demo in play.
@@ -116,23 +115,7 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 			}
 		}
 	}
-	v := engine.View(g.d.Game.Map, g.d.Game.Rules, st, p.nation)
-	pl := &plan{p: p, m: g.d.Game.Map, rules: g.d.Game.Rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
-	for _, f := range v.Own {
-		if n, err := strconv.Atoi(strings.TrimPrefix(string(f.ID), p.letter)); err == nil && n >= pl.next {
-			pl.next = n + 1
-		}
-	}
-	var d draft
-	if st.Calendar.Date(st.Turn).IsYearEnd() {
-		treasury := 0
-		for _, c := range v.Cities {
-			treasury += c.Treasury
-		}
-		d = pl.yearEnd(capitolOf(pl), treasury)
-	} else {
-		d = pl.monthly()
-	}
+	v, d := p.write(g.d.Game.Map, g.d.Game.Rules, st)
 	subject := "Orders for " + st.Calendar.Name(st.Turn)
 	greeting := "Sire, the orders for " + st.Calendar.Name(st.Turn) + "."
 	text := p.sheet(v, d.lines, greeting)

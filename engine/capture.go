@@ -76,8 +76,8 @@ func (t *turn) stepCaptures() {
 			loyal := cs.Loyalty == n
 			if (loyal && own[n] > 0) || figs >= t.r.Capture.CaptureFigures {
 				from := cs.Controller
-				cs.Controller = n
 				t.emit(&CityCaptured{City: c.Name, From: from, By: n, Forces: ids, Recaptured: loyal}, rule, game.AtHex(c.Hex), public(), n, from)
+				t.handOver(cs, n, rule)
 				t.fleetsEscapeCapturedPort(c, n)
 			}
 		}
@@ -96,8 +96,8 @@ func (t *turn) stepCaptures() {
 		if !men {
 			// Nobody there, or leaders alone: no men for the townsfolk to
 			// kill; the city reverts.
-			cs.Controller = cs.Loyalty
 			t.emit(&CityReverted{City: c.Name, From: holder, To: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
+			t.handOver(cs, cs.Loyalty, rule)
 			continue
 		}
 		killed := 0
@@ -110,8 +110,8 @@ func (t *turn) stepCaptures() {
 			ids = append(ids, f.ID)
 			t.remove(f.ID)
 		}
-		cs.Controller = cs.Loyalty
 		t.emit(&GarrisonKilled{City: c.Name, Nation: holder, Killed: killed, Forces: ids, RevertsTo: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
+		t.handOver(cs, cs.Loyalty, rule)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/syw-pbem/pbem/game"
@@ -193,3 +194,41 @@ func public() Visibility { return Visibility{Public: true} }
 func to(ns ...game.NationID) Visibility { return Visibility{To: sortedNations(ns...)} }
 
 func refereeOnly() Visibility { return Visibility{} }
+
+// EventStrings calls f with every non-empty string value an event carries
+// (force and leader IDs, names, cities, reasons), as its JSON would hold
+// them, without encoding it: the reports learn from it which forces a
+// nation was told of. Hexes and other values that print as text are not
+// strings here.
+func EventStrings(e Event, f func(string)) {
+	eventStrings(reflect.ValueOf(e), f)
+}
+
+func eventStrings(v reflect.Value, f func(string)) {
+	switch v.Kind() {
+	case reflect.String:
+		if s := v.String(); s != "" {
+			f(s)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			eventStrings(v.Elem(), f)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				eventStrings(v.Field(i), f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			eventStrings(v.Index(i), f)
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() { // every value is visited: the order does not matter
+			eventStrings(it.Value(), f)
+		}
+	}
+}

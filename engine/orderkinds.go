@@ -122,8 +122,11 @@ type Situation struct {
 	// All returns the nation's forces as they stand now, in canonical order.
 	All func() []*game.Force
 	// City returns a city's public state (a city the state does not list is
-	// free; its treasury is known only for the nation's own cities).
+	// free; its treasury is known only for the cities the nation holds).
 	City func(name string) game.CityState
+	// Treasury is the city whose treasury the nation spends from and
+	// collects into (TreasuryCity): "" when it has none.
+	Treasury string
 }
 
 // leaderForce returns the nation's force that holds a leader, and the
@@ -161,6 +164,16 @@ func SituationFromView(m *hexmap.Map, rules *ruleset.Ruleset, v *NationView, own
 		}
 	}
 	s := &Situation{Map: m, Rules: rules, Nation: v.Nation, All: own}
+	// TreasuryCity as the View shows it: the capitol while held, else the
+	// temporary capitol while held.
+	held := func(name string) bool {
+		return name != "" && slices.ContainsFunc(v.Cities, func(c CityView) bool { return c.Name == name && c.Controller == v.Nation })
+	}
+	if nat, ok := m.Nation(v.Nation); ok && held(nat.Capitol) {
+		s.Treasury = nat.Capitol
+	} else if held(v.TemporaryCapitol) {
+		s.Treasury = v.TemporaryCapitol
+	}
 	s.Own = func(id game.ForceID) *game.Force {
 		for _, f := range s.All() {
 			if f.ID == id {
@@ -182,7 +195,7 @@ func SituationFromView(m *hexmap.Map, rules *ruleset.Ruleset, v *NationView, own
 
 // situation is the engine's Situation of nation n now.
 func (t *turn) situation(n game.NationID) *Situation {
-	return &Situation{Map: t.m, Rules: t.r, Nation: n,
+	return &Situation{Map: t.m, Rules: t.r, Nation: n, Treasury: TreasuryCity(t.m, t.s, n),
 		Own: func(id game.ForceID) *game.Force {
 			if f := t.force(id); f != nil && f.Nation == n {
 				return f
@@ -201,8 +214,8 @@ func (t *turn) situation(n game.NationID) *Situation {
 		City: func(name string) game.CityState {
 			if c, ok := t.s.City(name); ok {
 				cs := *c
-				if mc, ok := t.m.City(name); ok && mc.Capitol != n && c.Controller != n {
-					cs.Treasury = 0 // as the nation's View shows it
+				if c.Controller != n {
+					cs.Treasury = 0 // as the nation's View shows it: a treasury is its holder's
 				}
 				return cs
 			}

@@ -99,6 +99,47 @@ func legalEmbark(s *Situation, o Order) *Refusal {
 	return nil
 }
 
+// Passage is where a force or fleet stands at the start of the turn and
+// where its orders of the turn bring it: the last place of its march or
+// voyage within its movement allowance (Start when it does not move).
+type Passage struct {
+	Start, End game.Place
+}
+
+// EmbarkMeeting is where and when a land force boards a fleet this turn,
+// the one rule the engine carries EMBARK out by and the order checker
+// checks it by (from the marches and voyages its sheet plans). "There is
+// no cost to embark or debark troops" (Sea Movement), and troops board in
+// a port or good-holding hex where the fleet lies: where both stand at the
+// start of the turn — aboard before either moves (atStart) — or where both
+// are once this turn's orders are carried out — the fleet sailed to the
+// force, the force marched to the fleet, or both went to the same place —
+// boarding when the later of the two arrives (docs/rules-notes.md
+// §Embarking where the fleet lies).
+func EmbarkMeeting(m *hexmap.Map, forceID, fleetID game.ForceID, force, fleet Passage) (where game.Hex, atStart bool, r *Refusal) {
+	switch {
+	case !force.Start.IsSea() && force.Start == fleet.Start:
+		where, atStart = force.Start.Hex, true
+	case !force.End.IsSea() && force.End == fleet.End:
+		where = force.End.Hex
+	default:
+		label := func(p game.Place) string { return placeLabel(m, p) }
+		return game.Hex{}, false, &Refusal{Code: "not-together", Read: string(fleetID),
+			Reason: fmt.Sprintf("%s is not in the port or good-holding hex of %s: %s is at %s and %s at %s, and their orders do not bring them together",
+				forceID, fleetID, forceID, label(force.End), fleetID, label(fleet.End)),
+			Message: fmt.Sprintf("%s is at %s and %s at %s, and no move of this sheet brings them together: troops embark where the fleet lies, at the start of the turn or where both end their moves",
+				forceID, label(force.Start), fleetID, label(fleet.Start)),
+			Hint: "Bring the force and the fleet to the same port or good-holding hex."}
+	}
+	if !Anchorage(m, where) {
+		return game.Hex{}, false, &Refusal{Code: "no-anchorage", Read: where.String(),
+			Reason:  fmt.Sprintf("%s is neither a port nor a good-holding hex", where),
+			Message: fmt.Sprintf("%s is neither a port nor a good-holding hex: troops embark only there (The Map)", m.HexLabel(where)),
+			Hint:    "Embark in a port, or in a good-holding hex."}
+	}
+	return where, atStart, nil
+}
+
 // legalDebark: an embarked land force lands in a port or a good-holding hex
 // (Coastal Landings: "Troops may land … in a good-holding hex"); whether the
 // landing carries against defenders (CoastalLandingHolds) is decided when

@@ -207,23 +207,35 @@ func legalTransfer(s *Situation, o Order) *Refusal {
 	return nil
 }
 
-// legalMoveTreasury: "Your Capitol City": only crowns in a captured capitol
-// are moved, by the nation holding it, at most what it holds.
+// legalMoveTreasury: "Your Capitol City": "At the end of the year, however,
+// you may transfer unspent crowns from a captured capitol to yourself or to
+// another player." Only crowns in a captured treasury move: a city the
+// nation holds that is not its own treasury (a captured capitol, or a
+// captured temporary capitol: docs/rules-notes.md §Treasuries), at most
+// what lies there.
 func legalMoveTreasury(s *Situation, o Order) *Refusal {
 	x := o.(MoveTreasury)
 	c, ok := s.Map.City(x.From)
 	if !ok {
 		return &Refusal{Code: "no-city", Read: x.From, Reason: fmt.Sprintf("there is no city %q", x.From), Hint: "Name a captured capitol."}
 	}
-	if c.Capitol == "" || c.Capitol == s.Nation {
-		return &Refusal{Code: "not-captured-capitol", Read: c.Name,
-			Reason: fmt.Sprintf("%s is not the capitol of another nation: only crowns in a captured capitol can be moved (\"Your Capitol City\")", c.Name),
-			Hint:   "Name a captured capitol."}
-	}
 	cs := s.City(c.Name)
 	if cs.Controller != s.Nation {
 		return &Refusal{Code: "not-captured", Read: c.Name, Reason: fmt.Sprintf("you have not captured %s", c.Name),
 			Hint: "Only the nation holding a captured capitol moves its crowns."}
+	}
+	if c.Capitol == s.Nation || s.Treasury == c.Name {
+		return &Refusal{Code: "not-captured-capitol", Read: c.Name,
+			Reason: fmt.Sprintf("%s is your own treasury, not a captured one: only crowns in a captured capitol can be moved (\"Your Capitol City\")", c.Name),
+			Hint:   "Name a captured capitol."}
+	}
+	if cs.Treasury == 0 {
+		return &Refusal{Code: "not-captured-capitol", Read: c.Name,
+			Reason: fmt.Sprintf("%s holds no treasury: only crowns in a captured capitol can be moved (\"Your Capitol City\")", c.Name),
+			Hint:   "Name a captured capitol."}
+	}
+	if x.Amount <= 0 {
+		return &Refusal{Code: "no-crowns", Read: fmt.Sprint(x.Amount), Reason: "no crowns named", Hint: "Name how many crowns to move."}
 	}
 	if x.Amount > cs.Treasury {
 		return &Refusal{Code: "too-much", Read: fmt.Sprint(x.Amount), Reason: fmt.Sprintf("the treasury in %s holds %d crowns, not %d", c.Name, cs.Treasury, x.Amount),

@@ -136,8 +136,24 @@ func (t *turn) cargo(fleet *game.Force) (used, capacity int) {
 	return used, c.Capacity * fleet.Ships.AllTransports()
 }
 
+// passage is a unit's Passage this turn: where it stands at the start and
+// the last place of its route it can pay for with its allowance.
+func (u *unit) passage() Passage {
+	p := Passage{Start: u.start, End: u.start}
+	spent := 0
+	for i, c := range u.costs {
+		if spent+c > u.ma {
+			break
+		}
+		spent += c
+		p.End = u.route[i]
+	}
+	return p
+}
+
 // embarkAtStart carries out the embark orders of forces already with their
-// fleet; the others wait for the force's arrival.
+// fleet; the others wait for the two to meet (EmbarkMeeting): the force's
+// arrival at its fleet, or the fleet's at the force.
 func (mv *movement) embarkAtStart() {
 	t := mv.t
 	rule := t.cite("Sea Movement", "Transports")
@@ -159,16 +175,20 @@ func (mv *movement) embarkAtStart() {
 			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s has no transports", fl.ID))
 			continue
 		}
-		u := mv.units[f.ID]
-		if f.At == fl.At && !f.At.IsSea() {
+		u, fu := mv.units[f.ID], mv.units[fl.ID]
+		if u == nil || fu == nil {
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not in the port or good-holding hex of %s", f.ID, fl.ID))
+			continue
+		}
+		_, atStart, r := EmbarkMeeting(t.m, f.ID, fl.ID, u.passage(), fu.passage())
+		switch {
+		case r != nil:
+			t.ignore(no.nation, o, f.ID, rule, r.Reason)
+		case atStart:
 			mv.embark(no, u, fl)
-			continue
-		}
-		if u != nil && u.ordered && len(u.route) > 0 && u.route[len(u.route)-1] == fl.At && u.cutReason == "" {
+		default:
 			mv.embarkLater[f.ID] = no
-			continue
 		}
-		t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s is not in the port or good-holding hex of %s", f.ID, fl.ID))
 	}
 }
 
@@ -198,22 +218,48 @@ func (mv *movement) embark(no nationOrder, u *unit, fl *game.Force) {
 	t.emit(&Embarked{Force: f.ID, Fleet: fl.ID, Cargo: used + need, Capacity: capa}, rule, f.At, to(f.Nation), f.Nation)
 }
 
-// embarkOnArrival embarks a force whose march ended at its fleet.
+// embarkOnArrival embarks a force whose march ended where its fleet has
+// come to rest; while the fleet is still under sail the force waits for it
+// (embarkWaiting).
 func (mv *movement) embarkOnArrival(u *unit) {
 	no, ok := mv.embarkLater[u.id]
 	if !ok {
 		return
 	}
-	delete(mv.embarkLater, u.id)
 	t := mv.t
 	o := no.o.(Embark)
 	fl := t.force(o.Fleet)
 	fu := mv.units[o.Fleet]
+	if fl != nil && fu != nil && !fu.dead && fu.moving && u.stopped == "" {
+		return // the fleet is still on its way here
+	}
+	delete(mv.embarkLater, u.id)
 	if fl == nil || fu == nil || fu.dead || fu.at != u.at || u.stopped != "" {
 		t.ignore(no.nation, o, u.id, t.cite("Sea Movement", "Transports"), fmt.Sprintf("%s did not meet %s in its port or good-holding hex", u.id, o.Fleet))
 		return
 	}
 	mv.embark(no, u, fl)
+}
+
+// embarkWaiting embarks the forces waiting in the place where fleet fu has
+// come to rest (EmbarkMeeting: the fleet sailed to them), in force order.
+func (mv *movement) embarkWaiting(fu *unit) {
+	var ids []game.ForceID
+	for id, no := range mv.embarkLater {
+		if no.o.(Embark).Fleet == fu.id {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortFunc(ids, game.CompareForceIDs)
+	for _, id := range ids {
+		u := mv.units[id]
+		if u == nil || u.dead || u.moving || u.at != fu.at || mv.t.force(fu.id) == nil {
+			continue // not there yet, or gone: its own arrival or the end of movement settles it
+		}
+		no := mv.embarkLater[id]
+		delete(mv.embarkLater, id)
+		mv.embark(no, u, fu.f)
+	}
 }
 
 // unfinishedSeaOrders reports, at the end of movement, the embark orders of
@@ -281,6 +327,7 @@ func (mv *movement) debarkIdleFleets() {
 
 // fleetStopped carries out the debark orders of a fleet whose voyage ended.
 func (mv *movement) fleetStopped(u *unit) {
+	mv.embarkWaiting(u)
 	orders := mv.debarks[u.id]
 	if len(orders) == 0 {
 		return

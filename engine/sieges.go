@@ -284,11 +284,17 @@ func (t *turn) resolveSiege(sc *siegeCity) (SiegeState, bool) {
 		t.assault(sc, no, att, def)
 	}
 	att, def = t.siegeSides(sc, siegers)
-	if status == game.NotBesieged || len(def) == 0 {
-		if len(def) == 0 && status != game.NotBesieged {
-			sc.cs.Siege = game.NotBesieged
-		}
+	if status == game.NotBesieged || sc.cs.Siege == game.NotBesieged {
+		// Not besieged, or an assault carried the walls (overrunCity).
 		return SiegeState{}, false
+	}
+	if len(def) == 0 {
+		// Nobody defends the city, and the besiegers are too few to take
+		// it (siegeStatus): it stays masked while they sit before it —
+		// "the city is masked" and "loses its supply value" and half its
+		// taxes — with no garrison to lose or to shoot
+		// (docs/rules-notes.md §Sieges, a mask on an undefended city).
+		return SiegeState{City: sc.name, Besiegers: sortedNations(siegers...), Since: sc.since}, true
 	}
 	t.siegeLosses(sc, att, def)
 	t.overcrowding(sc, def)

@@ -22,8 +22,9 @@ type NationView struct {
 	// Foreign are every other force: where it is (public, "General
 	// Intelligence"), its size class, and what scouting revealed this turn.
 	Foreign []ForeignForce `json:",omitempty"`
-	// Cities are every city's public state; Treasury only for the nation's
-	// own capitol, temporary capitol or cities it controls.
+	// Cities are every city's public state; Treasury only for the cities
+	// the nation holds (its capitol, a temporary capitol, a captured one:
+	// TreasuryHolder).
 	Cities []CityView `json:",omitempty"`
 	// Depots are the nation's depots and those granted to it.
 	Depots []game.Depot `json:",omitempty"`
@@ -152,6 +153,7 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 			best[s.Force] = s
 		}
 	}
+	v.Foreign = make([]ForeignForce, 0, len(state.Forces))
 	for i := range state.Forces {
 		f := &state.Forces[i]
 		if f.Nation == nation {
@@ -173,12 +175,14 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 		ff.Revealed = s.Seen.Clone()
 		v.Foreign = append(v.Foreign, ff)
 	}
+	v.Cities = make([]CityView, 0, len(state.Cities))
 	for _, c := range state.Cities {
 		cv := CityView{Name: c.Name, Controller: c.Controller, Loyalty: c.Loyalty, Siege: c.Siege, Breaches: c.Breaches}
 		if mc, ok := m.City(c.Name); ok {
 			cv.Hex = mc.Hex
-			ns, _ := state.Nation(nation)
-			if mc.Capitol == nation || c.Controller == nation || (ns != nil && ns.TemporaryCapitol == c.Name) {
+			// The crowns lying in a city are its holder's (TreasuryHolder):
+			// a nation sees the treasuries it holds, not those it lost.
+			if c.Controller == nation && nation != game.Neutral {
 				cv.Treasury = c.Treasury
 			}
 		}
@@ -198,8 +202,10 @@ func View(m *hexmap.Map, rules *ruleset.Ruleset, state *State, nation game.Natio
 			v.Treaties = append(v.Treaties, t)
 		}
 	}
+	bases := taxBases(m, rules, state)
+	v.Nations = make([]NationSummary, 0, len(state.Nations))
 	for _, n := range state.Nations {
-		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated, TaxBase: TaxBase(m, rules, state, n.ID)})
+		v.Nations = append(v.Nations, NationSummary{ID: n.ID, Eliminated: n.Eliminated, TaxBase: bases[n.ID]})
 		if n.ID == nation {
 			v.NextForce, v.TemporaryCapitol = n.NextForce, n.TemporaryCapitol
 		}

@@ -103,24 +103,8 @@ func (t *turn) moveTreasuries() {
 	rule := t.cite("Your Capitol City", "")
 	for _, no := range ordersOfKind[MoveTreasury](t) {
 		n, o := no.nation, no.o.(MoveTreasury)
-		mc, ok := t.m.City(o.From)
-		if !ok {
-			t.ignore(n, o, "", rule, fmt.Sprintf("there is no city %q", o.From))
-			continue
-		}
-		cs, _ := t.s.City(mc.Name)
-		switch {
-		case mc.Capitol == game.Neutral || mc.Capitol == n:
-			t.ignore(n, o, "", rule, fmt.Sprintf("%s is not the capitol of another nation: only crowns in a captured capitol can be moved", mc.Name))
-			continue
-		case cs == nil || cs.Controller != n:
-			t.ignore(n, o, "", rule, fmt.Sprintf("you have not captured %s", mc.Name))
-			continue
-		case o.Amount <= 0:
-			t.ignore(n, o, "", rule, "no crowns named")
-			continue
-		case o.Amount > cs.Treasury:
-			t.ignore(n, o, "", rule, fmt.Sprintf("the treasury in %s holds %d crowns, not %d", mc.Name, cs.Treasury, o.Amount))
+		if r := legalMoveTreasury(t.situation(n), o); r != nil {
+			t.ignore(n, o, "", rule, r.Reason)
 			continue
 		}
 		if _, ok := t.s.Nation(o.To); !ok {
@@ -132,8 +116,11 @@ func (t *turn) moveTreasuries() {
 			t.ignore(n, o, "", rule, fmt.Sprintf("%s holds no treasury city to receive the crowns", o.To))
 			continue
 		}
-		t.moveCrowns(mc.Capitol, mc.Name, -o.Amount, "treasury moved", fmt.Sprintf("taken by %s to %s", n, o.To), o.Line, rule, n)
-		t.moveCrowns(o.To, dest, o.Amount, "treasury moved", fmt.Sprintf("from the captured capitol %s, sent by %s", mc.Name, n), o.Line, rule, n)
+		mc, _ := t.m.City(o.From)
+		// The crowns are the captor's (TreasuryHolder): they leave its
+		// ledger, and enter the receiver's.
+		t.moveCrowns(n, mc.Name, -o.Amount, "treasury moved", fmt.Sprintf("to %s's treasury in %s", o.To, dest), o.Line, rule, o.To)
+		t.moveCrowns(o.To, dest, o.Amount, "treasury moved", fmt.Sprintf("from the captured treasury in %s, sent by %s", mc.Name, n), o.Line, rule, n)
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
@@ -55,6 +56,105 @@ func TreasuryCity(m *hexmap.Map, s *State, n game.NationID) string {
 	return ""
 }
 
+// TreasuryHolder returns the nation whose treasury the crowns lying in a
+// city belong to: the city's controller (Neutral for a city no nation
+// holds). A treasury is "immobile during the game-year", so a captured
+// capitol's crowns stay where they lie; they are its captor's, who "at the
+// end of the year … may transfer unspent crowns from a captured capitol to
+// yourself or to another player" (docs/rules-notes.md §Treasuries).
+func TreasuryHolder(s *State, city string) game.NationID {
+	if cs, ok := s.City(city); ok {
+		return cs.Controller
+	}
+	return game.Neutral
+}
+
+// HeldTreasury is the crowns a nation holds in one city.
+type HeldTreasury struct {
+	City   string
+	Crowns int
+	// Spendable: the nation's own treasury (capitol or temporary
+	// capitol), which pays its orders; a captured one is not, until TREASURY
+	// FROM moves its crowns at the year-end.
+	Spendable bool `json:",omitempty"`
+}
+
+// HeldTreasuries returns the treasuries nation n holds, in the state's
+// city order: every city it controls with crowns in it, and its own
+// treasury city even when empty. Each crown of the game is in at most one
+// nation's list (TreasuryHolder).
+func HeldTreasuries(m *hexmap.Map, s *State, n game.NationID) []HeldTreasury {
+	if n == game.Neutral {
+		return nil
+	}
+	own := TreasuryCity(m, s, n)
+	var out []HeldTreasury
+	for _, cs := range s.Cities {
+		if cs.Controller != n || cs.Treasury == 0 && cs.Name != own {
+			continue
+		}
+		out = append(out, HeldTreasury{City: cs.Name, Crowns: cs.Treasury, Spendable: cs.Name == own})
+	}
+	return out
+}
+
+// handOver gives a city to nation by (Neutral: to nobody), and with it the
+// crowns lying there: the loser's ledger and the captor's each get the
+// line (TreasuryChanged, why "treasury captured"), so that every crown
+// that changes treasury is counted once on each side. A siege or mask the
+// new holder laid is over: the city is its own.
+func (t *turn) handOver(cs *game.CityState, by game.NationID, rule string) {
+	from := cs.Controller
+	cs.Controller = by
+	if from != by {
+		t.liftOwnSiege(cs)
+	}
+	if from == by || cs.Treasury == 0 {
+		return
+	}
+	mc, _ := t.m.City(cs.Name)
+	place := game.AtHex(mc.Hex)
+	crowns := cs.Treasury
+	name := func(n game.NationID) string {
+		if nat, ok := t.m.Nation(n); ok && nat.Name != "" {
+			return nat.Name
+		}
+		return nationOrNobody(n)
+	}
+	if from != game.Neutral {
+		what := fmt.Sprintf("the %d crowns in %s lost with the city to %s", crowns, cs.Name, name(by))
+		t.emit(&TreasuryChanged{Nation: from, City: cs.Name, Before: crowns, Change: -crowns, After: 0, Why: "treasury captured", What: what},
+			rule, place, to(from), from)
+	}
+	if by != game.Neutral {
+		what := fmt.Sprintf("the %d crowns in %s taken with the city from %s: immobile until the year-end, when TREASURY FROM %s moves them", crowns, cs.Name, name(from), cs.Name)
+		t.emit(&TreasuryChanged{Nation: by, City: cs.Name, Before: 0, Change: crowns, After: crowns, Why: "treasury captured", What: what},
+			rule, place, to(by), by)
+	}
+}
+
+// liftOwnSiege ends the siege of a city that changed hands when its new
+// holder was among the besiegers: the others stay before it (the sieges
+// step judges them next turn).
+func (t *turn) liftOwnSiege(cs *game.CityState) {
+	for i := range t.s.Sieges {
+		sg := &t.s.Sieges[i]
+		if sg.City != cs.Name {
+			continue
+		}
+		sg.Besiegers = slices.DeleteFunc(sg.Besiegers, func(n game.NationID) bool { return n == cs.Controller })
+		if len(sg.Besiegers) == 0 {
+			t.s.Sieges = slices.Delete(t.s.Sieges, i, i+1)
+			cs.Siege = game.NotBesieged
+		}
+		return
+	}
+	if cs.Siege != game.NotBesieged && cs.Controller != game.Neutral {
+		// No siege is recorded: nobody sits before the city.
+		cs.Siege = game.NotBesieged
+	}
+}
+
 // Treasury returns the crowns a nation may spend and the city they lie in.
 func Treasury(m *hexmap.Map, s *State, n game.NationID) (string, int) {
 	c := TreasuryCity(m, s, n)
@@ -78,6 +178,20 @@ func TaxBase(m *hexmap.Map, r *ruleset.Ruleset, s *State, n game.NationID) int {
 		}
 	}
 	return sum
+}
+
+// taxBases returns every nation's TaxBase in one pass over the cities.
+func taxBases(m *hexmap.Map, r *ruleset.Ruleset, s *State) map[game.NationID]int {
+	out := map[game.NationID]int{}
+	for _, cs := range s.Cities {
+		if cs.Controller == game.Neutral {
+			continue
+		}
+		if mc, ok := m.City(cs.Name); ok {
+			out[cs.Controller] += r.Taxes.Of(mc.Port, mc.River)
+		}
+	}
+	return out
 }
 
 // funds returns the crowns a nation may spend now.

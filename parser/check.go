@@ -43,6 +43,10 @@ type CheckContext struct {
 	// Replaces is set when this sheet replaces one received earlier for the
 	// same turn; the reply says so.
 	Replaces bool
+	// Open are the requests of the sheet this one replaces (its REQUESTs
+	// and SPECIALs, with the referee's rulings on them): carried over
+	// unless withdrawn (carry.go).
+	Open []OpenRequest
 }
 
 // Report is the result of checking a sheet: the orders accepted, the
@@ -67,6 +71,10 @@ type Report struct {
 	Lifts          []Lift // penalties the sender, aggrieved, ends
 	Requests       []Request
 	PasswordChange *PasswordChange
+	// Carried are the requests of the sheet replaced that this one keeps
+	// (in Requests, or a SPECIAL in Orders); Withdrawn those it takes back
+	// (WITHDRAW REQUEST); Lapsed the denied ones, not carried (carry.go).
+	Carried, Withdrawn, Lapsed []OpenRequest
 	// Accepted lists every accepted statement in sheet order, with
 	// Annotations (by index into Accepted) saying what the checker worked
 	// out: a route, a new force's ID, a request's token.
@@ -316,6 +324,7 @@ func (r *Report) finish() {
 	if r.Refused {
 		r.Accepted, r.Orders.List, r.Annotations = nil, nil, map[int]string{}
 		r.Treaties, r.Attestations, r.Lifts, r.Requests, r.PasswordChange = nil, nil, nil, nil, nil
+		r.Carried, r.Withdrawn, r.Lapsed = nil, nil, nil
 		return
 	}
 	sum := sha256.Sum256([]byte(r.canonical(false)))

@@ -126,7 +126,7 @@ func TestCheck(t *testing.T) {
 		{7, "FIELD ALL\nTRANSFER E1 9 field-gun TO fromande", "error: E1 has 4 field-gun, so cannot transfer 9"},
 		{7, "FIELD ALL\nTRANSFER GENERAL Keith TO fromande", "ok"},
 		{7, "FIELD ALL\nTREASURY FROM Valmont 100 TO eisenmark", "error: you have not captured Valmont"},
-		{7, "FIELD ALL\nTREASURY FROM Konigsfeld 100 TO eisenmark", "error: Konigsfeld is not the capitol of another nation"},
+		{7, "FIELD ALL\nTREASURY FROM Konigsfeld 100 TO eisenmark", "error: Konigsfeld is your own treasury, not a captured one"},
 		{7, "FIELD ALL\nTEMPORARY CAPITOL Garzow", "error: you hold your capitol Konigsfeld"},
 		// any time
 		{3, "ATTEST T1", "ok"},

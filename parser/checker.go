@@ -70,6 +70,8 @@ type checker struct {
 
 	// requests counts the requests of each text, for their tokens.
 	requests map[string]int
+	// withdrawn are the tokens WITHDRAW REQUEST took back (carry.go).
+	withdrawn map[string]bool
 
 	st         *Statement
 	annotation string
@@ -79,7 +81,7 @@ func newChecker(ctx CheckContext, view *engine.NationView, v *Vocabulary, r *Rep
 	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, view: view, r: r, nation: r.Nation,
 		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{},
 		created: map[game.ForceID]int{}, planned: map[game.ForceID]game.Place{}, besieging: map[string]bool{},
-		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{},
+		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{}, withdrawn: map[string]bool{},
 		once: map[string]int{}, fielded: map[game.ForceID]bool{}, fieldedDepot: map[string]bool{}}
 	if c.view == nil {
 		c.view = &engine.NationView{Nation: c.nation}
@@ -207,6 +209,7 @@ func (c *checker) run(sts []Statement) {
 			c.r.accept(sts[i], annots[i])
 		}
 	}
+	c.carryOver()
 	c.finish()
 }
 
@@ -264,6 +267,9 @@ func (c *checker) check(st *Statement) (ok bool) {
 		c.requests[st.Request.Text]++
 		st.Request.Token = requestToken(c.ctx.Game, c.nation, c.r.Turn, c.requests[st.Request.Text], st.Request.Text)
 		c.annotation = "request " + st.Request.Token
+		return true
+	case st.Withdraw != nil:
+		c.checkWithdraw(st.Withdraw)
 		return true
 	case st.Password != nil:
 		if len(st.Password.New) < 4 {

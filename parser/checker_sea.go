@@ -85,21 +85,12 @@ func (c *checker) checkEmbark(o engine.Embark) {
 	f := c.land(o.Force)
 	fl := c.fleet(o.Fleet)
 	c.legal(o)
+	// The engine's rule, with the marches and voyages this sheet plans
+	// above the order.
 	fs, fe := c.where(f)
 	ls, le := c.where(fl)
-	var h game.Hex
-	switch {
-	case !fs.IsSea() && (fs == ls || fs == le):
-		h = fs.Hex
-	case !fe.IsSea() && (fe == ls || fe == le):
-		h = fe.Hex
-	default:
-		c.reject(string(o.Fleet), fmt.Sprintf("%s is at %s and %s at %s, and no move of this sheet brings them together: troops embark where the fleet lies",
-			o.Force, c.label(fs), o.Fleet, c.label(ls)), "Bring the force and the fleet to the same port or good-holding hex.")
-	}
-	if !engine.Anchorage(c.m, h) {
-		c.reject(h.String(), fmt.Sprintf("%s is neither a port nor a good-holding hex: troops embark only there (The Map)", c.m.HexLabel(h)),
-			"Embark in a port, or in a good-holding hex.")
+	if _, _, r := engine.EmbarkMeeting(c.m, f.ID, fl.ID, engine.Passage{Start: fs, End: fe}, engine.Passage{Start: ls, End: le}); r != nil {
+		c.reject(r.Read, r.Text(), r.Hint)
 	}
 	capacity := c.rules.Cargo.Capacity * fl.Ships.AllTransports()
 	used := c.cargoAboard(fl.ID)

@@ -35,6 +35,8 @@ func FormatStatement(st *Statement, v *Vocabulary) string {
 		return "LIFT " + st.Lift.Treaty + " " + string(st.Lift.Offender)
 	case st.Request != nil:
 		return "REQUEST " + quote(st.Request.Text)
+	case st.Withdraw != nil:
+		return "WITHDRAW REQUEST " + st.Withdraw.Token
 	case st.Password != nil:
 		return "# PASSWORD CHANGE accepted (the new password is not repeated here)"
 	}

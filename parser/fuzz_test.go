@@ -35,6 +35,7 @@ func seedSheets(f *testing.F) []string {
 		"SPECIAL \"a \"\"b\"\" c\"", "TREATY \"T\" PARTIES eisenmark, fromande TEXT\nx\nENDTREATY", "MOVE E2\n  TO 1910",
 		"MOVE E2 \\\nTO 1910", "DEBARK E3 AT Danzburg", "TRANSFER ADMIRAL Brommy TO fromande", "FIELD DEPOT E-D1",
 		"ASSAULT E6 Dresna WITH ALL", "WITHDRAW SUPPLY E-D1 FROM fromande", "NO SLOW ENEMY E2", "ON CONTACT E2 CONTINUE",
+		"WITHDRAW REQUEST R1a2b3c", "withdraw special s0A1b2C",
 	} {
 		out = append(out, wrapSheet(s))
 	}

@@ -343,9 +343,18 @@ func parseSupply(p *parser) {
 	p.set(engine.GrantSupply{At: p.at(), Depot: d, Nation: p.nation()})
 }
 
-// WITHDRAW SUPPLY depot FROM nation
+// WITHDRAW SUPPLY depot FROM nation | WITHDRAW REQUEST token | WITHDRAW
+// SPECIAL token
 func parseWithdraw(p *parser) {
-	p.keyword("Write WITHDRAW SUPPLY depot FROM nation.", "SUPPLY")
+	const hint = "Write WITHDRAW SUPPLY depot FROM nation, or WITHDRAW REQUEST and the token of a request of your earlier sheet."
+	if kw := p.keyword(hint, "SUPPLY", "REQUEST", "SPECIAL"); kw != "SUPPLY" {
+		it := p.next()
+		if it.typ != itemWord || !IsRequestToken(it.val) {
+			p.expected(it, "a request token such as R1a2b3c or S1a2b3c", "Copy the token from the answer to your earlier sheet.")
+		}
+		p.st.Withdraw = &Withdraw{Token: NormalToken(it.val)}
+		return
+	}
 	d := p.depotID()
 	p.keyword("Write WITHDRAW SUPPLY "+d+" FROM nation.", "FROM")
 	p.set(engine.GrantSupply{At: p.at(), Depot: d, Nation: p.nation(), Withdraw: true})

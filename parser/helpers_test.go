@@ -28,6 +28,8 @@ func fmtStatement(s Statement) string {
 		return fmt.Sprintf("%#v", *s.Attest)
 	case s.Request != nil:
 		return fmt.Sprintf("%#v", *s.Request)
+	case s.Withdraw != nil:
+		return fmt.Sprintf("%#v", *s.Withdraw)
 	case s.Password != nil:
 		return fmt.Sprintf("%#v", *s.Password)
 	}

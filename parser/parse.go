@@ -92,11 +92,12 @@ type Statement struct {
 	Attest   *Attest         `json:",omitempty"`
 	Lift     *Lift           `json:",omitempty"`
 	Request  *Request        `json:",omitempty"`
+	Withdraw *Withdraw       `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
 }
 
 // Kind returns the statement's keyword: the engine order's Kind, or
-// "treaty", "attest", "request", "password".
+// "treaty", "attest", "lift", "request", "withdraw", "password".
 func (s *Statement) Kind() string {
 	switch {
 	case s.Order != nil:
@@ -109,6 +110,8 @@ func (s *Statement) Kind() string {
 		return "lift"
 	case s.Request != nil:
 		return "request"
+	case s.Withdraw != nil:
+		return "withdraw"
 	case s.Password != nil:
 		return "password"
 	}
@@ -135,6 +138,13 @@ type Attest struct {
 type Request struct {
 	Text  string
 	Token string `json:",omitempty"`
+}
+
+// Withdraw takes back a request (or a SPECIAL) of the nation's sheet in
+// force, by its token: without it a new sheet carries the earlier sheet's
+// pending and approved requests over (carry.go).
+type Withdraw struct {
+	Token string // "R1a2b3c", "S1a2b3c"
 }
 
 // PasswordChange sets the nation's password from the next sheet on.

@@ -43,6 +43,7 @@ func (r *Report) Text() string {
 		wrap(&b, "This sheet replaces the one you sent before: only the orders below count.", "")
 		b.WriteByte('\n')
 	}
+	b.WriteString(r.carryText())
 	errs, warns, notes := r.Count(Error), r.Count(Warning), r.Count(Note)
 	summary := fmt.Sprintf("%s accepted; %s, %s, %s.", plural(len(r.Accepted), "order"), plural(errs, "error"),
 		plural(warns, "warning"), plural(notes, "note"))

@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -151,37 +150,14 @@ type builder struct {
 	supply map[game.ForceID]*engine.SupplyTraced
 }
 
-// knownIDs collects every string value in the events' JSON: the force IDs
+// knownIDs collects every string value the events carry: the force IDs
 // (and names) the nation was told this turn, whatever the event kind.
 func knownIDs(events []engine.Event) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range events {
-		raw, err := engine.MarshalEvent(e)
-		if err != nil {
-			continue
-		}
-		var v any
-		if json.Unmarshal(raw, &v) != nil {
-			continue
-		}
-		collectStrings(v, out)
+		engine.EventStrings(e, func(s string) { out[s] = true })
 	}
 	return out
-}
-
-func collectStrings(v any, out map[string]bool) {
-	switch x := v.(type) {
-	case string:
-		out[x] = true
-	case []any:
-		for _, y := range x {
-			collectStrings(y, out)
-		}
-	case map[string]any:
-		for _, y := range x { // order does not matter: a set is filled
-			collectStrings(y, out)
-		}
-	}
 }
 
 // Where prints a place for people: "0812 (Konigsfeld)", "S2 (Baltic)".
@@ -401,14 +377,7 @@ func (b *builder) cities(md *Model, v *engine.NationView) {
 }
 
 func (b *builder) treasury(md *Model, v *engine.NationView) {
-	for _, c := range v.Cities {
-		mc, ok := b.m.City(c.Name)
-		if c.Treasury == 0 && (!ok || mc.Capitol != b.nation) {
-			continue
-		}
-		md.Treasury.Cities = append(md.Treasury.Cities, CityMoney{City: c.Name, Crowns: c.Treasury})
-		md.Treasury.Total += c.Treasury
-	}
+	md.Treasury.Cities, md.Treasury.Total = heldTreasuries(b.m, b.in.State, b.nation)
 	if p := b.in.Previous; p != nil && p.Treasury.Total != md.Treasury.Total {
 		md.Treasury.Ledger = append(md.Treasury.Ledger,
 			LedgerLine{What: "brought forward", Crowns: p.Treasury.Total},
@@ -594,4 +563,16 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// heldTreasuries are the treasuries a nation holds (engine.HeldTreasuries:
+// each crown of the game in one nation's list at most) and their sum.
+func heldTreasuries(m *hexmap.Map, st *engine.State, n game.NationID) ([]CityMoney, int) {
+	var out []CityMoney
+	total := 0
+	for _, h := range engine.HeldTreasuries(m, st, n) {
+		out = append(out, CityMoney{City: h.City, Crowns: h.Crowns})
+		total += h.Crowns
+	}
+	return out, total
 }

@@ -135,27 +135,30 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 			md.Missing = append(md.Missing, n.ID)
 		}
 		nt := NationTreasury{Nation: n.ID, Name: nationName(in.Map, n.ID)}
-		v := engine.View(in.Map, in.Rules, st, n.ID)
-		for _, c := range v.Cities {
-			mc, ok := in.Map.City(c.Name)
-			if c.Treasury == 0 && (!ok || mc.Capitol != n.ID) {
-				continue
-			}
-			nt.Cities = append(nt.Cities, CityMoney{City: c.Name, Crowns: c.Treasury})
-			nt.Total += c.Treasury
-		}
+		nt.Cities, nt.Total = heldTreasuries(in.Map, st, n.ID)
 		md.Treasuries = append(md.Treasuries, nt)
 	}
-	// Every force, as its owner sees it: the referee's view is the union of
-	// the nations' own views.
-	for _, n := range st.Nations {
-		sub, err := Build(Input{Map: in.Map, Rules: in.Rules, State: st, Events: in.Events, Nation: n.ID})
-		if err != nil {
-			return nil, err
+	// Every force, as its owner's report shows it: the referee's view is the
+	// union of the nations' own forces (builder.own, with the supply traces
+	// of the turn), the cities as every report prints them.
+	supply := map[game.ForceID]*engine.SupplyTraced{}
+	for _, e := range in.Events {
+		if s, ok := e.(*engine.SupplyTraced); ok {
+			supply[s.Force] = s
 		}
+	}
+	for _, n := range st.Nations {
+		if _, ok := in.Map.Nation(n.ID); !ok {
+			return nil, fmt.Errorf("referee report: nation %q is not in the game", n.ID)
+		}
+		view := engine.View(in.Map, in.Rules, st, n.ID)
+		b := &builder{in: Input{Map: in.Map, Rules: in.Rules, State: st, Nation: n.ID}, m: in.Map, rules: in.Rules, nation: n.ID, supply: supply}
+		sub := &Model{}
+		b.own(sub, view)
 		md.Forces = append(md.Forces, sub.Forces...)
 		md.Forces = append(md.Forces, sub.Fleets...)
 		if md.Cities == nil {
+			b.cities(sub, view)
 			md.Cities = sub.Cities
 		}
 	}

@@ -16,10 +16,12 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"unreadable":          map[string]any{"Why": "too large"},
 		"request":             map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Text": "Bribe\nthe governor", "Token": "R1"},
 		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
-		"late":                map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
-		"sheet-in-force":      map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc", "Received": "Monday", "Late": false},
-		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
-		"internal-error":      nil,
+		"requests-carried": map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc",
+			"Carried": []string{"R1 REQUEST \"Bribe\", approved by the referee"}, "Withdrawn": []string{"S2 SPECIAL \"Envoy\", awaiting the referee"}, "Lapsed": []string(nil)},
+		"late":           map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
+		"sheet-in-force": map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc", "Received": "Monday", "Late": false},
+		"referee-ack":    map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
+		"internal-error": nil,
 		"game-over": map[string]any{"Result": "Eisenmark won the campaign at the year-end 1752 (turn 7) with a tax base of 4900.",
 			"Contenders": []struct {
 				Name    string
