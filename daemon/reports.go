@@ -58,7 +58,7 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	to := []mail.Address{{Address: "x@invalid"}} // addressed by the daemon
 	o := reportmail.Options{From: mail.Address{Name: g.Config.Game.Name, Address: g.Config.Mail.Address}, To: to,
 		Date: g.Now().UTC(), Tag: g.ID(), PDF: &reports.Options{Taxes: &g.Rules.Taxes}}
-	_, plain := plainTurnText(m)
+	_, plain := plainTurnText(g.Map, m)
 	if m.Nation == engine.Referee {
 		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events,
 			Rolls: m.Rolls, Rulings: m.Rulings, Sheets: m.Sheets, GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone,

@@ -456,7 +456,7 @@ func TestPreview(t *testing.T) {
 	pre, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "PREVIEW of "+label)
 	})
-	if !strings.Contains(body(pre), "CityCaptured") || !strings.Contains(body(pre), "Nothing was saved") {
+	if !strings.Contains(body(pre), "took Dresna from neutral hands") || !strings.Contains(body(pre), "Nothing was saved") {
 		t.Fatalf("the preview:\n%s", body(pre))
 	}
 	h.settle()

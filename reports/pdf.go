@@ -10,6 +10,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
@@ -247,8 +248,8 @@ func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 		return err
 	}
 	md = printable(md)
-	title := fmt.Sprintf("%s — %s", md.NationName, md.TurnLabel)
-	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · %s · %s", md.GameName, md.NationName, md.TurnLabel))
+	title := fmt.Sprintf("%s — %s", md.NationName, reportOf(md.Resolved))
+	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · %s · %s", md.GameName, md.NationName, reportOf(md.Resolved)))
 	if err != nil {
 		return err
 	}
@@ -260,6 +261,17 @@ func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 	d.moneyPages(md)
 	d.templatePage(md.TurnLabel, md.Template)
 	return d.finish(w)
+}
+
+// reportOf names what a report tells of, as its title and every page's
+// footer print it: "report of Turn 1, April 1752" — the turn resolved, never
+// the turn the next orders are for — or "starting report" for the opening
+// position (resolved "").
+func reportOf(resolved string) string {
+	if resolved == "" {
+		return "starting report"
+	}
+	return "report of " + resolved
 }
 
 func (d *doc) cover(md *Model) {
@@ -293,9 +305,9 @@ func (d *doc) cover(md *Model) {
 	} else {
 		box("DEADLINE", "to be announced by the referee")
 	}
-	box("TREASURY", plural(md.Treasury.Total, "crown", "crowns"))
-	box("FORCES", fmt.Sprintf("%s, %s, %s", plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"),
-		plural(len(md.Depots), "depot", "depots")))
+	box("TREASURY", english.Count(md.Treasury.Total, "crown"))
+	box("FORCES", fmt.Sprintf("%s, %s, %s", english.Count(len(md.Forces), "land force"), english.Count(len(md.Fleets), "fleet"),
+		english.Count(len(md.Depots), "depot")))
 	figs := 0
 	for _, f := range md.Forces {
 		figs += f.Figures
@@ -376,7 +388,7 @@ func ownRow(f OwnForce) []string {
 		troops = append(troops, troopText(t))
 	}
 	for _, g := range f.Guns {
-		troops = append(troops, fmt.Sprintf("%d %s", g.Count, g.Kind))
+		troops = append(troops, gunsText(g))
 	}
 	if f.Ships != nil {
 		troops = append(troops, shipsText(*f.Ships))
@@ -392,7 +404,7 @@ func ownRow(f OwnForce) []string {
 	if f.Ships != nil {
 		state = append(state, fmt.Sprintf("%s (%d of %d points)", orNone(ids(f.Cargo)), f.CargoPoints, f.CargoCapacity))
 	} else {
-		state = append(state, fmt.Sprintf("%s, %s", plural(f.Figures, "figure", "figures"), f.Size))
+		state = append(state, fmt.Sprintf("%s, %s", english.Count(f.Figures, "figure"), f.Size))
 	}
 	if f.Supply != "" {
 		state = append(state, f.Supply)
@@ -438,7 +450,7 @@ func (d *doc) intelPages(md *Model) {
 		rows = nil
 		for _, f := range md.LastSeen {
 			r := foreignRow(f)
-			r[4] = fmt.Sprintf("seen %s (%s ago): %s", f.Seen, plural(f.Age, "turn", "turns"), r[4])
+			r[4] = fmt.Sprintf("seen %s (%s ago): %s", f.Seen, english.Count(f.Age, "turn"), r[4])
 			rows = append(rows, r)
 		}
 		d.table([]string{"Force", "Nation", "Where seen", "Size", "What was known"}, []float64{0.08, 0.14, 0.2, 0.14, 0.44}, rows)

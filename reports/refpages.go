@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 )
 
@@ -35,10 +36,10 @@ func (d *doc) glancePage(md *RefereeModel) {
 				st += fmt.Sprintf(" (%d turns running)", o.NMRTurns)
 			}
 			if o.Errors > 0 {
-				st += fmt.Sprintf("; %s", plural(o.Errors, "error", "errors"))
+				st += fmt.Sprintf("; %s", english.Count(o.Errors, "error"))
 			}
 			if o.Refused > 0 {
-				st += fmt.Sprintf("; %s refused", plural(o.Refused, "sheet", "sheets"))
+				st += fmt.Sprintf("; %s refused", english.Count(o.Refused, "sheet"))
 			}
 			rows = append(rows, []string{o.Name, st, o.Received, o.From, o.Receipt})
 		}
@@ -89,8 +90,8 @@ func (d *doc) glancePage(md *RefereeModel) {
 	}
 	d.pdf.Ln(2)
 	d.para(fmt.Sprintf("%s, %s, %s this turn. Every sheet, force, narrative and event follows the map; "+
-		"every die is in the appendix at the end, by purpose.", plural(len(md.Battles), "narrative", "narratives"),
-		plural(len(md.Events), "event", "events"), plural(len(md.Rolls), "die thrown", "dice thrown")))
+		"every die is in the appendix at the end, by purpose.", english.Count(len(md.Battles), "narrative"),
+		english.Count(len(md.Events), "event"), english.Count(len(md.Rolls), "die")+" thrown"))
 }
 
 // maxDiceColumns is the most runs of dice the appendix prints side by
@@ -109,7 +110,7 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 	groups := RollGroups(rolls)
 	d.para(fmt.Sprintf("%s in %s. Dice are numbered in the order thrown; “#12–15 F1.12: 3 2 6 6” is dice 12 to 15, "+
 		"thrown in that order for F1.12, on the group's die unless one is named.",
-		plural(len(rolls), "die", "dice"), plural(len(groups), "group", "groups")))
+		english.Count(len(rolls), "die"), english.Count(len(groups), "group")))
 	pdf := d.pdf
 	w, h := pdf.GetPageSize()
 	l, _, r, _ := pdf.GetMargins()
@@ -127,7 +128,7 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		if die == 0 {
 			kind = "dice as named"
 		}
-		pdf.CellFormat(0, 4.4, fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, plural(g.Count, "die", "dice"), kind), "B", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 4.4, fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, english.Count(g.Count, "die"), kind), "B", 1, "L", false, 0, "")
 		pdf.SetFont(fonts.Condensed, "", 8)
 		widest := 0.0
 		for _, run := range g.Runs {
@@ -200,10 +201,10 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 				fmt.Fprintf(b, ", from %s", o.From)
 			}
 			if o.Errors > 0 {
-				fmt.Fprintf(b, "; %s", plural(o.Errors, "error", "errors"))
+				fmt.Fprintf(b, "; %s", english.Count(o.Errors, "error"))
 			}
 			if o.Refused > 0 {
-				fmt.Fprintf(b, "; %s refused", plural(o.Refused, "sheet", "sheets"))
+				fmt.Fprintf(b, "; %s refused", english.Count(o.Refused, "sheet"))
 			}
 			b.WriteString("\n")
 		}
