@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -238,10 +237,12 @@ func (g *Game) reportRulings(ctx context.Context, turn int) ([]reports.Ruling, e
 			continue
 		}
 		var r engine.Ruling
-		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil || len(r.Effects) == 0 {
+		// A ruling with no effect still answers a request (an APPROVE of
+		// a question, a DENY): its requester is told it.
+		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil || len(r.Effects) == 0 && r.Token == "" {
 			continue
 		}
-		rr := reports.Ruling{Text: strings.TrimSpace(s.RawText)}
+		rr := reports.Ruling{Text: g.rulingSentence(s)}
 		add := func(n game.NationID) {
 			if n != "" && !slices.Contains(rr.Nations, n) {
 				rr.Nations = append(rr.Nations, n)

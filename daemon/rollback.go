@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -149,9 +150,9 @@ func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
 }
 
 func rollbackSentence(p rollbackPlan) string {
-	return fmt.Sprintf("%s is open again: %d turn record(s) set aside (kept for the record). Its stored sheets and rulings "+
+	return fmt.Sprintf("%s is open again: %s set aside (kept for the record). Its stored sheets and rulings "+
 		"stand; it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND). "+
-		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, len(p.void), p.turn)
+		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, english.Count(len(p.void), "turn record"), p.turn)
 }
 
 // rerunPlan is what a RERUN writes.
@@ -286,8 +287,8 @@ func (g *Game) rerunLine(ctx context.Context, n int) (line string, p *rerunPlan)
 	s := fmt.Sprintf("%s resolved again with a different result: the earlier one is voided (kept for the record) and "+
 		"corrected reports go to every nation", plan.out.label)
 	if len(plan.void) > 0 {
-		s += fmt.Sprintf("; the %d later turn(s) are set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
-			"or RERUN %d resolves it)", len(plan.void), n+1, n+1)
+		s += fmt.Sprintf("; the %s %s set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
+			"or RERUN %d resolves it)", english.Count(len(plan.void), "later turn"), english.Agree(len(plan.void), "is", "are"), n+1, n+1)
 	}
 	return s, &plan
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // demoGame is the demo in play.
@@ -171,7 +172,7 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 			break
 		}
 	}
-	g.step("%-11s sheet of %d lines mailed; %s", p.nation, len(d.lines), verdict)
+	g.step("%-11s sheet of %s mailed; %s", p.nation, english.Count(len(d.lines), "line"), verdict)
 	for _, l := range d.lines {
 		if strings.HasPrefix(l, "ATTEST ") {
 			p.attested = true
@@ -401,9 +402,9 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 		return err
 	}
 	g.res.Events = append(g.res.Events, es...)
-	g.step("%s resolved: %d events; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), len(es), dir, pdfs, texts)
+	g.step("%s resolved: %s; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), english.Count(len(es), "event"), dir, pdfs, texts)
 	for _, e := range es {
-		if l := notable(e); l != "" {
+		if l := notable(g.d.Game.Map, e); l != "" {
 			g.step("    %s", l)
 		}
 	}

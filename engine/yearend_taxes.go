@@ -7,6 +7,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -120,7 +121,7 @@ func (t *turn) moveTreasuries() {
 			t.ignore(n, o, "", rule, "no crowns named")
 			continue
 		case o.Amount > cs.Treasury:
-			t.ignore(n, o, "", rule, fmt.Sprintf("the treasury in %s holds %d crowns, not %d", mc.Name, cs.Treasury, o.Amount))
+			t.ignore(n, o, "", rule, fmt.Sprintf("the treasury in %s holds %s, not %d", mc.Name, english.Count(cs.Treasury, "crown"), o.Amount))
 			continue
 		}
 		if _, ok := t.s.Nation(o.To); !ok {
@@ -255,7 +256,7 @@ func (t *turn) collectTaxes(n game.NationID) {
 	}
 	t.emit(ev, rule, place, to(n), n)
 	if city != "" {
-		t.moveCrowns(n, city, ev.Collected, "taxes", fmt.Sprintf("taxes of %d cities", len(ev.Cities)), 0, rule)
+		t.moveCrowns(n, city, ev.Collected, "taxes", "taxes of "+english.Count(len(ev.Cities), "city"), 0, rule)
 	}
 }
 

@@ -111,7 +111,7 @@ func buildGlance(m *hexmap.Map, st *engine.State, md *RefereeModel, in RefereeIn
 		}
 		g.Orders = append(g.Orders, o)
 		if o.NMRTurns > 0 {
-			g.Attention = append(g.Attention, fmt.Sprintf("%s has sent no orders for %d turns in a row: find a new player or a caretaker, or let it go on holding.", o.Name, o.NMRTurns))
+			g.Attention = append(g.Attention, fmt.Sprintf("%s has sent no orders for %s in a row: find a new player or a caretaker, or let it go on holding.", o.Name, english.Count(o.NMRTurns, "turn")))
 		}
 	}
 	for _, s := range md.Sheets {

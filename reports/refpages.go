@@ -33,7 +33,7 @@ func (d *doc) glancePage(md *RefereeModel) {
 		for _, o := range g.Orders {
 			st := o.Status
 			if o.NMRTurns > 0 {
-				st += fmt.Sprintf(" (%d turns running)", o.NMRTurns)
+				st += fmt.Sprintf(" (%s running)", english.Count(o.NMRTurns, "turn"))
 			}
 			if o.Errors > 0 {
 				st += fmt.Sprintf("; %s", english.Count(o.Errors, "error"))
@@ -192,7 +192,7 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 		for _, o := range g.Orders {
 			fmt.Fprintf(b, "%-12s %s", o.Name, o.Status)
 			if o.NMRTurns > 0 {
-				fmt.Fprintf(b, " (%d turns running)", o.NMRTurns)
+				fmt.Fprintf(b, " (%s running)", english.Count(o.NMRTurns, "turn"))
 			}
 			if o.Received != "" {
 				fmt.Fprintf(b, ", %s, receipt %s", o.Received, o.Receipt)

@@ -629,3 +629,97 @@ func approxTexts(ff engine.ForeignForce) []string {
 	}
 	return out
 }
+
+// RulingSentence tells a referee's ruling on a request, or a BREACH or LIFT,
+// in a sentence with its effects in words: "Request R12c131 of Hispardia
+// approved: Hispardia receives 150 crowns into its treasury.", "Request
+// R4d5e6f of Eisenmark approved, with no change to the game.", "Request
+// R777777 of Fromande denied: Swiss mercenaries are not to be had this
+// year." denied and reason come from the referee's command (an engine.Ruling
+// of a DENY carries no effects, like an APPROVE without any).
+func RulingSentence(m *hexmap.Map, r engine.Ruling, denied bool, reason string) string {
+	w := words{m: m}
+	var effects []string
+	for _, e := range r.Effects {
+		effects = append(effects, EffectSentence(m, e))
+	}
+	if r.Token == "" {
+		if len(effects) == 0 {
+			return "A ruling of the referee with no effect."
+		}
+		return sentenceEnd(capitalise(strings.Join(effects, "; ")))
+	}
+	s := "Request " + r.Token
+	if r.Nation != "" {
+		s += " of " + w.nation(r.Nation)
+	}
+	switch {
+	case denied && reason != "":
+		return s + " denied: " + sentenceEnd(reason)
+	case denied:
+		return s + " denied."
+	case len(effects) == 0:
+		return s + " approved, with no change to the game."
+	}
+	return s + " approved: " + sentenceEnd(strings.Join(effects, "; "))
+}
+
+// EffectSentence tells what one effect of a referee's ruling does to the
+// game: "Hispardia receives 150 crowns into its treasury", "E9 is given 24
+// C infantry and general Stockli at 1910", "Dresna becomes loyal to
+// Eisenmark".
+func EffectSentence(m *hexmap.Map, e engine.Effect) string {
+	w := words{m: m}
+	switch x := e.(type) {
+	case engine.TreasuryChange:
+		if x.Delta < 0 {
+			return fmt.Sprintf("%s pays %s from its treasury", w.nation(x.Nation), english.Count(-x.Delta, "crown"))
+		}
+		return fmt.Sprintf("%s receives %s into its treasury", w.nation(x.Nation), english.Count(x.Delta, "crown"))
+	case engine.AddUnits:
+		s := fmt.Sprintf("%s is given %s", x.Force, unitsText(x.Units))
+		if !x.At.IsZero() {
+			s += " at " + w.hex(x.At)
+		}
+		return s
+	case engine.RemoveUnits:
+		if x.Units.IsEmpty() {
+			return fmt.Sprintf("%s is removed from the game", x.Force)
+		}
+		return fmt.Sprintf("%s loses %s", x.Force, unitsText(x.Units))
+	case engine.PlaceForce:
+		return fmt.Sprintf("%s is moved to %s", x.Force, w.hex(x.To))
+	case engine.SetLoyalty:
+		if x.Nation == "" {
+			return fmt.Sprintf("%s becomes neutral", x.City)
+		}
+		return fmt.Sprintf("%s becomes loyal to %s", x.City, w.nation(x.Nation))
+	case engine.DeclareBreach:
+		return fmt.Sprintf("%s is found in breach of treaty %s against %s", w.nation(x.Offender), x.Treaty, w.nation(x.Aggrieved))
+	case engine.LiftPenalty:
+		return fmt.Sprintf("%s's penalty for breaching treaty %s against %s is lifted", w.nation(x.Offender), x.Treaty, w.nation(x.Aggrieved))
+	}
+	return e.EffectKind()
+}
+
+// unitsText lists what an ADD or REMOVE names: "24 C infantry, 2
+// field-guns and general Stockli".
+func unitsText(u engine.Units) string {
+	var parts []string
+	for _, t := range u.Troops {
+		parts = append(parts, troopText(t))
+	}
+	for _, g := range u.Guns {
+		parts = append(parts, gunsText(g))
+	}
+	if u.Ships.Total() > 0 {
+		parts = append(parts, shipsText(u.Ships))
+	}
+	for _, l := range u.Leaders {
+		parts = append(parts, "leader "+l)
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return english.List(parts)
+}

@@ -79,3 +79,17 @@ func TestSeaBattleStoryFollowsTheResult(t *testing.T) {
 		t.Errorf("a fleet with ships left: %q", s)
 	}
 }
+
+// TestPaymentsToldOnce: the referee's list tells a fielding and the
+// treasury change that paid for it in one line, with the balance.
+func TestPaymentsToldOnce(t *testing.T) {
+	pay := &engine.TreasuryChanged{Nation: "morgronskia", City: "Morgrad", Before: 2050, Change: -597, After: 1453, Why: "field", What: "M1"}
+	field := &engine.UnitsFielded{Nation: "morgronskia", Force: "M1", Cost: 597, By: "all"}
+	s, ok := withBalance(nil, pay, field)
+	if !ok || s != "Morgronskia fielded M1 for another year for 597 crowns (FIELD ALL); the treasury in Morgrad went from 2050 to 1453." {
+		t.Errorf("fielding: %v %q", ok, s)
+	}
+	if _, ok := withBalance(nil, pay, &engine.UnitsFielded{Nation: "morgronskia", Force: "M2", Cost: 117}); ok {
+		t.Error("a payment merged with another order's fielding")
+	}
+}
