@@ -27,7 +27,6 @@ func notable(m *hexmap.Map, e engine.Event) string {
 	return ""
 }
 
-
 // summary prints the year: who holds which cities, the treasuries, the
 // battles, sieges and assaults, the treaty, and victory if any.
 func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
