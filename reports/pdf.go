@@ -142,24 +142,6 @@ func (d *doc) sectionHeading(s string, room, gap, size, lineHeight float64, rule
 	pdf.SetTextColor(0, 0, 0)
 }
 
-// para prints wrapped text.
-func (d *doc) para(s string) {
-	d.pdf.SetFont(fonts.Condensed, "", bodySize)
-	d.pdf.MultiCell(0, lineH, s, "", "L", false)
-}
-
-// bullets prints a list.
-func (d *doc) bullets(items []string) {
-	pdf := d.pdf
-	pdf.SetFont(fonts.Condensed, "", bodySize)
-	l, _, _, _ := pdf.GetMargins()
-	for _, s := range items {
-		pdf.SetX(l)
-		pdf.CellFormat(4, lineH, "•", "", 0, "L", false, 0, "")
-		pdf.MultiCell(0, lineH, s, "", "L", false)
-	}
-}
-
 // table prints rows under a header; widths are fractions of the text width.
 // Each cell wraps; a row's height is its tallest cell's.
 func (d *doc) table(head []string, widths []float64, rows [][]string) {
@@ -486,14 +468,12 @@ func (d *doc) battlePages(md *Model) {
 }
 
 func (d *doc) narratives(ns []Narrative) {
-	pdf := d.pdf
 	for _, n := range ns {
-		pdf.SetFont(fonts.Sans, "B", 10.5)
-		pdf.MultiCell(0, 5.5, n.Title, "", "L", false)
+		d.titled(n.Title)
 		for _, t := range n.Text {
 			d.para(t)
 		}
-		pdf.Ln(2)
+		d.pdf.Ln(2)
 	}
 }
 
@@ -535,14 +515,20 @@ func (d *doc) templatePage(turn, tmpl string) {
 	d.para("Fill in your password and your orders, and mail this sheet back as it is (the orders are listed in short at its end). Lines starting with # are comments.")
 	d.pdf.Ln(2)
 	// Template lines are at most TemplateWidth characters and print
-	// unwrapped: a wrapped comment would not be a comment any more.
-	d.pdf.SetFont(fonts.Condensed, "", 9)
-	for _, l := range strings.Split(strings.TrimRight(tmpl, "\n"), "\n") {
-		if l == "" {
-			d.pdf.Ln(2.5)
-			continue
+	// unwrapped: a wrapped comment would not be a comment any more. Each
+	// block (the header, a force's lines, the reference) stays on one
+	// page, so no page starts or ends with a stray line of one.
+	pdf := d.pdf
+	pdf.SetFont(fonts.Condensed, "", 9)
+	l, _, _, _ := pdf.GetMargins()
+	for i, block := range templateBlocks(tmpl) {
+		if i > 0 {
+			pdf.Ln(2.5)
 		}
-		d.pdf.CellFormat(0, 4.2, l, "", 1, "L", false, 0, "")
+		d.block(len(block), 4.2, func(k int) {
+			pdf.SetX(l)
+			pdf.CellFormat(0, 4.2, block[k], "", 1, "L", false, 0, "")
+		})
 	}
 }
 

@@ -112,15 +112,14 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		"thrown in that order for F1.12, on the group's die unless one is named.",
 		english.Count(len(rolls), "die"), english.Count(len(groups), "group")))
 	pdf := d.pdf
-	w, h := pdf.GetPageSize()
+	w, _ := pdf.GetPageSize()
 	l, _, r, _ := pdf.GetMargins()
 	tw := w - l - r
 	const lh = 3.6
 	for _, g := range groups {
 		die := g.die()
-		if pdf.GetY() > h-margin-16 {
-			pdf.AddPage()
-		}
+		// The group's heading with its first rows of dice.
+		d.need(0.8 + 4.4 + minLines*(lh+0.6))
 		pdf.Ln(0.8)
 		pdf.SetFont(fonts.Condensed, "B", 9)
 		pdf.SetX(l)
@@ -136,6 +135,10 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		}
 		cols := max(1, min(maxDiceColumns, int(tw/(widest+3))))
 		cw := tw / float64(cols)
+		// The grid's rows, kept together as keep allows: no page of the
+		// appendix starts or ends with a stray row.
+		var rows [][][]string
+		var heights []float64
 		for i := 0; i < len(g.Runs); i += cols {
 			row := g.Runs[i:min(i+cols, len(g.Runs))]
 			lines := make([][]string, len(row))
@@ -144,23 +147,23 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 				lines[k] = splitLines(pdf, run.String(die), cw-1.5)
 				n = max(n, len(lines[k]))
 			}
-			rh := float64(n)*lh + 0.6
-			if pdf.GetY()+rh > h-margin-4 {
-				pdf.AddPage()
-				pdf.SetFont(fonts.Condensed, "", 8)
-			}
+			rows = append(rows, lines)
+			heights = append(heights, float64(n)*lh+0.6)
+		}
+		d.keep(heights, keepWhole, func(i int) {
+			pdf.SetFont(fonts.Condensed, "", 8)
 			y := pdf.GetY()
-			if (i/cols)%2 == 1 {
+			if i%2 == 1 {
 				pdf.SetFillColor(246, 242, 232)
-				pdf.Rect(l, y, w-l-r, rh, "F")
+				pdf.Rect(l, y, w-l-r, heights[i], "F")
 			}
-			for k := range row {
-				for j, s := range lines[k] {
+			for k := range rows[i] {
+				for j, s := range rows[i][k] {
 					pdf.Text(l+float64(k)*cw+0.75, y+lh*float64(j+1)-0.6, s)
 				}
 			}
-			pdf.SetXY(l, y+rh)
-		}
+			pdf.SetXY(l, y+heights[i])
+		})
 	}
 }
 
