@@ -479,15 +479,26 @@ func (d *doc) narratives(ns []Narrative) {
 
 func (d *doc) moneyPages(md *Model) {
 	d.heading("Treasury")
+	// The ledger, whose column adds up to the balance (LedgerRows), then
+	// where the balance lies: each crown counted once in each table.
 	var rows [][]string
-	for _, c := range md.Treasury.Cities {
-		rows = append(rows, []string{"held at " + c.City, "", fmt.Sprintf("%d", c.Crowns), ""})
-	}
-	for _, l := range md.Treasury.Ledger {
-		rows = append(rows, []string{l.What, l.City, fmt.Sprintf("%+d", l.Crowns), l.Why})
+	for i, l := range LedgerRows(md.Treasury) {
+		crowns := fmt.Sprintf("%+d", l.Crowns)
+		if i == 0 {
+			crowns = fmt.Sprintf("%d", l.Crowns)
+		}
+		rows = append(rows, []string{l.What, l.City, crowns, l.Why})
 	}
 	rows = append(rows, []string{"Balance", "", fmt.Sprintf("%d", md.Treasury.Total), ""})
 	d.table([]string{"Entry", "City", "Crowns", "Why"}, []float64{0.3, 0.2, 0.12, 0.38}, rows)
+	if len(md.Treasury.Cities) > 0 {
+		rows = nil
+		for _, c := range md.Treasury.Cities {
+			rows = append(rows, []string{c.City, fmt.Sprintf("%d", c.Crowns)})
+		}
+		rows = append(rows, []string{"Total", fmt.Sprintf("%d", md.Treasury.Total)})
+		d.table([]string{"The balance is held at", "Crowns"}, []float64{0.3, 0.12}, rows)
+	}
 	if len(md.Treaties) > 0 {
 		d.heading("Treaties")
 		for _, t := range md.Treaties {

@@ -233,7 +233,7 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 		change[string(c.Nation)] = c
 	}
 	for _, t := range md.Treasuries {
-		fmt.Fprintf(b, "%-12s %6d crowns", t.Name, t.Total)
+		fmt.Fprintf(b, "%-12s %6d %s", t.Name, t.Total, english.Noun(t.Total, "crown"))
 		if c, ok := change[string(t.Nation)]; ok {
 			fmt.Fprintf(b, "  %+d: %s", c.Change, c.Why)
 		}

@@ -93,3 +93,29 @@ func TestPaymentsToldOnce(t *testing.T) {
 		t.Error("a payment merged with another order's fielding")
 	}
 }
+
+// TestLedgerAddsUpToTheBalance: the printed ledger's column — the start,
+// the itemised lines, and the rest not itemised — sums to the balance, and
+// never prints the turn's net change beside the lines it sums.
+func TestLedgerAddsUpToTheBalance(t *testing.T) {
+	for _, tr := range []Treasury{
+		{Total: 1013, Cities: []CityMoney{{"Kaiserau", 397}, {"Morgrad", 616}}, Ledger: []LedgerLine{
+			{What: "brought forward", Crowns: 697}, {What: "change this turn", Crowns: 316},
+			{What: "taxes", City: "Morgrad", Crowns: 1750}, {What: "field", City: "Morgrad", Crowns: -1434}}},
+		{Total: 450, Ledger: []LedgerLine{{What: "ruling", Crowns: 150}}},
+		{Total: 300, Ledger: []LedgerLine{{What: "brought forward", Crowns: 250}, {What: "change this turn", Crowns: 50}}},
+		{Total: 300},
+	} {
+		rows := LedgerRows(tr)
+		sum := 0
+		for _, l := range rows {
+			sum += l.Crowns
+			if l.What == "change this turn" {
+				t.Errorf("%+v: the net change is printed beside the lines it sums", tr)
+			}
+		}
+		if sum != tr.Total {
+			t.Errorf("%+v: the rows %+v add up to %d, the balance is %d", tr, rows, sum, tr.Total)
+		}
+	}
+}

@@ -77,21 +77,25 @@ func Text(md *Model) string {
 		}
 	}
 	section(&b, "Treasury")
-	for _, c := range md.Treasury.Cities {
-		fmt.Fprintf(&b, "%-24s %8d crowns\n", c.City, c.Crowns)
-	}
-	for _, l := range md.Treasury.Ledger {
+	for i, l := range LedgerRows(md.Treasury) {
 		what := l.What
 		if l.City != "" {
 			what += " " + l.City
 		}
-		fmt.Fprintf(&b, "%-24s %+8d crowns", what, l.Crowns)
+		sign := "%+8d"
+		if i == 0 {
+			sign = "%8d"
+		}
+		fmt.Fprintf(&b, "%-24s "+sign+" %s", what, l.Crowns, english.Noun(l.Crowns, "crown"))
 		if l.Why != "" {
 			fmt.Fprintf(&b, "  (%s)", l.Why)
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%-24s %8d crowns\n", "Balance", md.Treasury.Total)
+	fmt.Fprintf(&b, "%-24s %8d %s\n", "Balance", md.Treasury.Total, english.Noun(md.Treasury.Total, "crown"))
+	for _, c := range md.Treasury.Cities {
+		fmt.Fprintf(&b, "  held at %-14s %8d %s\n", c.City, c.Crowns, english.Noun(c.Crowns, "crown"))
+	}
 	if len(md.Treaties) > 0 {
 		section(&b, "Treaties")
 		for _, t := range md.Treaties {
