@@ -102,7 +102,15 @@ func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
 	if g.res.Text {
 		g.step("  The turn reports came as text mails without a PDF: they are saved as <nation>.txt.")
 	}
-	g.step("Reports are in %s.", g.o.Out)
+	// The game itself, as the hash-chained archive "pbem export" writes:
+	// "pbem verify" resolves every turn of it again to the same bytes.
+	archive := filepath.Join(g.o.Out, "game.archive")
+	n, err := g.d.Game.ExportFile(ctx, archive)
+	if err != nil {
+		return err
+	}
+	g.step("Reports are in %s; the game's archive (%s) is %s: \"pbem verify %s\" resolves it again.",
+		g.o.Out, english.Count(n, "turn record"), archive, archive)
 	return nil
 }
 

@@ -116,6 +116,10 @@ func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int
 		return exitUsage
 	}
 	line, err := do(g, n)
+	if errors.Is(err, daemon.ErrNotResolved) {
+		e.errorf("%s: %v", c.path(), err)
+		return exitUsage
+	}
 	if err != nil {
 		return failed(e, err)
 	}
