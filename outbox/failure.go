@@ -72,9 +72,6 @@ func (o *Outbox) failureReport(m store.OutboxMessage, e *Error, attempts int, no
 	fmt.Fprintf(&b, "\nWhat happened:\n%s.\n", wrap(e.Error(), 72))
 	if e.Temporary {
 		n := english.Count(attempts, "attempt")
-		if attempts == 1 {
-			n = "1 attempt"
-		}
 		fmt.Fprintf(&b, "\n%s\n", wrap("The failure looked temporary, but pbem has made "+n+
 			", the most allowed (mail.smtp.max_attempts), and given up.", 72))
 	} else {
