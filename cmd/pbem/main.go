@@ -91,7 +91,7 @@ func commands() []*command {
 			{name: "render", args: "--out FILE.pdf [--game] [FILE]", run: runMapRender,
 				summary: "draws the map as a PDF (A3), the way the rules' map key describes it; --game draws the game's current state",
 				description: "Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n" +
-					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
+					"cities with tax values and their holders' flags, capitols in red, sea areas with wind arrows,\n" +
 					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\".\n" +
 					"With --game it draws the configured game as it stands: every force with its ID and size class,\n" +
 					"provinces tinted and cities marked by the nation holding them, sieges."},
