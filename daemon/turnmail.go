@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports"
@@ -41,13 +42,25 @@ func plainTurnText(mp *hexmap.Map, m TurnMail) (subject, text string) {
 		b.WriteString("No orders from you were in force at the deadline (NMR): every one of your land forces held in\n" +
 			"place on DEFEND, and nothing else was done for you this turn.\n\n")
 	}
+	name := func(n string) string {
+		if mp != nil {
+			if x, ok := mp.Nation(game.NationID(n)); ok {
+				return x.Name
+			}
+		}
+		return n
+	}
 	if len(m.NMRNations) > 0 {
-		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", strings.Join(m.NMRNations, ", "))
+		var names []string
+		for _, n := range m.NMRNations {
+			names = append(names, name(n))
+		}
+		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", english.List(names))
 	}
 	for _, n := range m.NMRNations {
 		if k := m.NMRStreaks[n]; k > 0 {
 			fmt.Fprintf(&b, "%s has sent no orders for %s in a row. Decide what to do: find a new player, ask someone\n"+
-				"to play it as caretaker, or let it go on holding.\n\n", n, english.Count(k, "turn"))
+				"to play it as caretaker, or let it go on holding.\n\n", name(n), english.Count(k, "turn"))
 		}
 	}
 	if len(m.Events) == 0 {
