@@ -191,8 +191,14 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	}
 	g.Map = g.Scenario.Map
 	if g.DB == nil && !opts.NoStore {
-		if err := os.MkdirAll(cfg.Path(cfg.DataDir), 0o750); err != nil {
+		// The data folder holds the store and the mailboxes, raw mail with
+		// PASSWORD lines in both: its owner's alone, tightened if it was not.
+		dir := cfg.Path(cfg.DataDir)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("creating the data folder: %w", err)
+		}
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("making the data folder %s its owner's alone: %w", dir, err)
 		}
 		if g.DB, err = store.Open(cfg.StorePath(), nil); err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -195,8 +196,8 @@ func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time, sub
 		why = fmt.Sprintf("pbem cannot read the game's mailbox since %s (%s)", g.showTime(h.Since), h.LastError)
 	case !h.OutageFrom.IsZero() && h.OutageTo.Sub(h.OutageFrom) >= outageMin && !deadline.IsZero() &&
 		h.OutageTo.After(deadline.Add(-window)) && h.OutageFrom.Before(deadline):
-		why = fmt.Sprintf("pbem could not read the game's mailbox from %s to %s, within %d hours before the deadline: "+
-			"sheets sent then were fetched late and counted late", g.showTime(h.OutageFrom), g.showTime(h.OutageTo), g.Config.Game.OutageHours)
+		why = fmt.Sprintf("pbem could not read the game's mailbox from %s to %s, within %s before the deadline: "+
+			"sheets sent then were fetched late and counted late", g.showTime(h.OutageFrom), g.showTime(h.OutageTo), english.Count(g.Config.Game.OutageHours, "hour"))
 	}
 	if why == "" {
 		stuck, err := g.outboxStuck(ctx)

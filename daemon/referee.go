@@ -9,6 +9,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
@@ -58,7 +59,7 @@ func (g *Game) refereeMoreCommand(ctx context.Context, m store.Mail, st *engine.
 		if len(failed) == 0 {
 			return "no mail has failed: nothing to queue again", nil, nil, true
 		}
-		return fmt.Sprintf("%d failed mail(s) queued again, each with its bytes and Message-ID", len(failed)), nil,
+		return fmt.Sprintf("%s queued again, each with its bytes and Message-ID", english.Count(len(failed), "failed mail")), nil,
 			func(ctx context.Context, tx *store.Tx) error { return requeueRows(ctx, tx, failed) }, true
 	case parser.TableBattle:
 		sub := store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: "referee", Kind: KindTabletopAsk, MailID: m.ID,

@@ -66,7 +66,7 @@ func TestResendRequeuePassword(t *testing.T) {
 	before := h.count("morgronskia@pbem.localhost", "pw-morgronskia")
 	cmd = h.send("referee@pbem.localhost", "requeue", "PASSWORD "+refereePassword+"\nREQUEUE\n")
 	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
-	if !strings.Contains(body(ack), "failed mail(s) queued again") {
+	if !strings.Contains(body(ack), "1 failed mail queued again") {
 		t.Fatalf("the answer to REQUEUE:\n%s", body(ack))
 	}
 	h.settle()

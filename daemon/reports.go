@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -58,7 +57,7 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	to := []mail.Address{{Address: "x@invalid"}} // addressed by the daemon
 	o := reportmail.Options{From: mail.Address{Name: g.Config.Game.Name, Address: g.Config.Mail.Address}, To: to,
 		Date: g.Now().UTC(), Tag: g.ID(), PDF: &reports.Options{Taxes: &g.Rules.Taxes}}
-	_, plain := plainTurnText(m)
+	_, plain := plainTurnText(g.Map, m)
 	if m.Nation == engine.Referee {
 		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events,
 			Rolls: m.Rolls, Rulings: m.Rulings, Sheets: m.Sheets, GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone,
@@ -239,10 +238,12 @@ func (g *Game) reportRulings(ctx context.Context, turn int) ([]reports.Ruling, e
 			continue
 		}
 		var r engine.Ruling
-		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil || len(r.Effects) == 0 {
+		// A ruling with no effect still answers a request (an APPROVE of
+		// a question, a DENY): its requester is told it.
+		if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil || len(r.Effects) == 0 && r.Token == "" {
 			continue
 		}
-		rr := reports.Ruling{Text: strings.TrimSpace(s.RawText)}
+		rr := reports.Ruling{Text: g.rulingSentence(s)}
 		add := func(n game.NationID) {
 			if n != "" && !slices.Contains(rr.Nations, n) {
 				rr.Nations = append(rr.Nations, n)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -96,6 +97,21 @@ type rollbackPlan struct {
 	label  string             // turn n's label
 }
 
+// ErrNotResolved is what Rollback and Rerun return (errors.Is) when the turn
+// named has not been resolved: the caller named a wrong turn, a usage error
+// ("pbem rollback 5" with turn 4 open exits 2), not a failure.
+var ErrNotResolved = errors.New("the turn has not been resolved")
+
+// notResolvedError says which turn, and which turns could be named.
+type notResolvedError struct{ msg string }
+
+func (e notResolvedError) Error() string      { return e.msg }
+func (notResolvedError) Is(target error) bool { return target == ErrNotResolved }
+
+func notResolved(format string, args ...any) error {
+	return notResolvedError{fmt.Sprintf(format, args...)}
+}
+
 // decideRollback works out a rollback to before turn n, writing nothing.
 func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) {
 	latest, err := g.DB.LatestTurn(ctx, g.ID())
@@ -107,10 +123,11 @@ func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) 
 		return rollbackPlan{}, err
 	}
 	if latest.Status != store.TurnResolved {
-		return rollbackPlan{}, fmt.Errorf("no turn has been resolved yet (%s is open)", st.Calendar.Label(st.Turn))
+		return rollbackPlan{}, notResolved("no turn has been resolved yet (%s is open for orders): there is nothing to roll back", st.Calendar.Label(st.Turn))
 	}
 	if n < 1 || n > latest.Turn {
-		return rollbackPlan{}, fmt.Errorf("turn %d has not been resolved: the turns that can be rolled back are 1 to %d", n, latest.Turn)
+		return rollbackPlan{}, notResolved("turn %d has not been resolved (%s is open for orders): the turns that can be rolled back are 1 to %d",
+			n, st.Calendar.Label(st.Turn), latest.Turn)
 	}
 	p := rollbackPlan{turn: n, latest: latest, label: st.Calendar.Label(n)}
 	for t := n; t <= latest.Turn; t++ {
@@ -149,9 +166,9 @@ func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
 }
 
 func rollbackSentence(p rollbackPlan) string {
-	return fmt.Sprintf("%s is open again: %d turn record(s) set aside (kept for the record). Its stored sheets and rulings "+
+	return fmt.Sprintf("%s is open again: %s set aside (kept for the record). Its stored sheets and rulings "+
 		"stand; it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND). "+
-		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, len(p.void), p.turn)
+		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, english.Count(len(p.void), "turn record"), p.turn)
 }
 
 // rerunPlan is what a RERUN writes.
@@ -193,7 +210,7 @@ func (g *Game) decideRerunAny(ctx context.Context, n int) (p rerunPlan, unchange
 		return p, false, nil
 	}
 	if n < 1 || n > latest.Turn || latest.Status != store.TurnResolved {
-		return rerunPlan{}, false, fmt.Errorf("turn %d has not been resolved: the turns that can be run again are 1 to %d", n, latest.Turn)
+		return rerunPlan{}, false, notResolved("turn %d has not been resolved: the turns that can be run again are 1 to %d", n, latest.Turn)
 	}
 	cur, err := g.DB.Turn(ctx, g.ID(), n)
 	if err != nil {
@@ -286,8 +303,8 @@ func (g *Game) rerunLine(ctx context.Context, n int) (line string, p *rerunPlan)
 	s := fmt.Sprintf("%s resolved again with a different result: the earlier one is voided (kept for the record) and "+
 		"corrected reports go to every nation", plan.out.label)
 	if len(plan.void) > 0 {
-		s += fmt.Sprintf("; the %d later turn(s) are set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
-			"or RERUN %d resolves it)", len(plan.void), n+1, n+1)
+		s += fmt.Sprintf("; the %s %s set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
+			"or RERUN %d resolves it)", english.Count(len(plan.void), "later turn"), english.Agree(len(plan.void), "is", "are"), n+1, n+1)
 	}
 	return s, &plan
 }

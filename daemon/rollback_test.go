@@ -60,7 +60,7 @@ func TestRollbackThenRerun(t *testing.T) {
 
 	cmd := h.send("referee@pbem.localhost", "rollback", "PASSWORD "+refereePassword+"\nROLLBACK 1\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
-	if !strings.Contains(body(ack), l1+" is open again: 2 turn record(s) set aside") {
+	if !strings.Contains(body(ack), l1+" is open again: 2 turn records set aside") {
 		t.Fatalf("the answer to ROLLBACK 1:\n%s", body(ack))
 	}
 	h.settle()

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -60,4 +62,25 @@ func (g *Game) Rulings(ctx context.Context, turn int) ([]engine.Ruling, error) {
 		}
 	}
 	return out, nil
+}
+
+// rulingSentence tells a stored ruling in a sentence (reports.RulingSentence)
+// for status and the reports: its verdict and reason read from the command
+// as acknowledged (RawText, "DENY R1a2b3c \"reason\"" in the parser's
+// canonical form), its effects from the typed ruling (CanonicalText).
+func (g *Game) rulingSentence(s store.Submission) string {
+	var r engine.Ruling
+	if err := json.Unmarshal([]byte(s.CanonicalText), &r); err != nil {
+		return strings.Join(strings.Fields(s.RawText), " ")
+	}
+	denied, reason := false, ""
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(s.RawText), "DENY "); ok {
+		denied = true
+		_, reason, _ = strings.Cut(rest, " ")
+		reason = strings.TrimSpace(reason)
+		if len(reason) >= 2 && strings.HasPrefix(reason, `"`) && strings.HasSuffix(reason, `"`) {
+			reason = strings.ReplaceAll(reason[1:len(reason)-1], `""`, `"`)
+		}
+	}
+	return reports.RulingSentence(g.Map, r, denied, reason)
 }

@@ -54,3 +54,46 @@ func TestRulingStoredAsEngineInput(t *testing.T) {
 		t.Errorf("after the DENY, rulings in force:\n%+v\nwant none", got)
 	}
 }
+
+// TestRulingsReadAsSentences: a ruled request is told as a sentence — in
+// "pbem status", in the player's ruling mail and in the report of the
+// turn — and an approval with no effect reads as one, not as "no ruling"
+// nor as the ruling's JSON; the referee's request mail shows the reply with
+// its PASSWORD line.
+func TestRulingsReadAsSentences(t *testing.T) {
+	h := newHarness(t, nil)
+	token := h.sendRequest()
+	req, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "Request "+token)
+	})
+	for _, line := range []string{"PASSWORD your-referee-password", "APPROVE " + token, "DENY " + token} {
+		if !strings.Contains(body(req), line) {
+			t.Errorf("the request mail lacks the reply line %q:\n%s", line, body(req))
+		}
+	}
+	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n")
+	ruling, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
+		return strings.Contains(header(m, "Subject"), "approved")
+	})
+	want := "Request " + token + " of Eisenmark approved, with no change to the game."
+	if !strings.Contains(body(ruling), want) {
+		t.Errorf("the ruling mail lacks %q:\n%s", want, body(ruling))
+	}
+	h.settle()
+	ctx := context.Background()
+	st, err := h.d.Game.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := st.Text(h.d.Game.Now())
+	if !strings.Contains(text, "ruled: "+want) || strings.Contains(text, "{") {
+		t.Errorf("pbem status does not tell the ruling as a sentence:\n%s", text)
+	}
+	rs, err := h.d.Game.reportRulings(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].Text != want || len(rs[0].Nations) != 1 || rs[0].Nations[0] != "eisenmark" {
+		t.Errorf("the report's rulings: %+v, want Eisenmark's %q", rs, want)
+	}
+}

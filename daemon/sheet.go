@@ -9,9 +9,11 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/store"
 	"github.com/syw-pbem/pbem/templates"
 )
@@ -222,8 +224,8 @@ func withText(s store.Submission, kind, raw, canonical, receipt string) store.Su
 // Its Message-ID comes from the token, so a request sent again on a
 // corrected sheet (same text, same token) is forwarded once.
 func (g *Game) forwardRequest(m store.Mail, st *engine.State, nation game.NationID, req parser.Request) outbox.Message {
-	text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
-		"Text": req.Text, "Token": req.Token})
+	text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "NationID": string(nation), "Game": g.ID(),
+		"Turn": st.Calendar.Label(st.Turn), "Text": req.Text, "Token": req.Token})
 	return g.message(MailRequest, string(nation), st.Turn, req.Token, []string{g.Config.Game.Referee},
 		fmt.Sprintf("[%s] Request %s from %s", g.ID(), req.Token, g.nationName(nation)), text, m.ReceivedAt)
 }
@@ -235,7 +237,7 @@ func ackSubject(r *parser.Report, late bool) string {
 	case r.Refused:
 		return "sheet REFUSED"
 	case r.HasErrors():
-		return fmt.Sprintf("orders received with %d error(s), receipt %s", r.Count(parser.Error), r.Receipt)
+		return fmt.Sprintf("orders received with %s, receipt %s", english.Count(r.Count(parser.Error), "error"), r.Receipt)
 	}
 	return "orders received, receipt " + r.Receipt
 }
@@ -433,10 +435,15 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		rulings = append(rulings, rs)
 		// Keyed by this mail as well as the token: a referee who changes a
 		// ruling in a later mail has the player told again.
+		reason := ""
+		if d, ok := c.(parser.Deny); ok {
+			reason = d.Reason
+		}
 		out.msgs = append(out.msgs, g.message(MailRuling, req.Nation, st.Turn, token+"."+sum,
 			[]string{g.registered(game.NationID(req.Nation))},
 			fmt.Sprintf("[%s] Your request %s was %s", g.ID(), token, verdict),
-			templates.Must("ruling", map[string]any{"Verdict": verdict, "Token": token, "Text": req.RawText, "Ruling": formatted}), m.ReceivedAt))
+			templates.Must("ruling", map[string]any{"Verdict": verdict, "Token": token, "Text": req.RawText, "Ruling": formatted,
+				"Sentence": reports.RulingSentence(g.Map, r, verdict == "denied", reason)}), m.ReceivedAt))
 	}
 	for _, d := range rs.Diagnostics {
 		line := "ERROR: " + d.Message

@@ -78,8 +78,8 @@ func (g *Game) sheetSpecials(m store.Mail, st *engine.State, nation game.NationI
 		nth[sp.Text]++
 		tok := specialToken(g.ID(), nation, st.Turn, nth[sp.Text], sp.Text)
 		if ref := g.Config.Game.Referee; ref != "" {
-			text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
-				"Text": raw, "Token": tok})
+			text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "NationID": string(nation), "Game": g.ID(),
+				"Turn": st.Calendar.Label(st.Turn), "Text": raw, "Token": tok})
 			out.msgs = append(out.msgs, g.message(MailRequest, string(nation), st.Turn, tok, []string{ref},
 				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, m.ReceivedAt))
 		}

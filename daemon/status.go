@@ -9,6 +9,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -62,7 +63,7 @@ type BattleStatus struct {
 // RequestStatus is a request on a sheet in force and the referee's ruling.
 type RequestStatus struct {
 	Nation, Token, Text string
-	Ruling              string // the ruling as recorded ("APPROVE R1a2b3c …"); "" while pending
+	Ruling              string // the ruling in a sentence ("Request R1a2b3c of Eisenmark approved: …"); "" while pending
 }
 
 // Status reads the game's status.
@@ -100,7 +101,7 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 		case KindFinal:
 			final[sub.MailID] = true
 		case KindRuling:
-			rulings[sub.ReceiptHash] = sub.CanonicalText
+			rulings[sub.ReceiptHash] = g.rulingSentence(sub)
 		}
 	}
 	for _, sub := range subs {
@@ -194,7 +195,7 @@ func (s *Status) Text(now time.Time) string {
 			if n.Final {
 				final = ", FINAL"
 			}
-			fmt.Fprintf(&b, "  %-14s receipt %s, %s (%d sheet%s%s)\n", n.Name, n.Receipt, show(n.At), n.Sheets, plural(n.Sheets), final)
+			fmt.Fprintf(&b, "  %-14s receipt %s, %s (%s%s)\n", n.Name, n.Receipt, show(n.At), english.Count(n.Sheets, "sheet"), final)
 		}
 	}
 	if len(s.Requests) > 0 {
@@ -202,7 +203,7 @@ func (s *Status) Text(now time.Time) string {
 		for _, r := range s.Requests {
 			ruling := "PENDING: answer APPROVE " + r.Token + " or DENY " + r.Token
 			if r.Ruling != "" {
-				ruling = "ruled: " + strings.ReplaceAll(r.Ruling, "\n", " ")
+				ruling = "ruled: " + r.Ruling
 			}
 			fmt.Fprintf(&b, "  %s %s %q — %s\n", r.Token, r.Nation, r.Text, ruling)
 		}
@@ -233,13 +234,6 @@ func (s *Status) queuesText(b *strings.Builder, now time.Time) {
 	}
 	fmt.Fprintf(b, "\nMail in: %d waiting to be handled, %d quarantined\n", s.MailWaiting, s.MailQuarantined)
 	b.WriteString(s.healthText(now))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // roundDuration prints a duration for people: "3d 4h", "2h 5m", "45s".

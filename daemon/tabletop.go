@@ -11,6 +11,7 @@ import (
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -188,10 +189,10 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 		}
 		msg := g.message(MailBattleAuto, "referee", st.Turn, b.Hex.String(), []string{g.Config.Game.Referee},
 			fmt.Sprintf("[%s] %s: the battle at %s is fought by the model", g.ID(), label, b.Hex),
-			fmt.Sprintf("No result came for the battle at %s within %d hours of its sheet (game.battle_wait_hours).\n"+
+			fmt.Sprintf("No result came for the battle at %s within %s of its sheet (game.battle_wait_hours).\n"+
 				"The engine's model fights it, and the turn is resolved. To put your result in its place later: ROLLBACK %d,\n"+
 				"send the RESULT, then RERUN %d.\n",
-				b.Hex, g.Config.Game.BattleWaitHours, st.Turn, st.Turn), now)
+				b.Hex, english.Count(g.Config.Game.BattleWaitHours, "hour"), st.Turn, st.Turn), now)
 		if err := g.DB.Update(ctx, func(tx *store.Tx) error {
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
@@ -247,9 +248,9 @@ func (g *Game) battleSheet(st *engine.State, b engine.LandBattle) string {
 				traits = nat.Traits
 			}
 			for _, u := range battle.FormUnits(g.Rules, f, traits) {
-				fmt.Fprintf(&s, "    unit %-10s %s %s, %d figures", u.ID, u.Arm, u.Grade, u.Figures)
+				fmt.Fprintf(&s, "    unit %-10s %s %s, %s", u.ID, u.Arm, u.Grade, english.Count(u.Figures, "figure"))
 				if u.Guns > 0 {
-					fmt.Fprintf(&s, ", %d %s guns", u.Guns, u.GunKind)
+					fmt.Fprintf(&s, ", %d %s %s", u.Guns, u.GunKind, english.Noun(u.Guns, "gun"))
 				}
 				if u.Tired {
 					s.WriteString(", tired (exhausted or unsupplied)")

@@ -87,7 +87,7 @@ func TestParseResultGenerals(t *testing.T) {
 		{"GENERAL Keith KILLED TURN 17", `expected the tabletop turn he was struck, 1 to 16, after TURN, read "17"`},
 		{"GENERAL Keith KILLED BADLY", `expected TURN n or DAY n after the fate, read "BADLY"`},
 		{"GENERAL Keith KILLED DAY 1", "DAY without TURN"},
-		{"GENERAL Keith KILLED TURN 4 DAY 2", "line 4: DAY 2, but the battle lasted 1 day(s)"},
+		{"GENERAL Keith KILLED TURN 4 DAY 2", "line 4: DAY 2, but the battle lasted 1 day:"},
 	} {
 		_, errs := parseResult(resultHead+c.line+"\nEND\n", st, lbs, ruleset.SYW1752())
 		if got := strings.Join(errs, "\n"); !strings.Contains(got, c.want) {

@@ -10,6 +10,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -447,7 +448,7 @@ func (rl *resultLater) apply(res *battle.Result) []string {
 			day = max(1, res.Days)
 		}
 		if day > max(1, res.Days) {
-			errs = append(errs, fmt.Sprintf("line %d: DAY %d, but the battle lasted %d day(s): correct the DAY or the DAYS line", g.line, day, max(1, res.Days)))
+			errs = append(errs, fmt.Sprintf("line %d: DAY %d, but the battle lasted %s: correct the DAY or the DAYS line", g.line, day, english.Count(max(1, res.Days), "day")))
 			continue
 		}
 		res.Sides[g.side].Generals = append(res.Sides[g.side].Generals, g.fate)

@@ -420,10 +420,10 @@ func TestNMRStreakAsksReferee(t *testing.T) {
 		t.Fatal(err)
 	}
 	summary := out.msgs[len(out.msgs)-1].Text
-	if !strings.Contains(summary, "morgronskia has sent no orders for 2 turns in a row") {
+	if !strings.Contains(summary, "Morgronskia has sent no orders for 2 turns in a row") {
 		t.Errorf("the referee is not asked about Morgronskia's second missed turn:\n%s", summary)
 	}
-	if strings.Contains(summary, "eisenmark has sent no orders") {
+	if strings.Contains(summary, "Eisenmark has sent no orders") {
 		t.Errorf("Eisenmark missed one turn only, but the referee is asked about it:\n%s", summary)
 	}
 }
@@ -456,7 +456,7 @@ func TestPreview(t *testing.T) {
 	pre, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "PREVIEW of "+label)
 	})
-	if !strings.Contains(body(pre), "CityCaptured") || !strings.Contains(body(pre), "Nothing was saved") {
+	if !strings.Contains(body(pre), "took Dresna from neutral hands") || !strings.Contains(body(pre), "Nothing was saved") {
 		t.Fatalf("the preview:\n%s", body(pre))
 	}
 	h.settle()

@@ -1,27 +1,31 @@
 package daemon
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/reports"
 )
 
-// PlainTurnMail is a plain turn mail without the PDF report: a plain-text
-// list of the events the nation may see (engine.EventsFor), one line each
-// with its place and fields, the NMR notice when the nation sent no orders,
-// and the next deadline. The daemon's default is Game.ReportMail; a test or
-// a referee who wants no PDF sets Game.TurnMailer to this.
+// PlainTurnMail is a plain turn mail without the PDF report: the events the
+// nation may see (engine.EventsFor), one sentence each (reports.Sentence;
+// without the map, places and nations by their IDs), the NMR notice when
+// the nation sent no orders, and the next deadline. The daemon's default is
+// Game.ReportMail; a test or a referee who wants no PDF sets
+// Game.TurnMailer to this.
 func PlainTurnMail(m TurnMail) (Mailed, error) {
-	subject, text := plainTurnText(m)
+	subject, text := plainTurnText(nil, m)
 	return Mailed{Subject: subject, Text: text}, nil
 }
 
-// plainTurnText is PlainTurnMail's subject and text; the referee's master
-// report mail carries the text too.
-func plainTurnText(m TurnMail) (subject, text string) {
+// plainTurnText is PlainTurnMail's subject and text, places and nations
+// named from mp (nil: by ID); the referee's master report mail carries the
+// text too.
+func plainTurnText(mp *hexmap.Map, m TurnMail) (subject, text string) {
 	var b strings.Builder
 	who := m.NationName
 	subject = fmt.Sprintf("[%s] %s resolved: %s's report", m.GameID, m.TurnLabel, who)
@@ -38,21 +42,33 @@ func plainTurnText(m TurnMail) (subject, text string) {
 		b.WriteString("No orders from you were in force at the deadline (NMR): every one of your land forces held in\n" +
 			"place on DEFEND, and nothing else was done for you this turn.\n\n")
 	}
+	name := func(n string) string {
+		if mp != nil {
+			if x, ok := mp.Nation(game.NationID(n)); ok {
+				return x.Name
+			}
+		}
+		return n
+	}
 	if len(m.NMRNations) > 0 {
-		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", strings.Join(m.NMRNations, ", "))
+		var names []string
+		for _, n := range m.NMRNations {
+			names = append(names, name(n))
+		}
+		fmt.Fprintf(&b, "No orders (NMR), held in place on DEFEND: %s.\n\n", english.List(names))
 	}
 	for _, n := range m.NMRNations {
 		if k := m.NMRStreaks[n]; k > 0 {
-			fmt.Fprintf(&b, "%s has sent no orders for %d turns in a row. Decide what to do: find a new player, ask someone\n"+
-				"to play it as caretaker, or let it go on holding.\n\n", n, k)
+			fmt.Fprintf(&b, "%s has sent no orders for %s in a row. Decide what to do: find a new player, ask someone\n"+
+				"to play it as caretaker, or let it go on holding.\n\n", name(n), english.Count(k, "turn"))
 		}
 	}
 	if len(m.Events) == 0 {
 		b.WriteString("Nothing happened this turn that you could see.\n")
 	} else {
-		fmt.Fprintf(&b, "What you saw this turn (%d):\n", len(m.Events))
+		fmt.Fprintf(&b, "What you saw this turn (%s):\n", english.Count(len(m.Events), "event"))
 		for _, e := range m.Events {
-			b.WriteString("- " + eventLine(e) + "\n")
+			b.WriteString("- " + reports.Sentence(mp, m.Nation, e) + "\n")
 		}
 	}
 	b.WriteString("\n")
@@ -66,37 +82,4 @@ func plainTurnText(m TurnMail) (subject, text string) {
 		fmt.Fprintf(&b, "Orders for %s (TURN %d) are now open; the referee will set the deadline.\n", m.NextLabel, m.NextTurn)
 	}
 	return subject, b.String()
-}
-
-// eventLine prints one event: its kind, its place, and its own fields (not
-// the header's) in declaration order.
-func eventLine(e engine.Event) string {
-	var b strings.Builder
-	b.WriteString(e.Kind())
-	if p := e.Head().Place; !p.IsZero() {
-		fmt.Fprintf(&b, " at %s", p)
-	}
-	v := reflect.ValueOf(e)
-	for v.Kind() == reflect.Pointer {
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return b.String()
-	}
-	var parts []string
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if f.Anonymous || !f.IsExported() || v.Field(i).IsZero() {
-			continue
-		}
-		js, err := json.Marshal(v.Field(i).Interface())
-		if err != nil {
-			continue
-		}
-		parts = append(parts, f.Name+"="+string(js))
-	}
-	if len(parts) > 0 {
-		b.WriteString(": " + strings.Join(parts, " "))
-	}
-	return b.String()
 }

@@ -17,8 +17,12 @@
 // its mailbox and approves it by mail with an effect, then mails RESOLVE NOW;
 // the players' and the referee's report mails are read from the mailboxes
 // and their PDF attachments (or, before the reports carry a PDF, their text)
-// written to DIR/<turn>/<nation>.pdf. The year-end buy is played the same
-// way, and a summary of the year is printed from the final state.
+// written to DIR/<turn>/<nation>.pdf, the starting reports mailed when the
+// game was created to DIR/00-<year>-start, each turn's other mail beside its
+// reports (<nation>-mail.txt), and the nations taking part in each turn's
+// set pieces to DIR/involved.json (README, "Two commands"). The year-end
+// buy is played the same way, and a summary of the year is printed from the
+// final state.
 package demo
 
 import (
@@ -42,7 +46,7 @@ import (
 type Options struct {
 	Out      string // where the reports are written (created)
 	DataDir  string // the game's data folder; "" for a temporary one, removed afterwards
-	Scenario string // the scenario folder (map.txt, scenario.yaml)
+	Scenario string // the scenario folder (map.txt, scenario.yaml); a default folder that does not exist is the built-in default scenario
 	Seed     uint64 // the dice; the same seed gives the same sheets and reports
 	Progress io.Writer
 	Log      *slog.Logger // the daemon's log; nil: discarded
@@ -50,6 +54,9 @@ type Options struct {
 
 // Result is what the demo played, for the summary and the tests.
 type Result struct {
+	// Start is the starting reports' folder (00-1752-start), mailed when
+	// the game was created; Turns each resolved turn's.
+	Start   TurnResult
 	Turns   []TurnResult
 	Final   *engine.State
 	Events  []engine.Event // every event of the year, in turn order

@@ -16,6 +16,7 @@ import (
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // demoGame is the demo in play.
@@ -65,6 +66,9 @@ func (g *demoGame) play(ctx context.Context) error {
 		return err
 	}
 	year := st.Calendar.Date(st.Turn).Year
+	if err := g.startReports(ctx, st); err != nil {
+		return err
+	}
 	for {
 		st, err = g.d.Game.State(ctx)
 		if err != nil {
@@ -89,6 +93,48 @@ func (g *demoGame) play(ctx context.Context) error {
 	}
 	g.res.Final = st
 	return g.summary(ctx, st)
+}
+
+// startReports writes the starting reports, which pbem mails when the game
+// is created — every nation's and the referee's — to a folder of their own
+// before the first turn's (00-1752-start).
+func (g *demoGame) startReports(ctx context.Context, st *engine.State) error {
+	words := strings.Fields(st.Calendar.Name(st.Turn))
+	folder := fmt.Sprintf("00-%s-start", words[len(words)-1])
+	start := filepath.Join(g.o.Out, folder)
+	if err := os.MkdirAll(start, 0o755); err != nil {
+		return err
+	}
+	g.res.Start = TurnResult{Folder: folder}
+	type mailbox struct {
+		who  string
+		acct *account
+	}
+	var boxes []mailbox
+	for _, p := range g.players {
+		boxes = append(boxes, mailbox{string(p.nation), p.acct})
+	}
+	boxes = append(boxes, mailbox{"referee", g.referee})
+	for _, a := range boxes {
+		m, err := a.acct.waitFor(ctx, "starting report", func(m *received) bool {
+			k, _, t := idParts(m.MessageID)
+			return t == 0 && k == daemon.MailStartReport
+		})
+		if err != nil {
+			return err
+		}
+		file, data := filepath.Join(start, a.who+".pdf"), m.PDF
+		if data == nil {
+			file, data = filepath.Join(start, a.who+".txt"), []byte(m.Text)
+		}
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(g.o.Out, file)
+		g.res.Start.Files = append(g.res.Start.Files, rel)
+	}
+	g.step("starting reports of the opening position in %s (%s)", start, english.Count(len(g.res.Start.Files), "report"))
+	return nil
 }
 
 // send mails text from an account to the game and waits for the answer.
@@ -154,7 +200,7 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 			break
 		}
 	}
-	g.step("%-11s sheet of %d lines mailed; %s", p.nation, len(d.lines), verdict)
+	g.step("%-11s sheet of %s mailed; %s", p.nation, english.Count(len(d.lines), "line"), verdict)
 	for _, l := range d.lines {
 		if strings.HasPrefix(l, "ATTEST ") {
 			p.attested = true
@@ -328,8 +374,8 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 			if m == nil || m.MessageID == reportID(b.acct, turn, b.kind) {
 				continue
 			}
-			if k, _, _ := idParts(m.MessageID); k == daemon.MailReport || k == daemon.MailRefereeReport {
-				continue
+			if k, _, _ := idParts(m.MessageID); k == daemon.MailReport || k == daemon.MailRefereeReport || k == daemon.MailStartReport {
+				continue // the reports have files of their own
 			}
 			fmt.Fprintf(&mb, "=== %s\n\n%s\n", m.Subject, strings.TrimRight(m.Text, "\n"))
 		}
@@ -341,30 +387,6 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 			}
 			rel, _ := filepath.Rel(g.o.Out, mfile)
 			tr.Files = append(tr.Files, rel)
-		}
-	}
-	// The starting reports, where pbem mails them when the game is
-	// created: they came before the first turn's.
-	if len(g.res.Turns) == 0 {
-		words := strings.Fields(st.Calendar.Name(turn))
-		start := filepath.Join(g.o.Out, fmt.Sprintf("00-%s-start", words[len(words)-1]))
-		for _, b := range boxes {
-			for _, m := range b.acct.msgs {
-				if k, _, t := idParts(m.MessageID); t != 0 || k != b.kind {
-					continue
-				}
-				file, data := filepath.Join(start, b.who+".pdf"), m.PDF
-				if data == nil {
-					file, data = filepath.Join(start, b.who+".txt"), []byte(m.Text)
-				}
-				if err := os.MkdirAll(start, 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(file, data, 0o644); err != nil {
-					return err
-				}
-				break
-			}
 		}
 	}
 	rec, err := g.d.Game.DB.Turn(ctx, g.d.Game.ID(), turn)
@@ -384,9 +406,9 @@ func (g *demoGame) resolve(ctx context.Context, st *engine.State) error {
 		return err
 	}
 	g.res.Events = append(g.res.Events, es...)
-	g.step("%s resolved: %d events; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), len(es), dir, pdfs, texts)
+	g.step("%s resolved: %s; reports in %s (%d PDF, %d text)", st.Calendar.Label(turn), english.Count(len(es), "event"), dir, pdfs, texts)
 	for _, e := range es {
-		if l := notable(e); l != "" {
+		if l := notable(g.d.Game.Map, e); l != "" {
 			g.step("    %s", l)
 		}
 	}

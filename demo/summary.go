@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,62 +10,21 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/reports"
 )
 
 // notable is a one-line account of an event the summary tells (a battle,
 // a siege, an assault, a capture, a landing, a treaty, a ruling, victory),
-// or "" for the rest.
-func notable(e engine.Event) string {
-	nations := func(ns []game.NationID) string {
-		s := make([]string, len(ns))
-		for i, n := range ns {
-			s[i] = string(n)
-		}
-		return strings.Join(s, " and ")
-	}
-	switch e := e.(type) {
-	case *engine.LandBattle:
-		w := "undecided"
-		if e.Winner == 0 || e.Winner == 1 {
-			w = "won by " + nations(e.Sides[e.Winner].Nations)
-		}
-		where := e.Hex.String()
-		if e.City != "" {
-			where = e.City + " (" + where + ")"
-		}
-		return fmt.Sprintf("land battle at %s between %s: %s", where, nations(e.Nations), w)
-	case *engine.SeaBattle:
-		return fmt.Sprintf("sea battle in %s between %s", e.Place, nations(e.Nations))
-	case *engine.SiegeStatusChanged:
-		if e.Status == game.NotBesieged && e.Previous == game.NotBesieged {
-			return fmt.Sprintf("%s: %s", e.City, e.Reason)
-		}
-		return fmt.Sprintf("%s: %s (was %s) by %s", e.City, orNone(e.Status.String()), orNone(e.Previous.String()), nations(e.Besiegers))
-	case *engine.AssaultResolved:
-		return fmt.Sprintf("assault on %s by %s (%s, %d infantry)", e.City, e.Nation, e.Force, e.Infantry)
-	case *engine.CityCaptured:
-		from := "neutral"
-		if e.From != "" {
-			from = string(e.From)
-		}
-		return fmt.Sprintf("%s taken by %s from %s", e.City, e.By, from)
-	case *engine.Debarked:
-		return fmt.Sprintf("%s lands %s from %s at %s", nations(e.Nations), e.Force, e.Fleet, e.Hex)
-	case *engine.TreatyPublished:
-		return fmt.Sprintf("treaty %s %q published: %s", e.Treaty, e.Title, nations(e.Parties))
-	case *engine.RulingApplied:
-		return fmt.Sprintf("the referee's ruling %s applied: %s %s", e.Token, e.Effect, e.Nation)
-	case *engine.VictoryDeclared:
-		return fmt.Sprintf("VICTORY: %s", nations(e.Winners))
+// in the reports' own sentence (reports.Sentence), or "" for the rest.
+func notable(m *hexmap.Map, e engine.Event) string {
+	switch e.(type) {
+	case *engine.LandBattle, *engine.SeaBattle, *engine.SiegeStatusChanged, *engine.AssaultResolved, *engine.CityCaptured,
+		*engine.Debarked, *engine.TreatyPublished, *engine.RulingApplied, *engine.VictoryDeclared:
+		return reports.Sentence(m, engine.Referee, e)
 	}
 	return ""
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "not besieged"
-	}
-	return s
 }
 
 // summary prints the year: who holds which cities, the treasuries, the
@@ -96,34 +54,37 @@ func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
 		if len(taken) > 0 {
 			gains = "took " + strings.Join(taken, ", ")
 		}
-		g.step("  %-11s %2d cities (%s); treasury %d crowns", n.name, len(held), gains, treasury)
+		g.step("  %-11s %2d %-6s (%s); treasury %s", n.name, len(held), english.Noun(len(held), "city"), gains, english.Count(treasury, "crown"))
 	}
 	counts := map[string]int{}
 	for _, e := range g.res.Events {
 		switch e.(type) {
 		case *engine.LandBattle:
-			counts["land battles"]++
+			counts["land battle"]++
 		case *engine.SeaBattle:
-			counts["sea battles"]++
+			counts["sea battle"]++
 		case *engine.AssaultResolved:
-			counts["assaults"]++
+			counts["assault"]++
 		case *engine.CityCaptured:
-			counts["cities taken"]++
+			counts["city"]++
 		case *engine.Debarked:
-			counts["landings"]++
+			counts["landing"]++
 		}
 	}
 	var parts []string
-	for _, k := range []string{"land battles", "sea battles", "assaults", "cities taken", "landings"} {
-		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	for _, k := range []string{"land battle", "sea battle", "assault", "city", "landing"} {
+		s := english.Count(counts[k], k)
+		if k == "city" {
+			s += " taken"
+		}
+		parts = append(parts, s)
 	}
 	g.step("  %s", strings.Join(parts, ", "))
 	for _, e := range g.res.Events {
 		switch e.(type) {
-		case *engine.LandBattle, *engine.SeaBattle, *engine.AssaultResolved, *engine.TreatyPublished, *engine.VictoryDeclared:
-			g.step("  - %s", notable(e))
-		case *engine.SiegeStatusChanged:
-			g.step("  - siege of %s", notable(e))
+		case *engine.LandBattle, *engine.SeaBattle, *engine.AssaultResolved, *engine.TreatyPublished, *engine.VictoryDeclared,
+			*engine.SiegeStatusChanged:
+			g.step("  - %s", notable(g.d.Game.Map, e))
 		}
 	}
 	treaties := st.Treaties
@@ -141,7 +102,15 @@ func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
 	if g.res.Text {
 		g.step("  The turn reports came as text mails without a PDF: they are saved as <nation>.txt.")
 	}
-	g.step("Reports are in %s.", g.o.Out)
+	// The game itself, as the hash-chained archive "pbem export" writes:
+	// "pbem verify" resolves every turn of it again to the same bytes.
+	archive := filepath.Join(g.o.Out, "game.archive")
+	n, err := g.d.Game.ExportFile(ctx, archive)
+	if err != nil {
+		return err
+	}
+	g.step("Reports are in %s; the game's archive (%s) is %s: \"pbem verify %s\" resolves it again.",
+		g.o.Out, english.Count(n, "turn record"), archive, archive)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // checkClock reports the time in the game's zone and whether the system
@@ -58,7 +59,7 @@ func checkScenario(ctx context.Context, r *report, cfg *config.Config) {
 	if daemon.UsesBuiltInScenario(cfg) {
 		where = "the default scenario (built into pbem; there is no " + where + ")"
 	}
-	r.ok("map and scenario", "%s validates: %s, %d nations, %d forces, %s", where, g.Map.Name, len(st.Nations), len(st.Forces), g.Rules.Name)
+	r.ok("map and scenario", "%s validates: %s, %s, %s, %s", where, g.Map.Name, english.Count(len(st.Nations), "nation"), english.Count(len(st.Forces), "force"), g.Rules.Name)
 }
 
 // checkDataDir checks that the data folder is (or can be made) writable.

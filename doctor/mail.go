@@ -23,6 +23,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/mailserver"
 )
 
@@ -284,7 +285,7 @@ func checkMailboxes(r *report, cfg *config.Config, m *imapSession) {
 	if err != nil {
 		r.fail("mailbox", ClassConfig, fmt.Sprintf("cannot open %s: %v", mb, err), "Set mail.imap.mailbox to a folder the account has (INBOX is the usual one).")
 	} else {
-		r.ok("mailbox", "%s holds %d messages", mb, sel.NumMessages)
+		r.ok("mailbox", "%s holds %s", mb, english.Count(int(sel.NumMessages), "message"))
 	}
 	pm := cfg.Mail.IMAP.ProcessedMailbox
 	if !m.caps.Has(imap.CapMove) && !m.caps.Has(imap.CapUIDPlus) {

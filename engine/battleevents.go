@@ -127,18 +127,6 @@ func (e *LandBattle) SideOf(n game.NationID) int {
 	return -1
 }
 
-// round rounds a count to the nearest multiple of q (q ≤ 1: unchanged).
-func round(n, q int) int {
-	if q <= 1 || n == 0 {
-		return n
-	}
-	r := (n + q/2) / q * q
-	if r == 0 {
-		r = q
-	}
-	return r
-}
-
 func (e *LandBattle) redactFor(n game.NationID) Event {
 	c := *e
 	c.Seen = nil
@@ -156,18 +144,21 @@ func (e *LandBattle) redactFor(n game.NationID) Event {
 	c.Sides[mine].Level = -1
 	s := e.Sides[en]
 	s.Level = level
-	q := 25
+	// Below the exact level the counts are estimates (ruleset.Approximate:
+	// 0 for "a few" — an arm is listed only when present, and guns go with
+	// their gunners).
+	q := ruleset.Approximate
 	if level < ruleset.LevelExact {
 		s.Stacks, s.Promotions, s.Experience, s.GunsTaken = nil, nil, nil, nil
 		s.CommanderXP, s.Genius, s.Advantage, s.TerrainAdvantage, s.Unsupplied, s.Exhausted, s.Fieldworks = 0, false, 0, 0, false, 0, 0
 		s.Units, s.GunChanges = 0, nil
-		s.Figures, s.Guns = round(s.Figures, q), round(s.Guns, 5)
-		s.Killed, s.Routed, s.Captured, s.Regained, s.PursuitLost, s.Lost = round(s.Killed, q), round(s.Routed, q), round(s.Captured, q), 0, 0, round(s.Lost, q)
+		s.Figures, s.Guns = q(s.Figures), q(s.Guns)
+		s.Killed, s.Routed, s.Captured, s.Regained, s.PursuitLost, s.Lost = q(s.Killed), q(s.Routed), q(s.Captured), 0, 0, q(s.Lost)
 		s.GunsLost = 0
 		s.PursuitLight, s.PursuitHeavy = 0, 0
 		arms := make([]ArmCount, len(s.Arms))
 		for k, a := range s.Arms {
-			arms[k] = ArmCount{Arm: a.Arm, Figures: round(a.Figures, q)}
+			arms[k] = ArmCount{Arm: a.Arm, Figures: q(a.Figures)}
 		}
 		s.Arms = arms
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -81,7 +82,7 @@ func (t *turn) buildFieldworks() {
 		what := fmt.Sprintf("%d\" of fieldworks for %s", inches, f.ID)
 		if !t.pay(no.nation, cost, "fieldworks", what, o.Line, rule) {
 			held := t.treasuryHeld(no.nation)
-			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s cost %d crowns and %s", what, cost, held))
+			t.ignore(no.nation, o, f.ID, rule, fmt.Sprintf("%s cost %s and %s", what, english.Count(cost, "crown"), held))
 			continue
 		}
 		f.Fieldworks = inches

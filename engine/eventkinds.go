@@ -269,14 +269,29 @@ type Attrition struct {
 // ForceDisbanded: a force fell under a minimum force size and was killed by
 // the local militia ("militia") or deserted ("desertion"), had nothing left
 // in it ("empty"), or went down with the fleet carrying it ("fleet lost").
-// Visible to its owner.
+// Visible to its owner. LeaderNames name the Leaders lost with it (an
+// admiral gone down with his fleet is named, not only counted).
 type ForceDisbanded struct {
 	Header
-	Force   game.ForceID
-	Reason  string
-	Figures int
-	Guns    int `json:",omitempty"`
-	Leaders int `json:",omitempty"`
+	Force       game.ForceID
+	Reason      string
+	Figures     int
+	Guns        int      `json:",omitempty"`
+	Leaders     int      `json:",omitempty"`
+	LeaderNames []string `json:",omitempty"`
+}
+
+// leaderNames are the names of leaders lost with a force (nil for none).
+func leaderNames(ls []game.Leader) []string {
+	var out []string
+	for _, l := range ls {
+		name := l.Name
+		if name == "" {
+			name = l.ID
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 // CityCaptured: a nation took control of a city. Public.

@@ -175,7 +175,7 @@ func (t *turn) checkStack(p game.Place, n game.NationID, stack []*game.Force) {
 		if f.Figures() == 0 && f.GunCount() == 0 {
 			continue
 		}
-		t.emit(&ForceDisbanded{Force: f.ID, Reason: reason, Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+		t.emit(&ForceDisbanded{Force: f.ID, Reason: reason, Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 			t.cite("Minimum Force Sizes", ""), p, to(n), n)
 		t.remove(f.ID)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // Purchase names what is bought at the year-end.
@@ -238,7 +239,7 @@ func legalMoveTreasury(s *Situation, o Order) *Refusal {
 		return &Refusal{Code: "no-crowns", Read: fmt.Sprint(x.Amount), Reason: "no crowns named", Hint: "Name how many crowns to move."}
 	}
 	if x.Amount > cs.Treasury {
-		return &Refusal{Code: "too-much", Read: fmt.Sprint(x.Amount), Reason: fmt.Sprintf("the treasury in %s holds %d crowns, not %d", c.Name, cs.Treasury, x.Amount),
+		return &Refusal{Code: "too-much", Read: fmt.Sprint(x.Amount), Reason: fmt.Sprintf("the treasury in %s holds %s, not %d", c.Name, english.Count(cs.Treasury, "crown"), x.Amount),
 			Hint: fmt.Sprintf("Move at most %d.", cs.Treasury)}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // stepRepairs is "Damaged Ships have half their normal attack value and -1
@@ -53,10 +54,10 @@ func (t *turn) stepRepairs() {
 			continue
 		}
 		cost := sh.DamagedWarships*t.r.Costs.RepairWarship + sh.DamagedTransports*t.r.Costs.RepairTransport
-		what := fmt.Sprintf("repairing %d warships and %d transports of %s", sh.DamagedWarships, sh.DamagedTransports, f.ID)
+		what := fmt.Sprintf("repairing %s and %s of %s", english.Count(sh.DamagedWarships, "warship"), english.Count(sh.DamagedTransports, "transport"), f.ID)
 		if !t.pay(n, cost, "repair", what, o.Line, rule) {
 			held := t.treasuryHeld(n)
-			t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s costs %d crowns and %s", what, cost, held))
+			t.ignore(n, o, f.ID, rule, fmt.Sprintf("%s costs %s and %s", what, english.Count(cost, "crown"), held))
 			continue
 		}
 		t.emit(&ShipsRepaired{Fleet: f.ID, Warships: sh.DamagedWarships, Transports: sh.DamagedTransports, Cost: cost},

@@ -256,7 +256,7 @@ func (t *turn) remove(id game.ForceID) {
 	// Forces aboard a fleet that is gone go down with it.
 	for _, f := range t.aboard(gone) {
 		if _, ok := t.byID[f.ID]; ok {
-			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 				t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
 			t.remove(f.ID)
 		}

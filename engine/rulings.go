@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // Rulings: the referee's decisions as engine input. A player asks for a
@@ -313,7 +314,7 @@ func (t *turn) applyEffect(r Ruling, e Effect) {
 		}
 		t.moveCrowns(x.Nation, city, max(0, before+x.Delta)-before, "ruling", why, 0, rule)
 		done(x.Nation, "", city, cityPlace(t, city), to(x.Nation, r.Nation),
-			fmt.Sprintf("treasury in %s %+d crowns: %d → %d", city, cs.Treasury-before, before, cs.Treasury))
+			fmt.Sprintf("treasury in %s %+d %s: %d → %d", city, cs.Treasury-before, english.Noun(cs.Treasury-before, "crown"), before, cs.Treasury))
 	case AddUnits:
 		if why := badCounts(x.Units); why != "" {
 			refuse(t.nationOfID(x.Force), why)
@@ -390,8 +391,8 @@ func (t *turn) treatyPenalty(r Ruling, e Effect, done doneFunc, refuse func(game
 			refuse(x.Offender, err.Error())
 			return
 		}
-		done(x.Offender, "", "", game.Place{}, public(), fmt.Sprintf("%s is in breach of %s against %s: %d tax points a year until %s agrees to end it",
-			x.Offender, strings.ToUpper(x.Treaty), x.Aggrieved, t.r.Taxes.TreatyPenalty, x.Aggrieved))
+		done(x.Offender, "", "", game.Place{}, public(), fmt.Sprintf("%s is in breach of %s against %s: %s a year until %s agrees to end it",
+			x.Offender, strings.ToUpper(x.Treaty), x.Aggrieved, english.Count(t.r.Taxes.TreatyPenalty, "tax point"), x.Aggrieved))
 	case LiftPenalty:
 		if err := EndPenalty(t.s, x.Treaty, x.Offender, x.Aggrieved, Referee); err != nil {
 			refuse(x.Offender, err.Error())

@@ -235,7 +235,7 @@ func (t *turn) seaBattle(place game.Place, engs []*seaEngagement) {
 	for _, s := range sides {
 		for _, f := range s.fleets {
 			if t.force(f.ID) == f && f.Ships.Total() == 0 {
-				t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Leaders: len(f.Leaders)}, t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
+				t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)}, t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
 				t.remove(f.ID)
 			}
 		}
@@ -408,10 +408,12 @@ func (t *turn) seaWin(win, lose *seaSide, place game.Place, ev *SeaBattle, subje
 			t.captureCargo(f, prize, ev)
 		}
 	}
-	// The rest escapes, half its warships damaged.
+	// The rest escapes, half its warships damaged. EscapedTo records
+	// where, only for a fleet with ships left to escape: a fleet wholly
+	// sunk or taken escaped nowhere.
 	for _, f := range lose.fleets {
 		dest := t.escapeTo(place, f.Nation)
-		if f.Nation == lose.lead() || ev.EscapedTo.IsZero() {
+		if f.Ships.Total() > 0 && (f.Nation == lose.lead() || ev.EscapedTo.IsZero()) {
 			ev.EscapedTo = dest
 		}
 		w := f.Ships.AllWarships()
@@ -531,7 +533,7 @@ func (t *turn) landPrisoners() {
 		if !ok || !c.Port || t.cityState(c.Name).Controller != fl.Nation {
 			continue
 		}
-		t.emit(&ForceDisbanded{Force: f.ID, Reason: "prisoners landed in " + c.Name, Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+		t.emit(&ForceDisbanded{Force: f.ID, Reason: "prisoners landed in " + c.Name, Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 			t.cite("Sea Battles", ""), fl.At, to(f.Nation, fl.Nation), f.Nation, fl.Nation)
 		t.remove(f.ID)
 	}

@@ -48,7 +48,8 @@ type SeaBattle struct {
 	Score        int
 	Result       ruleset.SeaResult
 	Winner       game.NationID `json:",omitempty"`
-	// EscapedTo is where the loser's fleets went.
+	// EscapedTo is where the loser's fleets went; zero when none of their
+	// ships was left to escape.
 	EscapedTo game.Place `json:",omitzero"`
 	// Prisoners are the forces aboard captured transports, now aboard the
 	// victor's fleet until it reaches a port of its own; their guns are the

@@ -165,9 +165,9 @@ func (e *AssaultResolved) redactFor(n game.NationID) Event {
 		c.DefenderPV, c.DefenderLosses, c.Defenders = 0, nil, nil
 	} else {
 		// The garrison saw the storm: how many came over the walls it
-		// knows to the nearest 25, as a battle's enemy figures are
+		// knows roughly (ruleset.Approximate), as a battle's enemy figures are
 		// rounded below exact scouting — fog rounds, it never says 0.
-		c.AttackerPV, c.AttackerLosses, c.Exhausted, c.Infantry = 0, nil, 0, round(e.Infantry, 25)
+		c.AttackerPV, c.AttackerLosses, c.Exhausted, c.Infantry = 0, nil, 0, ruleset.Approximate(e.Infantry)
 	}
 	return &c
 }

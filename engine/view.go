@@ -62,8 +62,9 @@ type CityView struct {
 	Treasury   int              `json:",omitempty"`
 }
 
-// ApproxCount is a scouting estimate: about Count figures (rounded to the
-// scouting results' ApproxRound) of an arm.
+// ApproxCount is a scouting estimate: about Count figures of an arm
+// (ruleset.Approximate); 0 is "a few", fewer than the smallest unit the
+// estimate counts in (the arm is present: it is listed).
 type ApproxCount struct {
 	Arm   game.Arm
 	Count int
@@ -104,9 +105,11 @@ type ForeignForce struct {
 // field). It is what the scouts saw at the moment they scouted: the
 // Learned of a Scouted event, kept in Sighting.Seen for the View.
 type Revealed struct {
-	Arms        []string      `json:",omitempty"`
-	HasGeneral  bool          `json:",omitempty"`
-	Approx      []ApproxCount `json:",omitempty"`
+	Arms       []string      `json:",omitempty"`
+	HasGeneral bool          `json:",omitempty"`
+	Approx     []ApproxCount `json:",omitempty"`
+	// ApproxGuns is about how many guns (ruleset.Approximate): 0 with
+	// "guns" among Arms is "a few".
 	ApproxGuns  int           `json:",omitempty"`
 	ShipCounts  *game.Ships   `json:",omitempty"`
 	LeaderNames []string      `json:",omitempty"`
@@ -251,22 +254,14 @@ func Reveal(rules *ruleset.Ruleset, f *game.Force, level ruleset.ScoutingLevel) 
 	if level < ruleset.LevelApprox {
 		return ff
 	}
-	round := max(rules.ScoutingResults.ApproxRound, 1)
-	approx := func(n int) int {
-		r := (n + round/2) / round * round
-		if r == 0 && n > 0 {
-			r = round
-		}
-		return r
-	}
 	for _, a := range game.Arms {
 		n := f.CountArms(func(x game.Arm) bool { return x == a })
 		if n > 0 {
-			ff.Approx = append(ff.Approx, ApproxCount{Arm: a, Count: approx(n)})
+			ff.Approx = append(ff.Approx, ApproxCount{Arm: a, Count: ruleset.Approximate(n)})
 		}
 	}
 	if g := f.GunCount(); g > 0 {
-		ff.ApproxGuns = approx(g)
+		ff.ApproxGuns = ruleset.Approximate(g)
 	}
 	if f.Ships.Total() > 0 {
 		sh := f.Ships

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // stepYearEndPurchases is "When you buy new troops you must place them in
@@ -142,7 +143,7 @@ func (t *turn) purchase(n game.NationID, o Buy) (what string, cost int, fleet bo
 		}
 		return what, c.Depot.Buy, false, ""
 	case w.Warships > 0 || w.Transports > 0:
-		what = fmt.Sprintf("%d warships, %d transports", w.Warships, w.Transports)
+		what = fmt.Sprintf("%s, %s", english.Count(w.Warships, "warship"), english.Count(w.Transports, "transport"))
 		if w.Warships < 0 || w.Transports < 0 {
 			return what, 0, true, "a negative number of ships"
 		}

@@ -232,7 +232,7 @@ func (t *turn) disband(n game.NationID, o Disband, rule string) {
 		return
 	}
 	if len(o.Troops) == 0 && len(o.Guns) == 0 && o.Ships.Total() == 0 {
-		t.emit(&ForceDisbanded{Force: f.ID, Reason: "disbanded by order", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+		t.emit(&ForceDisbanded{Force: f.ID, Reason: "disbanded by order", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 			rule, f.At, to(n), n)
 		t.remove(f.ID)
 		return
@@ -297,13 +297,13 @@ func (t *turn) disbandUnfielded(fielded map[game.ForceID]bool, rule string) {
 		if fielded[f.ID] {
 			continue
 		}
-		t.emit(&ForceDisbanded{Force: f.ID, Reason: "not fielded at the year-end", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+		t.emit(&ForceDisbanded{Force: f.ID, Reason: "not fielded at the year-end", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 			rule, f.At, to(f.Nation), f.Nation)
 		gone[f.ID] = true
 	}
 	for _, f := range t.forces {
 		if f != nil && !gone[f.ID] && f.Aboard != "" && gone[f.Aboard] {
-			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders)},
+			t.emit(&ForceDisbanded{Force: f.ID, Reason: "fleet lost", Figures: f.Figures(), Guns: f.GunCount(), Leaders: len(f.Leaders), LeaderNames: leaderNames(f.Leaders)},
 				t.cite("Sea Battles", ""), f.At, to(f.Nation), f.Nation)
 			gone[f.ID] = true
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -242,7 +243,7 @@ func (t *turn) collectTaxes(n game.NationID) {
 	}
 	t.emit(ev, rule, place, to(n), n)
 	if city != "" {
-		t.moveCrowns(n, city, ev.Collected, "taxes", fmt.Sprintf("taxes of %d cities", len(ev.Cities)), 0, rule)
+		t.moveCrowns(n, city, ev.Collected, "taxes", "taxes of "+english.Count(len(ev.Cities), "city"), 0, rule)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -237,9 +238,9 @@ func (t *turn) pay(n game.NationID, cost int, why, what string, line int, rule s
 func (t *turn) cannotPay(n game.NationID, cost int) string {
 	held := t.treasuryHeld(n)
 	if city, _ := Treasury(t.m, t.s, n); city == "" {
-		return fmt.Sprintf("it costs %d crowns and %s", cost, held)
+		return fmt.Sprintf("it costs %s and %s", english.Count(cost, "crown"), held)
 	}
-	return fmt.Sprintf("it costs %d crowns and %s: orders are paid in sheet order, fielding before buying, and an order the treasury cannot pay is refused whole", cost, held)
+	return fmt.Sprintf("it costs %s and %s: orders are paid in sheet order, fielding before buying, and an order the treasury cannot pay is refused whole", english.Count(cost, "crown"), held)
 }
 
 // treasuryHeld says what a nation's treasury holds, for the reason of an

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // Summary is what a referee wants to see of a map at a glance: each nation's
@@ -216,10 +217,10 @@ func (k WindKind) String() string {
 // Print writes the summary as plain-text tables, the way `pbem map` shows it.
 func (s Summary) Print(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s (%dx%d): %s, %s, %d on rivers\n\n", s.Name, s.Cols, s.Rows, count(s.Cities, "city", "cities"), count(s.Ports, "port", "ports"), s.RiverCities)
+	fmt.Fprintf(tw, "%s (%dx%d): %s, %s, %d on rivers\n\n", s.Name, s.Cols, s.Rows, english.Count(s.Cities, "city"), english.Count(s.Ports, "port"), s.RiverCities)
 	for _, n := range s.Nations {
 		fmt.Fprintf(tw, "%s (%s, forces %s…): capitol %s, tax base %d, %s (%s)\n",
-			n.Name, n.ID, n.Letter, n.Capitol, n.Tax, count(n.Cities, "city", "cities"), count(n.Ports, "port", "ports"))
+			n.Name, n.ID, n.Letter, n.Capitol, n.Tax, english.Count(n.Cities, "city"), english.Count(n.Ports, "port"))
 		fmt.Fprintf(tw, "  borders %s; ports open onto %s\n", strings.Join(n.Neighbours, ","), joinSeas(n.Seas))
 		for _, p := range n.Provinces {
 			printProvince(tw, p)
@@ -237,14 +238,14 @@ func (s Summary) Print(w io.Writer) error {
 		for _, l := range sea.Links {
 			links = append(links, fmt.Sprintf("%s %s", l.To, l.Wind))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%d hexes\tports: %s\t%d good holding\tto %s\n", sea.ID, sea.Name, sea.Hexes,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\tports: %s\t%d good holding\tto %s\n", sea.ID, sea.Name, english.Count(sea.Hexes, "hex"),
 			strings.Join(sea.Ports, ", "), len(sea.GoodHolding), strings.Join(links, ", "))
 	}
 	return tw.Flush()
 }
 
 func printProvince(tw io.Writer, p ProvinceSummary) {
-	fmt.Fprintf(tw, "  %s %s\t%d hexes\ttax %d\t", p.Letter, p.Name, p.Hexes, p.Tax)
+	fmt.Fprintf(tw, "  %s %s\t%s\ttax %d\t", p.Letter, p.Name, english.Count(p.Hexes, "hex"), p.Tax)
 	var cs []string
 	for _, c := range p.Cities {
 		var tags []string
@@ -264,13 +265,6 @@ func printProvince(tw io.Writer, p ProvinceSummary) {
 		cs = append(cs, fmt.Sprintf("%s %s%s %d", c.Name, c.Hex, t, c.Tax))
 	}
 	fmt.Fprintf(tw, "%s\n", strings.Join(cs, "; "))
-}
-
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func joinSeas(ids []game.SeaID) string {

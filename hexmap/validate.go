@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // TaxFunc gives a city's tax value from its port and river flags. The rules'
@@ -353,7 +354,7 @@ func (v *validator) provinces() {
 	}
 	slices.SortFunc(none, game.Hex.Compare)
 	if len(none) > 0 {
-		v.addHex(m.Line("hex "+none[0].String()), none[0], "%d land hexes are in no province: %s", len(none), hexList(none))
+		v.addHex(m.Line("hex "+none[0].String()), none[0], "%s in no province: %s", english.Count(len(none), "land hex")+" "+english.Agree(len(none), "is", "are"), hexList(none))
 	}
 }
 
@@ -467,7 +468,7 @@ func (v *validator) seas() {
 	}
 	if len(none) > 0 {
 		slices.SortFunc(none, game.Hex.Compare)
-		v.addHex(m.Line("hex "+none[0].String()), none[0], "%d sea hexes are in no sea area: %s", len(none), hexList(none))
+		v.addHex(m.Line("hex "+none[0].String()), none[0], "%s in no sea area: %s", english.Count(len(none), "sea hex")+" "+english.Agree(len(none), "is", "are"), hexList(none))
 	}
 }
 

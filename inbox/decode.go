@@ -9,6 +9,8 @@ import (
 
 	"github.com/emersion/go-message/charset"
 	"golang.org/x/text/encoding/charmap"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // decodeTransfer undoes a Content-Transfer-Encoding. It never fails: broken
@@ -81,7 +83,7 @@ func decodeBase64(b []byte, warn func(string, ...any), badAt *int) []byte {
 		flush()
 	}
 	if bad > 0 {
-		warn("broken base64 (%d bad bytes or groups skipped)", bad)
+		warn("broken base64 (%d %s skipped)", bad, english.Agree(bad, "bad byte or group", "bad bytes or groups"))
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	gomail "github.com/emersion/go-message/mail"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // TextSource says where a text of a mail came from.
@@ -186,7 +188,7 @@ func extract(raw []byte, lim Limits, stop *atomic.Bool) (*Extracted, error) {
 	}
 	h, skipped := parseHeader(hb, stop)
 	if skipped > 0 {
-		warn("%d malformed header lines skipped", skipped)
+		warn("%s skipped", english.Count(skipped, "malformed header line"))
 	}
 	ex.readHeader(h, warn)
 	if tooLarge {

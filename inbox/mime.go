@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/emersion/go-message/charset"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // This file slices a message into its MIME entities in one pass over the
@@ -325,7 +327,7 @@ func (w *walker) entity(depth int, path string, h header, body []byte) error {
 		}
 		ph, skipped := parseHeader(hb, w.stop)
 		if skipped > 0 {
-			w.warn("part %s: %d malformed header lines skipped", partName(joinPath(path, i+1)), skipped)
+			w.warn("part %s: %s skipped", partName(joinPath(path, i+1)), english.Count(skipped, "malformed header line"))
 		}
 		if err := w.entity(depth+1, joinPath(path, i+1), ph, pb); err != nil {
 			return err
@@ -352,7 +354,7 @@ func (w *walker) forwardedMessage(depth int, path string, h header, body []byte)
 	}
 	ih, skipped := parseHeader(hb, w.stop)
 	if skipped > 0 {
-		w.warn("forwarded message %s: %d malformed header lines skipped", partName(path), skipped)
+		w.warn("forwarded message %s: %s skipped", partName(path), english.Count(skipped, "malformed header line"))
 	}
 	w.forwarded++
 	defer func() { w.forwarded-- }()

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -70,10 +71,7 @@ func (o *Outbox) failureReport(m store.OutboxMessage, e *Error, attempts int, no
 	}
 	fmt.Fprintf(&b, "\nWhat happened:\n%s.\n", wrap(e.Error(), 72))
 	if e.Temporary {
-		n := fmt.Sprintf("%d attempts", attempts)
-		if attempts == 1 {
-			n = "1 attempt"
-		}
+		n := english.Count(attempts, "attempt")
 		fmt.Fprintf(&b, "\n%s\n", wrap("The failure looked temporary, but pbem has made "+n+
 			", the most allowed (mail.smtp.max_attempts), and given up.", 72))
 	} else {

@@ -9,6 +9,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -557,12 +558,12 @@ func (c *checker) spend(amount int, what string) {
 		return
 	}
 	if c.spent+amount > c.funds {
-		c.reject("", fmt.Sprintf("%s costs %d crowns; with the orders before it you would spend %d, but your treasury in %s holds %d",
-			what, amount, c.spent+amount, c.fundsCity, c.funds),
+		c.reject("", fmt.Sprintf("%s costs %s; with the orders before it you would spend %d, but your treasury in %s holds %d",
+			what, english.Count(amount, "crown"), c.spent+amount, c.fundsCity, c.funds),
 			"Spend less: drop or reduce this order or an earlier one. Orders are paid for in the order of the sheet.")
 	}
 	c.spent += amount
-	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns", amount))
+	c.annotation = joinAnnot(c.annotation, english.Count(amount, "crown"))
 }
 
 func joinAnnot(a, b string) string {

@@ -7,6 +7,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -260,8 +261,8 @@ func (c *checker) checkMinimum(f *game.Force) {
 		}
 	}
 	if f.Figures() <= limit {
-		c.warn(string(f.ID), fmt.Sprintf("%s has %d figures and no general: a force of %d or fewer %s is lost at once (Minimum Force Sizes)",
-			f.ID, f.Figures(), limit, where), "Split off more figures, or a general with them.")
+		c.warn(string(f.ID), fmt.Sprintf("%s has %s and no general: a force of %d or fewer %s is lost at once (Minimum Force Sizes)",
+			f.ID, english.Count(f.Figures(), "figure"), limit, where), "Split off more figures, or a general with them.")
 	}
 }
 
@@ -327,7 +328,7 @@ func (c *checker) checkGarrison(o engine.Garrison) {
 	c.city(o.City)
 	c.legal(o)
 	if n := f.FightingFigures(); n < c.rules.Capture.Garrison {
-		c.warn(string(o.Force), fmt.Sprintf("%s has %d infantry and cavalry figures; a captured city needs %d as a garrison", f.ID, n, c.rules.Capture.Garrison),
+		c.warn(string(o.Force), fmt.Sprintf("%s has %s; a captured city needs %d as a garrison", f.ID, english.Count(n, "infantry and cavalry figure"), c.rules.Capture.Garrison),
 			"Add figures to the garrison.")
 	}
 }

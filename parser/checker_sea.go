@@ -8,6 +8,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // warshipOff reports whether the nation has a warship in a sea area the port
@@ -75,7 +76,7 @@ func (c *checker) cargoBreakdown(f *game.Force) string {
 		parts = append(parts, fmt.Sprintf("%d cavalry × %d", n, cg.CavalryFigure))
 	}
 	if n := f.GunCount(); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d guns × %d", n, cg.GunModel))
+		parts = append(parts, fmt.Sprintf("%s × %d", english.Count(n, "gun"), cg.GunModel))
 	}
 	return strings.Join(parts, " + ")
 }
@@ -98,14 +99,11 @@ func (c *checker) checkEmbark(o engine.Embark) {
 	if used+need > capacity {
 		already := ""
 		if used > 0 {
-			already = fmt.Sprintf(", of which %d are taken already", used)
+			already = fmt.Sprintf(", of which %d %s taken already", used, english.Agree(used, "is", "are"))
 		}
-		carry := "carry"
-		if fl.Ships.AllTransports() == 1 {
-			carry = "carries"
-		}
+		carry := english.Agree(fl.Ships.AllTransports(), "carries", "carry")
 		c.reject(string(o.Force), fmt.Sprintf("%s needs %d cargo points (%s), and %s's %s %s %d (%d each)%s",
-			o.Force, need, c.cargoBreakdown(f), o.Fleet, plural(fl.Ships.AllTransports(), "transport"), carry, capacity, c.rules.Cargo.Capacity, already),
+			o.Force, need, c.cargoBreakdown(f), o.Fleet, english.Count(fl.Ships.AllTransports(), "transport"), carry, capacity, c.rules.Cargo.Capacity, already),
 			"Embark fewer troops (SPLIT some off first), or bring more transports. Gunners, generals and admirals take no room.")
 	}
 	f.Aboard = fl.ID

@@ -7,6 +7,7 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -87,14 +88,14 @@ func (c *checker) spendYearEnd(amount int, what string) {
 		if penalties > 0 {
 			pen = fmt.Sprintf(" - treaty penalties %d", penalties)
 		}
-		c.warn("", fmt.Sprintf("%s costs %d crowns; with the orders above the sheet would spend %d, but you will hold %d at the year-end (treasury in %s %d + taxes %d%s): the order will be refused",
-			what, amount, total, funds, c.fundsCity, c.funds, taxes, pen),
+		c.warn("", fmt.Sprintf("%s costs %s; with the orders above the sheet would spend %d, but you will hold %d at the year-end (treasury in %s %d + taxes %d%s): the order will be refused",
+			what, english.Count(amount, "crown"), total, funds, c.fundsCity, c.funds, taxes, pen),
 			"Spend less: drop or reduce this order or an earlier one. Orders are paid in sheet order, fielding before buying; one the treasury cannot pay is refused whole.")
-		c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, over the %d you will hold", amount, funds))
+		c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%s, over the %d you will hold", english.Count(amount, "crown"), funds))
 		return
 	}
 	c.spent = total
-	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%d crowns, %d of %d spent", amount, total, funds))
+	c.annotation = joinAnnot(c.annotation, fmt.Sprintf("%s, %d of %d spent", english.Count(amount, "crown"), total, funds))
 }
 
 // fieldCost is the crowns to field a force for another year: the field
@@ -253,11 +254,11 @@ func unfieldedWarning(r *ruleset.Ruleset, list string) string {
 // spendingNote is the sheet's closing note on its spending.
 func spendingNote(c *checker) string {
 	if !c.yearEnd {
-		return fmt.Sprintf("these orders spend %d of the %d crowns in your treasury (%s)", c.spent, c.funds, c.fundsCity)
+		return fmt.Sprintf("these orders spend %d of the %s in your treasury (%s)", c.spent, english.Count(c.funds, "crown"), c.fundsCity)
 	}
 	funds, taxes, _ := c.yearEndFunds()
-	return fmt.Sprintf("these orders spend %d of the %d crowns you will hold at the year-end (treasury in %s %d + taxes %d), leaving %d",
-		c.spent, funds, c.fundsCity, c.funds, taxes, funds-c.spent)
+	return fmt.Sprintf("these orders spend %d of the %s you will hold at the year-end (treasury in %s %d + taxes %d), leaving %d",
+		c.spent, english.Count(funds, "crown"), c.fundsCity, c.funds, taxes, funds-c.spent)
 }
 
 // turnByName reads a turn's name at the start of words ("May 1752", "1752

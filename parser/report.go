@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"strings"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // replyWidth is where the reply's prose is wrapped; the orders themselves are
@@ -45,8 +47,8 @@ func (r *Report) Text() string {
 	}
 	b.WriteString(r.carryText())
 	errs, warns, notes := r.Count(Error), r.Count(Warning), r.Count(Note)
-	summary := fmt.Sprintf("%s accepted; %s, %s, %s.", plural(len(r.Accepted), "order"), plural(errs, "error"),
-		plural(warns, "warning"), plural(notes, "note"))
+	summary := fmt.Sprintf("%s accepted; %s, %s, %s.", english.Count(len(r.Accepted), "order"), english.Count(errs, "error"),
+		english.Count(warns, "warning"), english.Count(notes, "note"))
 	wrap(&b, summary, "")
 	if errs > 0 {
 		wrap(&b, "The orders with errors will not be carried out. Correct them and send the whole sheet again before the deadline: the last sheet received is the one that counts.", "")
@@ -113,11 +115,4 @@ func wrap(b *strings.Builder, s, indent string) {
 		n += len([]rune(w))
 	}
 	b.WriteString(line + "\n")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

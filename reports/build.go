@@ -10,6 +10,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -95,7 +96,8 @@ func Build(in Input) (*Model, error) {
 		md.GameName = in.Map.Name
 	}
 	if !md.Starting {
-		md.Resolved = st.Calendar.Label(max(st.Turn-1, 1))
+		md.ResolvedTurn = max(st.Turn-1, 1)
+		md.Resolved = st.Calendar.Label(md.ResolvedTurn)
 	}
 	b.known = knownIDs(seen)
 	b.supply = map[game.ForceID]*engine.SupplyTraced{}
@@ -352,12 +354,7 @@ func fillRevealed(f *Foreign, ff engine.ForeignForce) {
 	f.Level = engine.LevelName(ff.Level)
 	f.Arms = ff.Arms
 	f.HasGeneral = ff.HasGeneral
-	for _, a := range ff.Approx {
-		f.Approx = append(f.Approx, fmt.Sprintf("about %d %s", a.Count, a.Arm))
-	}
-	if ff.ApproxGuns > 0 {
-		f.Approx = append(f.Approx, "about "+plural(ff.ApproxGuns, "gun", "guns"))
-	}
+	f.Approx = approxTexts(ff)
 	f.ShipCounts = ff.ShipCounts
 	f.LeaderNames = ff.LeaderNames
 	f.Troops = ff.Troops
@@ -426,18 +423,11 @@ func describeForeign(m *hexmap.Map, ff engine.ForeignForce) string {
 			ts = append(ts, troopText(t))
 		}
 		for _, g := range ff.Guns {
-			ts = append(ts, fmt.Sprintf("%d %s", g.Count, g.Kind))
+			ts = append(ts, gunsText(g))
 		}
 		parts = append(parts, strings.Join(ts, ", "))
-	case len(ff.Approx) > 0:
-		var ts []string
-		for _, a := range ff.Approx {
-			ts = append(ts, fmt.Sprintf("about %d %s", a.Count, a.Arm))
-		}
-		if ff.ApproxGuns > 0 {
-			ts = append(ts, "about "+plural(ff.ApproxGuns, "gun", "guns"))
-		}
-		parts = append(parts, strings.Join(ts, ", "))
+	case len(ff.Approx) > 0 || ff.ApproxGuns > 0:
+		parts = append(parts, strings.Join(approxTexts(ff), ", "))
 	case len(ff.Arms) > 0:
 		parts = append(parts, "arms: "+strings.Join(ff.Arms, ", "))
 	}
@@ -462,25 +452,41 @@ func describeForeign(m *hexmap.Map, ff engine.ForeignForce) string {
 	return strings.Join(parts, "; ")
 }
 
+// troopText prints troops for people: "84 B infantry", "12 C grenzers", "1
+// C gunner" (the order template prints the order keywords instead).
 func troopText(t game.Troops) string {
-	s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+	s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, armNoun(t.Count, t.Arm))
 	if t.Exhausted > 0 {
 		s += fmt.Sprintf(" (%d exhausted)", t.Exhausted)
 	}
 	return s
 }
 
+// armNoun is an arm's name as a count of n figures needs it: the order
+// keyword ("infantry", "light-cavalry", "grenzer"), in the plural for any
+// count but one ("12 C grenzers", "1 C gunner", "8 C gunners").
+func armNoun(n int, a game.Arm) string {
+	noun := a.String()
+	if a == game.Gunners {
+		noun = "gunner"
+	}
+	return english.Noun(n, noun)
+}
+
+// gunsText prints gun models for people: "1 field-gun", "4 heavy-guns".
+func gunsText(g game.Guns) string { return english.Count(g.Count, g.Kind.String()) }
+
 func shipsText(s game.Ships) string {
 	var parts []string
-	add := func(n int, one, many string) {
+	add := func(n int, noun string) {
 		if n > 0 {
-			parts = append(parts, plural(n, one, many))
+			parts = append(parts, english.Count(n, noun))
 		}
 	}
-	add(s.Warships, "warship", "warships")
-	add(s.DamagedWarships, "damaged warship", "damaged warships")
-	add(s.Transports, "transport", "transports")
-	add(s.DamagedTransports, "damaged transport", "damaged transports")
+	add(s.Warships, "warship")
+	add(s.DamagedWarships, "damaged warship")
+	add(s.Transports, "transport")
+	add(s.DamagedTransports, "damaged transport")
 	return strings.Join(parts, ", ")
 }
 
@@ -502,10 +508,10 @@ func (b *builder) summary(md *Model) []string {
 	var out []string
 	if md.Starting {
 		out = append(out, fmt.Sprintf("The campaign opens. %s has %s and %s; the first orders are for %s.",
-			md.NationName, plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"), md.TurnLabel))
+			md.NationName, english.Count(len(md.Forces), "land force"), english.Count(len(md.Fleets), "fleet"), md.TurnLabel))
 	}
 	if n := len(md.Battles); n > 0 {
-		out = append(out, fmt.Sprintf("Your forces were in %s this month.", plural(n, "engagement", "engagements")))
+		out = append(out, fmt.Sprintf("Your forces were in %s this month.", english.Count(n, "engagement")))
 	}
 	for _, e := range b.seen {
 		switch x := e.(type) {
@@ -535,10 +541,10 @@ func (b *builder) summary(md *Model) []string {
 		if n == 1 {
 			verb = "concerns"
 		}
-		out = append(out, fmt.Sprintf("The referee made %s that %s you.", plural(n, "ruling", "rulings"), verb))
+		out = append(out, fmt.Sprintf("The referee made %s that %s you.", english.Count(n, "ruling"), verb))
 	}
 	if n := len(md.Scouting); n > 0 {
-		out = append(out, fmt.Sprintf("Your scouts reported on %s.", plural(n, "foreign force", "foreign forces")))
+		out = append(out, fmt.Sprintf("Your scouts reported on %s.", english.Count(n, "foreign force")))
 	}
 	if len(out) == 0 {
 		out = append(out, "A quiet month: no battles, no cities changed hands.")
@@ -556,13 +562,6 @@ func nationName(m *hexmap.Map, n game.NationID) string {
 		return x.Name
 	}
 	return string(n)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // heldTreasuries are the treasuries a nation holds (engine.HeldTreasuries:

@@ -53,3 +53,47 @@ func MoneyLedger(m *hexmap.Map, nation game.NationID, events []engine.Event) []L
 	}
 	return out
 }
+
+// LedgerRows are the treasury ledger as the PDF and the mail body print it,
+// so that the Crowns column adds up to the balance: the crowns at the start
+// of the turn (brought forward from the last report, or, where there was
+// none, the balance less the turn's lines), every itemised line of the
+// turn, and — only where the itemised lines do not account for the whole
+// change — the rest as one line "not itemised". The model's own "change
+// this turn" line (the net of the turn) is not printed beside the lines it
+// sums, and where the crowns lie (Treasury.Cities) is a table of its own:
+// each crown counted once.
+func LedgerRows(t Treasury) []LedgerLine {
+	var start, change *int
+	var items []LedgerLine
+	sum := 0
+	for _, l := range t.Ledger {
+		switch l.What {
+		case "brought forward":
+			start = &l.Crowns
+		case "change this turn":
+			change = &l.Crowns
+		default:
+			items = append(items, l)
+			sum += l.Crowns
+		}
+	}
+	rest := 0
+	if change != nil {
+		rest = *change - sum
+	}
+	first := LedgerLine{What: "brought forward"}
+	if start != nil {
+		first.Crowns = *start
+		rest = t.Total - *start - sum
+	} else {
+		first.What = "at the start of the turn"
+		first.Crowns = t.Total - sum - rest
+	}
+	out := append([]LedgerLine{first}, items...)
+	if rest != 0 {
+		out = append(out, LedgerLine{What: "not itemised", Crowns: rest,
+			Why: "the turn's change that no event of your report accounts for"})
+	}
+	return out
+}

@@ -248,7 +248,6 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 	w, h := pdf.GetPageSize()
 	const m = 10.0
 	region := mapdraw.Rect{X: m + 3, Y: m + 3, W: w - 2*m - legendW - 8, H: h - 2*m - 9}
-	battles := s.battles
 	// Where hexes come out under 1.5 mm across (a big map on one page), hex
 	// numbers, terrain marks and the grid would be unreadable ink: leave
 	// them out; the zoomed page has them.
@@ -267,6 +266,7 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 		Cities:  s.cities,
 		Taxes:   d.o.Taxes,
 		Markers: s.markers,
+		Battles: s.battles,
 		Tint:    tint(d.m, s.cities),
 		Overlay: func(pdf *fpdf.Fpdf, p *mapdraw.Projection) {
 			if len(s.supply) > 0 {
@@ -282,30 +282,15 @@ func (d *doc) mapPage(s mapSpec, title string, win mapdraw.HexWindow) {
 				pdf.SetAlpha(1, "Normal")
 				pdf.SetDashPattern(nil, 0)
 			}
-			for _, b := range battles {
-				x, y := p.Center(b)
-				drawBattle(pdf, x, y-0.1*p.Radius(), math.Max(1.2, 0.32*p.Radius()))
-			}
 		},
 	})
+	// The legend ends at the text pages' margin, as the footer does.
 	lx := w - m - legendW
-	d.mapLegend(s, title, lx, m, legendW, h-2*m)
+	d.mapLegend(s, title, lx, m, w-margin-lx, h-2*m)
 }
 
-// drawBattle draws crossed swords in a red ring, radius r at (x, y).
-func drawBattle(pdf *fpdf.Fpdf, x, y, r float64) {
-	pdf.SetAlpha(0.85, "Normal")
-	pdf.SetFillColor(255, 255, 255)
-	pdf.SetDrawColor(190, 20, 20)
-	pdf.SetLineWidth(math.Max(0.2, r*0.18))
-	pdf.Circle(x, y, r, "FD")
-	k := r * 0.6
-	pdf.Line(x-k, y-k, x+k, y+k)
-	pdf.Line(x-k, y+k, x+k, y-k)
-	pdf.SetAlpha(1, "Normal")
-}
-
-// mapLegend explains the overlays in a column.
+// mapLegend explains the overlays in a column w mm wide: every label wraps
+// inside it, so the legend keeps the page's margin on its right.
 func (d *doc) mapLegend(s mapSpec, title string, x, y, w, h float64) {
 	pdf := d.pdf
 	pdf.SetFont(fonts.Sans, "B", 12)
@@ -320,7 +305,12 @@ func (d *doc) mapLegend(s mapSpec, title string, x, y, w, h float64) {
 		draw(x+4, yy-1.2)
 		pdf.SetFont(fonts.Condensed, "", 8.5)
 		pdf.SetTextColor(20, 20, 20)
-		pdf.Text(x+11, yy, label)
+		for i, l := range splitLines(pdf, label, w-11) {
+			if i > 0 {
+				yy += 3.8
+			}
+			pdf.Text(x+11, yy, l)
+		}
 		yy += 5.5
 	}
 	sub := func(t string) {
@@ -373,7 +363,7 @@ func (d *doc) mapLegend(s mapSpec, title string, x, y, w, h float64) {
 	line("fleet (rounded)", counter("ID S", false, true))
 	line("S small, L large, H huge", func(cx, cy float64) {})
 	sub("Marks")
-	line("battle or encounter this month", func(cx, cy float64) { drawBattle(pdf, cx, cy, 1.8) })
+	line("battle or encounter this month", func(cx, cy float64) { mapdraw.DrawBattleMark(pdf, cx, cy, 1.8) })
 	if !s.referee {
 		line("supply line: force to its depot or city", func(cx, cy float64) {
 			pdf.SetDrawColor(s.colour.R, s.colour.G, s.colour.B)
@@ -389,9 +379,18 @@ func (d *doc) mapLegend(s mapSpec, title string, x, y, w, h float64) {
 		pdf.SetLineWidth(0.3)
 		pdf.Circle(cx, cy, 2, "D")
 	})
-	line("city held by another than its loyalty: disc", func(cx, cy float64) {
+	line("flag: the nation holding the city", func(cx, cy float64) {
+		pdf.SetDrawColor(20, 20, 20)
+		pdf.SetLineWidth(0.2)
+		pdf.Line(cx-1, cy+1.6, cx-1, cy-1.6)
 		pdf.SetFillColor(120, 120, 120)
-		pdf.Circle(cx, cy, 1.2, "F")
+		pdf.Rect(cx-1, cy-1.6, 2.4, 1.6, "FD")
+	})
+	line("disc: the nation a city is loyal to, where another holds it", func(cx, cy float64) {
+		pdf.SetDrawColor(20, 20, 20)
+		pdf.SetLineWidth(0.15)
+		pdf.SetFillColor(120, 120, 120)
+		pdf.Circle(cx, cy, 1.2, "FD")
 	})
 	if yy < y+h-10 {
 		pdf.SetFont(fonts.Condensed, "", 7.5)

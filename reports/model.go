@@ -27,14 +27,19 @@ type Model struct {
 	// NationName is printed ("Eisenmark"); Letter prefixes its force IDs.
 	NationName string
 	Letter     string `json:",omitempty"`
-	// Turn is the turn the next orders are for, TurnLabel its name ("Turn
-	// 2, May 1752"). Resolved is the label of the turn this report tells
-	// of; empty for the starting report.
-	Turn      int
-	TurnLabel string
-	Resolved  string `json:",omitempty"`
-	Starting  bool   `json:",omitempty"`
-	YearEnd   bool   `json:",omitempty"`
+	// Turn is the turn the NEXT ORDERS are for, TurnLabel its name ("Turn
+	// 2, May 1752") — not the turn this report tells of. ResolvedTurn is
+	// the turn this report tells of (the turn just resolved: 1 in the
+	// report mailed after Turn 1), Resolved its name ("Turn 1, April
+	// 1752"); both are empty in the starting report, which tells of the
+	// opening position. Every page, title and file name of a report is
+	// labelled with the turn resolved (Label).
+	Turn         int
+	TurnLabel    string
+	Resolved     string `json:",omitempty"`
+	ResolvedTurn int    `json:",omitempty"`
+	Starting     bool   `json:",omitempty"`
+	YearEnd      bool   `json:",omitempty"`
 	// Deadline is when the next orders are due, printed in the game's zone
 	// ("Sunday 3 May 2026, 20:00 CEST"); empty when none is set.
 	Deadline string `json:",omitempty"`

@@ -10,6 +10,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
@@ -141,24 +142,6 @@ func (d *doc) sectionHeading(s string, room, gap, size, lineHeight float64, rule
 	pdf.SetTextColor(0, 0, 0)
 }
 
-// para prints wrapped text.
-func (d *doc) para(s string) {
-	d.pdf.SetFont(fonts.Condensed, "", bodySize)
-	d.pdf.MultiCell(0, lineH, s, "", "L", false)
-}
-
-// bullets prints a list.
-func (d *doc) bullets(items []string) {
-	pdf := d.pdf
-	pdf.SetFont(fonts.Condensed, "", bodySize)
-	l, _, _, _ := pdf.GetMargins()
-	for _, s := range items {
-		pdf.SetX(l)
-		pdf.CellFormat(4, lineH, "•", "", 0, "L", false, 0, "")
-		pdf.MultiCell(0, lineH, s, "", "L", false)
-	}
-}
-
 // table prints rows under a header; widths are fractions of the text width.
 // Each cell wraps; a row's height is its tallest cell's.
 func (d *doc) table(head []string, widths []float64, rows [][]string) {
@@ -247,8 +230,8 @@ func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 		return err
 	}
 	md = printable(md)
-	title := fmt.Sprintf("%s — %s", md.NationName, md.TurnLabel)
-	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · %s · %s", md.GameName, md.NationName, md.TurnLabel))
+	title := fmt.Sprintf("%s — %s", md.NationName, reportOf(md.Resolved))
+	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · %s · %s", md.GameName, md.NationName, reportOf(md.Resolved)))
 	if err != nil {
 		return err
 	}
@@ -260,6 +243,17 @@ func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 	d.moneyPages(md)
 	d.templatePage(md.TurnLabel, md.Template)
 	return d.finish(w)
+}
+
+// reportOf names what a report tells of, as its title and every page's
+// footer print it: "report of Turn 1, April 1752" — the turn resolved, never
+// the turn the next orders are for — or "starting report" for the opening
+// position (resolved "").
+func reportOf(resolved string) string {
+	if resolved == "" {
+		return "starting report"
+	}
+	return "report of " + resolved
 }
 
 func (d *doc) cover(md *Model) {
@@ -293,9 +287,9 @@ func (d *doc) cover(md *Model) {
 	} else {
 		box("DEADLINE", "to be announced by the referee")
 	}
-	box("TREASURY", plural(md.Treasury.Total, "crown", "crowns"))
-	box("FORCES", fmt.Sprintf("%s, %s, %s", plural(len(md.Forces), "land force", "land forces"), plural(len(md.Fleets), "fleet", "fleets"),
-		plural(len(md.Depots), "depot", "depots")))
+	box("TREASURY", english.Count(md.Treasury.Total, "crown"))
+	box("FORCES", fmt.Sprintf("%s, %s, %s", english.Count(len(md.Forces), "land force"), english.Count(len(md.Fleets), "fleet"),
+		english.Count(len(md.Depots), "depot")))
 	figs := 0
 	for _, f := range md.Forces {
 		figs += f.Figures
@@ -376,7 +370,7 @@ func ownRow(f OwnForce) []string {
 		troops = append(troops, troopText(t))
 	}
 	for _, g := range f.Guns {
-		troops = append(troops, fmt.Sprintf("%d %s", g.Count, g.Kind))
+		troops = append(troops, gunsText(g))
 	}
 	if f.Ships != nil {
 		troops = append(troops, shipsText(*f.Ships))
@@ -392,7 +386,7 @@ func ownRow(f OwnForce) []string {
 	if f.Ships != nil {
 		state = append(state, fmt.Sprintf("%s (%d of %d points)", orNone(ids(f.Cargo)), f.CargoPoints, f.CargoCapacity))
 	} else {
-		state = append(state, fmt.Sprintf("%s, %s", plural(f.Figures, "figure", "figures"), f.Size))
+		state = append(state, fmt.Sprintf("%s, %s", english.Count(f.Figures, "figure"), f.Size))
 	}
 	if f.Supply != "" {
 		state = append(state, f.Supply)
@@ -438,7 +432,7 @@ func (d *doc) intelPages(md *Model) {
 		rows = nil
 		for _, f := range md.LastSeen {
 			r := foreignRow(f)
-			r[4] = fmt.Sprintf("seen %s (%s ago): %s", f.Seen, plural(f.Age, "turn", "turns"), r[4])
+			r[4] = fmt.Sprintf("seen %s (%s ago): %s", f.Seen, english.Count(f.Age, "turn"), r[4])
 			rows = append(rows, r)
 		}
 		d.table([]string{"Force", "Nation", "Where seen", "Size", "What was known"}, []float64{0.08, 0.14, 0.2, 0.14, 0.44}, rows)
@@ -474,28 +468,37 @@ func (d *doc) battlePages(md *Model) {
 }
 
 func (d *doc) narratives(ns []Narrative) {
-	pdf := d.pdf
 	for _, n := range ns {
-		pdf.SetFont(fonts.Sans, "B", 10.5)
-		pdf.MultiCell(0, 5.5, n.Title, "", "L", false)
+		d.titled(n.Title)
 		for _, t := range n.Text {
 			d.para(t)
 		}
-		pdf.Ln(2)
+		d.pdf.Ln(2)
 	}
 }
 
 func (d *doc) moneyPages(md *Model) {
 	d.heading("Treasury")
+	// The ledger, whose column adds up to the balance (LedgerRows), then
+	// where the balance lies: each crown counted once in each table.
 	var rows [][]string
-	for _, c := range md.Treasury.Cities {
-		rows = append(rows, []string{"held at " + c.City, "", fmt.Sprintf("%d", c.Crowns), ""})
-	}
-	for _, l := range md.Treasury.Ledger {
-		rows = append(rows, []string{l.What, l.City, fmt.Sprintf("%+d", l.Crowns), l.Why})
+	for i, l := range LedgerRows(md.Treasury) {
+		crowns := fmt.Sprintf("%+d", l.Crowns)
+		if i == 0 {
+			crowns = fmt.Sprintf("%d", l.Crowns)
+		}
+		rows = append(rows, []string{l.What, l.City, crowns, l.Why})
 	}
 	rows = append(rows, []string{"Balance", "", fmt.Sprintf("%d", md.Treasury.Total), ""})
 	d.table([]string{"Entry", "City", "Crowns", "Why"}, []float64{0.3, 0.2, 0.12, 0.38}, rows)
+	if len(md.Treasury.Cities) > 0 {
+		rows = nil
+		for _, c := range md.Treasury.Cities {
+			rows = append(rows, []string{c.City, fmt.Sprintf("%d", c.Crowns)})
+		}
+		rows = append(rows, []string{"Total", fmt.Sprintf("%d", md.Treasury.Total)})
+		d.table([]string{"The balance is held at", "Crowns"}, []float64{0.3, 0.12}, rows)
+	}
 	if len(md.Treaties) > 0 {
 		d.heading("Treaties")
 		for _, t := range md.Treaties {
@@ -523,14 +526,20 @@ func (d *doc) templatePage(turn, tmpl string) {
 	d.para("Fill in your password and your orders, and mail this sheet back as it is (the orders are listed in short at its end). Lines starting with # are comments.")
 	d.pdf.Ln(2)
 	// Template lines are at most TemplateWidth characters and print
-	// unwrapped: a wrapped comment would not be a comment any more.
-	d.pdf.SetFont(fonts.Condensed, "", 9)
-	for _, l := range strings.Split(strings.TrimRight(tmpl, "\n"), "\n") {
-		if l == "" {
-			d.pdf.Ln(2.5)
-			continue
+	// unwrapped: a wrapped comment would not be a comment any more. Each
+	// block (the header, a force's lines, the reference) stays on one
+	// page, so no page starts or ends with a stray line of one.
+	pdf := d.pdf
+	pdf.SetFont(fonts.Condensed, "", 9)
+	l, _, _, _ := pdf.GetMargins()
+	for i, block := range templateBlocks(tmpl) {
+		if i > 0 {
+			pdf.Ln(2.5)
 		}
-		d.pdf.CellFormat(0, 4.2, l, "", 1, "L", false, 0, "")
+		d.block(len(block), 4.2, func(k int) {
+			pdf.SetX(l)
+			pdf.CellFormat(0, 4.2, block[k], "", 1, "L", false, 0, "")
+		})
 	}
 }
 

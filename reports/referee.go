@@ -11,6 +11,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
@@ -61,11 +62,15 @@ type RefereeModel struct {
 	Game     string
 	GameName string
 	// Ruleset is the edition the game is played under ("syw-1752").
-	Ruleset   string
-	Turn      int
-	TurnLabel string
-	Resolved  string `json:",omitempty"`
-	Deadline  string `json:",omitempty"`
+	Ruleset string
+	// Turn and TurnLabel are the turn the next orders are for; ResolvedTurn
+	// and Resolved the turn this report tells of (empty for the opening),
+	// as in a nation's Model.
+	Turn         int
+	TurnLabel    string
+	Resolved     string `json:",omitempty"`
+	ResolvedTurn int    `json:",omitempty"`
+	Deadline     string `json:",omitempty"`
 	// Glance is the turn at a glance, the first page.
 	Glance *Glance `json:",omitempty"`
 	// Sheets are those received (with receipts and times; refused ones
@@ -118,7 +123,8 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 		md.GameName = in.Map.Name
 	}
 	if len(in.Events) > 0 {
-		md.Resolved = st.Calendar.Label(max(st.Turn-1, 1))
+		md.ResolvedTurn = max(st.Turn-1, 1)
+		md.Resolved = st.Calendar.Label(md.ResolvedTurn)
 	}
 	got := map[game.NationID]bool{}
 	sheets := slices.Clone(in.Sheets)
@@ -184,19 +190,69 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 		narrate = Narrate
 	}
 	md.Battles = narrate(in.Map, engine.Referee, in.Events)
-	for _, e := range in.Events {
-		line := movementLine(in.Map, e)
-		if isBattleEvent(e) {
-			line = plainSentence(in.Map, engine.Referee, e)
-		}
-		if line == "" {
+	for i := 0; i < len(in.Events); i++ {
+		e := in.Events[i]
+		if quiet(e) {
 			continue
+		}
+		line := Sentence(in.Map, engine.Referee, e)
+		if i+1 < len(in.Events) {
+			if s, ok := withBalance(in.Map, e, in.Events[i+1]); ok {
+				line = s
+				i++
+			}
 		}
 		h := e.Head()
 		md.Events = append(md.Events, fmt.Sprintf("[%s] %s%s", h.Step, line, visibility(h)))
 	}
 	md.Glance = buildGlance(in.Map, st, md, in)
 	return md, nil
+}
+
+// withBalance tells a payment and the treasury change that made it in one
+// line: a fielding or a purchase with the treasury before and after, the
+// year's taxes with the treasury they went into — rather than the same
+// crowns twice, once as the order and once as the treasury's change.
+func withBalance(m *hexmap.Map, a, b engine.Event) (string, bool) {
+	tell := func(e engine.Event, tc *engine.TreasuryChanged) string {
+		return strings.TrimSuffix(Sentence(m, engine.Referee, e), ".") +
+			fmt.Sprintf("; the treasury in %s went from %d to %d.", tc.City, tc.Before, tc.After)
+	}
+	switch x := a.(type) {
+	case *engine.TreasuryChanged:
+		switch y := b.(type) {
+		case *engine.UnitsFielded:
+			if x.Why == "field" && y.Nation == x.Nation && y.Cost == -x.Change {
+				return tell(y, x), true
+			}
+		case *engine.UnitsBought:
+			if x.Why == "buy" && y.Nation == x.Nation && y.Cost == -x.Change {
+				return tell(y, x), true
+			}
+		}
+	case *engine.TaxesCollected:
+		if y, ok := b.(*engine.TreasuryChanged); ok && y.Why == "taxes" && y.Nation == x.Nation && y.Change == x.Collected {
+			return tell(x, y), true
+		}
+	}
+	return "", false
+}
+
+// quiet events are left out of the referee's list of every event: a force
+// that found its supply or did not move, a turn's end — one line each for
+// every force would bury the news.
+func quiet(e engine.Event) bool {
+	switch x := e.(type) {
+	case *engine.SupplyTraced:
+		return x.Supplied
+	case *engine.ForceMoved:
+		return len(x.Path) == 0
+	case *engine.SeaMoved:
+		return len(x.Path) == 0
+	case *engine.TurnEnded:
+		return true
+	}
+	return false
 }
 
 func visibility(h *engine.Header) string {
@@ -220,12 +276,12 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 		return errors.New("referee report: the model and the map are required")
 	}
 	md = printable(md)
-	title := "Referee — " + md.TurnLabel
+	title := "Referee — " + refereeReportOf(md.Resolved)
 	opts, err := withTaxes(opts, md.Ruleset)
 	if err != nil {
 		return err
 	}
-	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · referee · %s", md.GameName, md.TurnLabel))
+	d, err := newDoc(m, opts, title, fmt.Sprintf("%s · referee · %s", md.GameName, refereeReportOf(md.Resolved)))
 	if err != nil {
 		return err
 	}
@@ -284,11 +340,20 @@ func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) 
 	return d.finish(w)
 }
 
+// refereeReportOf names what the master report tells of: "report of Turn 1,
+// April 1752", or "the opening position".
+func refereeReportOf(resolved string) string {
+	if resolved == "" {
+		return "the opening position"
+	}
+	return "report of " + resolved
+}
+
 // RefereeText renders the master report as plain text (the referee's mail
 // body).
 func RefereeText(md *RefereeModel) string {
 	var b strings.Builder
-	title := "Referee — " + md.TurnLabel
+	title := "Referee — " + refereeReportOf(md.Resolved)
 	fmt.Fprintf(&b, "%s\n%s\n\n", title, strings.Repeat("=", len([]rune(title))))
 	if md.Resolved != "" {
 		fmt.Fprintf(&b, "Resolved: %s\n", md.Resolved)
@@ -302,7 +367,7 @@ func RefereeText(md *RefereeModel) string {
 			fmt.Fprintf(&b, "  %s\n", t)
 		}
 	}
-	fmt.Fprintf(&b, "\n%s thrown, %s; every force, roll and event is in the PDF.\n", plural(len(md.Rolls), "die", "dice"), plural(len(md.Events), "event", "events"))
+	fmt.Fprintf(&b, "\n%s thrown, %s; every force, roll and event is in the PDF.\n", english.Count(len(md.Rolls), "die"), english.Count(len(md.Events), "event"))
 	for _, g := range RollGroups(md.Rolls) {
 		fmt.Fprintf(&b, "  %-12s %-40s %4d\n", g.Step, g.Purpose, g.Count)
 	}
@@ -327,10 +392,14 @@ func RenderMap(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) erro
 		return err
 	}
 	md = printable(md)
-	d, err := newDoc(m, opts, md.GameName+" — "+md.TurnLabel, fmt.Sprintf("%s · %s", md.GameName, md.TurnLabel))
+	when := "the opening position"
+	if md.Resolved != "" {
+		when = "after " + md.Resolved
+	}
+	d, err := newDoc(m, opts, md.GameName+" — "+when, fmt.Sprintf("%s · %s", md.GameName, when))
 	if err != nil {
 		return err
 	}
-	d.mapPage(refereeMap(md, m), md.GameName+" — "+md.TurnLabel, mapdraw.HexWindow{})
+	d.mapPage(refereeMap(md, m), md.GameName+" — "+when, mapdraw.HexWindow{})
 	return d.finish(w)
 }

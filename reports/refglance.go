@@ -7,6 +7,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // The referee's first page: the turn at a glance. Everything on it is read
@@ -110,7 +111,7 @@ func buildGlance(m *hexmap.Map, st *engine.State, md *RefereeModel, in RefereeIn
 		}
 		g.Orders = append(g.Orders, o)
 		if o.NMRTurns > 0 {
-			g.Attention = append(g.Attention, fmt.Sprintf("%s has sent no orders for %d turns in a row: find a new player or a caretaker, or let it go on holding.", o.Name, o.NMRTurns))
+			g.Attention = append(g.Attention, fmt.Sprintf("%s has sent no orders for %s in a row: find a new player or a caretaker, or let it go on holding.", o.Name, english.Count(o.NMRTurns, "turn")))
 		}
 	}
 	for _, s := range md.Sheets {
@@ -201,7 +202,7 @@ func (g *Glance) add(m *hexmap.Map, e engine.Event) {
 	case *engine.SeaBattle:
 		var sides []string
 		for _, s := range x.Sides {
-			sides = append(sides, fmt.Sprintf("%s %s (%s)", name(s.Nation), ids(s.Fleets), plural(s.Warships+s.DamagedWarships, "warship", "warships")))
+			sides = append(sides, fmt.Sprintf("%s %s (%s)", name(s.Nation), ids(s.Fleets), english.Count(s.Warships+s.DamagedWarships, "warship")))
 		}
 		out := "no winner"
 		if x.Winner != "" {
@@ -254,11 +255,11 @@ func (g *Glance) add(m *hexmap.Map, e engine.Event) {
 	case *engine.ForceDisbanded:
 		var what []string
 		for _, c := range []struct {
-			n         int
-			one, many string
-		}{{x.Figures, "figure", "figures"}, {x.Guns, "gun", "guns"}, {x.Leaders, "leader", "leaders"}} {
+			n    int
+			noun string
+		}{{x.Figures, "figure"}, {x.Guns, "gun"}, {x.Leaders, "leader"}} {
 			if c.n > 0 {
-				what = append(what, plural(c.n, c.one, c.many))
+				what = append(what, english.Count(c.n, c.noun))
 			}
 		}
 		s := fmt.Sprintf("%s %s gone: %s", names(x.Nations), x.Force, x.Reason)
@@ -293,7 +294,7 @@ func (g *Glance) add(m *hexmap.Map, e engine.Event) {
 
 // plainOr is the plain sentence of e, or def.
 func plainOr(m *hexmap.Map, e engine.Event, def string) string {
-	if s := strings.TrimSuffix(plainSentence(m, engine.Referee, e), "."); s != "" {
+	if s := strings.TrimSuffix(Sentence(m, engine.Referee, e), "."); s != "" {
 		return s
 	}
 	return def

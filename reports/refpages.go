@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 )
 
@@ -32,13 +33,13 @@ func (d *doc) glancePage(md *RefereeModel) {
 		for _, o := range g.Orders {
 			st := o.Status
 			if o.NMRTurns > 0 {
-				st += fmt.Sprintf(" (%d turns running)", o.NMRTurns)
+				st += fmt.Sprintf(" (%s running)", english.Count(o.NMRTurns, "turn"))
 			}
 			if o.Errors > 0 {
-				st += fmt.Sprintf("; %s", plural(o.Errors, "error", "errors"))
+				st += fmt.Sprintf("; %s", english.Count(o.Errors, "error"))
 			}
 			if o.Refused > 0 {
-				st += fmt.Sprintf("; %s refused", plural(o.Refused, "sheet", "sheets"))
+				st += fmt.Sprintf("; %s refused", english.Count(o.Refused, "sheet"))
 			}
 			rows = append(rows, []string{o.Name, st, o.Received, o.From, o.Receipt})
 		}
@@ -89,8 +90,8 @@ func (d *doc) glancePage(md *RefereeModel) {
 	}
 	d.pdf.Ln(2)
 	d.para(fmt.Sprintf("%s, %s, %s this turn. Every sheet, force, narrative and event follows the map; "+
-		"every die is in the appendix at the end, by purpose.", plural(len(md.Battles), "narrative", "narratives"),
-		plural(len(md.Events), "event", "events"), plural(len(md.Rolls), "die thrown", "dice thrown")))
+		"every die is in the appendix at the end, by purpose.", english.Count(len(md.Battles), "narrative"),
+		english.Count(len(md.Events), "event"), english.Count(len(md.Rolls), "die")+" thrown"))
 }
 
 // maxDiceColumns is the most runs of dice the appendix prints side by
@@ -109,17 +110,16 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 	groups := RollGroups(rolls)
 	d.para(fmt.Sprintf("%s in %s. Dice are numbered in the order thrown; “#12–15 F1.12: 3 2 6 6” is dice 12 to 15, "+
 		"thrown in that order for F1.12, on the group's die unless one is named.",
-		plural(len(rolls), "die", "dice"), plural(len(groups), "group", "groups")))
+		english.Count(len(rolls), "die"), english.Count(len(groups), "group")))
 	pdf := d.pdf
-	w, h := pdf.GetPageSize()
+	w, _ := pdf.GetPageSize()
 	l, _, r, _ := pdf.GetMargins()
 	tw := w - l - r
 	const lh = 3.6
 	for _, g := range groups {
 		die := g.die()
-		if pdf.GetY() > h-margin-16 {
-			pdf.AddPage()
-		}
+		// The group's heading with its first rows of dice.
+		d.need(0.8 + 4.4 + minLines*(lh+0.6))
 		pdf.Ln(0.8)
 		pdf.SetFont(fonts.Condensed, "B", 9)
 		pdf.SetX(l)
@@ -127,7 +127,7 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		if die == 0 {
 			kind = "dice as named"
 		}
-		pdf.CellFormat(0, 4.4, fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, plural(g.Count, "die", "dice"), kind), "B", 1, "L", false, 0, "")
+		pdf.CellFormat(0, 4.4, fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, english.Count(g.Count, "die"), kind), "B", 1, "L", false, 0, "")
 		pdf.SetFont(fonts.Condensed, "", 8)
 		widest := 0.0
 		for _, run := range g.Runs {
@@ -135,6 +135,10 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		}
 		cols := max(1, min(maxDiceColumns, int(tw/(widest+3))))
 		cw := tw / float64(cols)
+		// The grid's rows, kept together as keep allows: no page of the
+		// appendix starts or ends with a stray row.
+		var rows [][][]string
+		var heights []float64
 		for i := 0; i < len(g.Runs); i += cols {
 			row := g.Runs[i:min(i+cols, len(g.Runs))]
 			lines := make([][]string, len(row))
@@ -143,23 +147,23 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 				lines[k] = splitLines(pdf, run.String(die), cw-1.5)
 				n = max(n, len(lines[k]))
 			}
-			rh := float64(n)*lh + 0.6
-			if pdf.GetY()+rh > h-margin-4 {
-				pdf.AddPage()
-				pdf.SetFont(fonts.Condensed, "", 8)
-			}
+			rows = append(rows, lines)
+			heights = append(heights, float64(n)*lh+0.6)
+		}
+		d.keep(heights, keepWhole, func(i int) {
+			pdf.SetFont(fonts.Condensed, "", 8)
 			y := pdf.GetY()
-			if (i/cols)%2 == 1 {
+			if i%2 == 1 {
 				pdf.SetFillColor(246, 242, 232)
-				pdf.Rect(l, y, w-l-r, rh, "F")
+				pdf.Rect(l, y, w-l-r, heights[i], "F")
 			}
-			for k := range row {
-				for j, s := range lines[k] {
+			for k := range rows[i] {
+				for j, s := range rows[i][k] {
 					pdf.Text(l+float64(k)*cw+0.75, y+lh*float64(j+1)-0.6, s)
 				}
 			}
-			pdf.SetXY(l, y+rh)
-		}
+			pdf.SetXY(l, y+heights[i])
+		})
 	}
 }
 
@@ -191,7 +195,7 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 		for _, o := range g.Orders {
 			fmt.Fprintf(b, "%-12s %s", o.Name, o.Status)
 			if o.NMRTurns > 0 {
-				fmt.Fprintf(b, " (%d turns running)", o.NMRTurns)
+				fmt.Fprintf(b, " (%s running)", english.Count(o.NMRTurns, "turn"))
 			}
 			if o.Received != "" {
 				fmt.Fprintf(b, ", %s, receipt %s", o.Received, o.Receipt)
@@ -200,10 +204,10 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 				fmt.Fprintf(b, ", from %s", o.From)
 			}
 			if o.Errors > 0 {
-				fmt.Fprintf(b, "; %s", plural(o.Errors, "error", "errors"))
+				fmt.Fprintf(b, "; %s", english.Count(o.Errors, "error"))
 			}
 			if o.Refused > 0 {
-				fmt.Fprintf(b, "; %s refused", plural(o.Refused, "sheet", "sheets"))
+				fmt.Fprintf(b, "; %s refused", english.Count(o.Refused, "sheet"))
 			}
 			b.WriteString("\n")
 		}
@@ -229,7 +233,7 @@ func glanceText(b *strings.Builder, md *RefereeModel) {
 		change[string(c.Nation)] = c
 	}
 	for _, t := range md.Treasuries {
-		fmt.Fprintf(b, "%-12s %6d crowns", t.Name, t.Total)
+		fmt.Fprintf(b, "%-12s %6d %s", t.Name, t.Total, english.Noun(t.Total, "crown"))
 		if c, ok := change[string(t.Nation)]; ok {
 			fmt.Fprintf(b, "  %+d: %s", c.Change, c.Why)
 		}

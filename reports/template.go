@@ -106,11 +106,17 @@ const yearEndReference = referenceHead + `# BUY 24 C infantry AT city   BUY 2 fi
 # ATTEST treaty   LIFT treaty nation   PASSWORD CHANGE new-password
 `
 
-// contentsText prints a force's contents on one line.
+// contentsText prints a force's contents on one line, troops and guns in
+// the order sheet's own words ("24 C infantry, 2 field-gun": the keywords a
+// SPLIT or DETACH order takes), not as prose.
 func contentsText(f OwnForce) string {
 	var parts []string
 	for _, t := range f.Troops {
-		parts = append(parts, troopText(t))
+		s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+		if t.Exhausted > 0 {
+			s += fmt.Sprintf(" (%d exhausted)", t.Exhausted)
+		}
+		parts = append(parts, s)
 	}
 	for _, g := range f.Guns {
 		s := fmt.Sprintf("%d %s", g.Count, g.Kind)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // Text renders the model as plain text: the body of the report mail, useful
@@ -22,7 +24,7 @@ func Text(md *Model) string {
 	if md.Deadline != "" {
 		fmt.Fprintf(&b, "Deadline: %s\n", md.Deadline)
 	}
-	fmt.Fprintf(&b, "Treasury: %s\n", plural(md.Treasury.Total, "crown", "crowns"))
+	fmt.Fprintf(&b, "Treasury: %s\n", english.Count(md.Treasury.Total, "crown"))
 	section(&b, "The month")
 	for _, s := range md.Summary {
 		fmt.Fprintf(&b, "- %s\n", s)
@@ -75,21 +77,25 @@ func Text(md *Model) string {
 		}
 	}
 	section(&b, "Treasury")
-	for _, c := range md.Treasury.Cities {
-		fmt.Fprintf(&b, "%-24s %8d crowns\n", c.City, c.Crowns)
-	}
-	for _, l := range md.Treasury.Ledger {
+	for i, l := range LedgerRows(md.Treasury) {
 		what := l.What
 		if l.City != "" {
 			what += " " + l.City
 		}
-		fmt.Fprintf(&b, "%-24s %+8d crowns", what, l.Crowns)
+		sign := "%+8d"
+		if i == 0 {
+			sign = "%8d"
+		}
+		fmt.Fprintf(&b, "%-24s "+sign+" %s", what, l.Crowns, english.Noun(l.Crowns, "crown"))
 		if l.Why != "" {
 			fmt.Fprintf(&b, "  (%s)", l.Why)
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%-24s %8d crowns\n", "Balance", md.Treasury.Total)
+	fmt.Fprintf(&b, "%-24s %8d %s\n", "Balance", md.Treasury.Total, english.Noun(md.Treasury.Total, "crown"))
+	for _, c := range md.Treasury.Cities {
+		fmt.Fprintf(&b, "  held at %-14s %8d %s\n", c.City, c.Crowns, english.Noun(c.Crowns, "crown"))
+	}
 	if len(md.Treaties) > 0 {
 		section(&b, "Treaties")
 		for _, t := range md.Treaties {
@@ -137,7 +143,7 @@ func forceText(b *strings.Builder, f OwnForce) {
 		notes = append(notes, f.Standing)
 	}
 	if f.Figures > 0 {
-		notes = append(notes, fmt.Sprintf("%s (%s)", plural(f.Figures, "figure", "figures"), f.Size))
+		notes = append(notes, fmt.Sprintf("%s (%s)", english.Count(f.Figures, "figure"), f.Size))
 	}
 	if f.Exhausted > 0 {
 		notes = append(notes, fmt.Sprintf("%d exhausted", f.Exhausted))
@@ -185,7 +191,7 @@ func foreignLine(f Foreign) string {
 		s += "; " + f.Level + ": " + revealedText(f)
 	}
 	if f.Seen != "" {
-		s += fmt.Sprintf(" (seen %s, %s ago)", f.Seen, plural(f.Age, "turn", "turns"))
+		s += fmt.Sprintf(" (seen %s, %s ago)", f.Seen, english.Count(f.Age, "turn"))
 	}
 	return s
 }
@@ -198,7 +204,7 @@ func revealedText(f Foreign) string {
 			parts = append(parts, troopText(t))
 		}
 		for _, g := range f.Guns {
-			parts = append(parts, fmt.Sprintf("%d %s", g.Count, g.Kind))
+			parts = append(parts, gunsText(g))
 		}
 	case len(f.Approx) > 0:
 		parts = append(parts, f.Approx...)

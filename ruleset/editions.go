@@ -50,7 +50,6 @@ func syw1752() *Ruleset {
 				{Level: LevelApprox, OddsNum: 1, OddsDen: 1, MinSP: 6},
 				{Level: LevelExact, OddsNum: 2, OddsDen: 1, MinSP: 24},
 			},
-			ApproxRound: 25,
 		},
 		Assault:   assaultTable(),
 		SeaBattle: seaBattleCRT(),

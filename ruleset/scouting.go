@@ -28,8 +28,8 @@ const (
 	// LevelArms: which arms are present (infantry, cavalry, guns, ships by
 	// kind) and whether a general leads it.
 	LevelArms
-	// LevelApprox: approximate counts per arm (rounded to ApproxRound) and
-	// the leaders' names.
+	// LevelApprox: approximate counts per arm (Approximate) and the
+	// leaders' names.
 	LevelApprox
 	// LevelExact: exact counts by arm and grade, guns by kind, leaders with
 	// their experience, exhaustion and supply state.
@@ -46,8 +46,30 @@ const (
 // 3:1 or more" — docs/rules-notes.md §Scouting.
 type ScoutingResults struct {
 	Levels []ScoutingThreshold // ascending
-	// ApproxRound: counts at LevelApprox are rounded to this many figures.
-	ApproxRound int
+}
+
+// Approximate is a count as scouts at the approximate level report it: to
+// the nearest 5 below 20, the nearest 10 below 100 and the nearest 25 from
+// there — a unit that grows with the count, so that small counts stay small
+// ("about 5 guns", never "about 25 guns" for 2) —
+// and 0 for a count below 5, which the reports print as "a few" (the scouts
+// saw some; a force's lists hold only what is present, so 0 there never
+// means none). The rulebook leaves the scouting results to the referee
+// ("The scouting results generator will be used for specific results");
+// docs/rules-notes.md §Scouting. The same scale serves every edition and
+// the battle narratives' view of the enemy (engine.EventsFor).
+func Approximate(n int) int {
+	if n < 5 {
+		return 0
+	}
+	unit := 25
+	switch {
+	case n < 20:
+		unit = 5
+	case n < 100:
+		unit = 10
+	}
+	return (n + unit/2) / unit * unit
 }
 
 // ScoutingThreshold is the odds and minimum SP that reach a level.

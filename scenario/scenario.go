@@ -33,6 +33,7 @@ import (
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // FileName is the scenario file inside a scenario directory.
@@ -383,7 +384,7 @@ func (l *loader) checkForce(f *game.Force, fs forceSpec, placed bool, at func(..
 	}
 	gunners := f.CountArms(func(a game.Arm) bool { return a == game.Gunners })
 	if need := 4 * f.GunCount(); gunners < need {
-		l.errorf(at("guns"), "force %s has %d guns and %d gunners: expected 4 gunners per gun (%d)", f.ID, f.GunCount(), gunners, need)
+		l.errorf(at("guns"), "force %s has %s and %s: expected 4 gunners per gun (%d)", f.ID, english.Count(f.GunCount(), "gun"), english.Count(gunners, "gunner"), need)
 	}
 	_, inCity := l.s.Map.CityAt(f.At.Hex)
 	if fs.Garrison && placed && !inCity {

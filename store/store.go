@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -115,7 +116,10 @@ func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
 
 // Open opens the store at path, creating the file if it does not exist (its
 // directory must exist), checks its integrity, and brings its schema up to
-// date. A nil opts means the defaults documented on Options.
+// date. A nil opts means the defaults documented on Options. The file, and
+// its -wal and -shm files, are readable and writable by their owner only
+// (0600): the store keeps raw mail, which holds PASSWORD lines; a store
+// found with wider permissions is tightened.
 func Open(path string, opts *Options) (*DB, error) {
 	return open(context.Background(), path, opts, migrations)
 }
@@ -135,6 +139,9 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 	}
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("store: cannot open %s: it is a directory", abs)
+	}
+	if err := ownerOnly(abs); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 
 	ms := strconv.FormatInt(o.BusyTimeout.Milliseconds(), 10)
@@ -355,4 +362,24 @@ func isUniqueViolation(err error) bool {
 	}
 	c := se.Code()
 	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// ownerOnly makes the store's file, and the -wal and -shm files SQLite
+// keeps beside it, 0600: a new store is created empty with that mode before
+// SQLite opens it (SQLite gives its -wal and -shm files the database's
+// mode), and existing files are tightened.
+func ownerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot open %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot make %s readable by its owner only: %w", p, err)
+		}
+	}
+	return nil
 }

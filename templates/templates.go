@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 //go:embed *.txt
@@ -25,6 +27,9 @@ var parsed = template.Must(template.New("").Option("missingkey=error").Funcs(tem
 	"indent": func(s string) string {
 		return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 	},
+	// count writes a number and its noun in agreement ("1 crown", "200
+	// crowns"): english.Count.
+	"count": english.Count,
 }).ParseFS(files, "*.txt"))
 
 // Render fills the named template (its file name without .txt) with data.

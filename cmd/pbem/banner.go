@@ -13,17 +13,7 @@ import (
 // address of the nation the example sheet is for (or the
 // first nation's, when the game has no Eisenmark).
 func sendHint(e *env, cfg *config.Config, smtpAddr string) string {
-	from := ""
-	if n, ok := cfg.Game.Nations["eisenmark"]; ok && len(n.Addresses) > 0 {
-		from = n.Addresses[0]
-	} else {
-		for _, id := range cfg.NationIDs() {
-			if a := cfg.Game.Nations[id].Addresses; len(a) > 0 {
-				from = a[0]
-				break
-			}
-		}
-	}
+	from := exampleSender(cfg)
 	parts := []string{selfName(), "send"}
 	if e.configGiven || e.configPath != "config.yaml" {
 		parts = append(parts, "--config", shellQuote(e.configPath))
@@ -33,6 +23,29 @@ func sendHint(e *env, cfg *config.Config, smtpAddr string) string {
 	}
 	parts = append(parts, "--from", shellQuote(from), "docs/examples/monthly.txt")
 	return strings.Join(parts, " ")
+}
+
+// exampleSender is the address the example sheet is sent from: Eisenmark's
+// (the nation the sheet is for), or the first nation's.
+func exampleSender(cfg *config.Config) string {
+	if n, ok := cfg.Game.Nations["eisenmark"]; ok && len(n.Addresses) > 0 {
+		return n.Addresses[0]
+	}
+	for _, id := range cfg.NationIDs() {
+		if a := cfg.Game.Nations[id].Addresses; len(a) > 0 {
+			return a[0]
+		}
+	}
+	return ""
+}
+
+// readHint is the curl command line that reads the answer to the example
+// sheet from the sender's mailbox on the embedded IMAP server, at the
+// address it listens on (the config's port, or the one chosen at start).
+// The first mail, UID 1, is the starting report; the answer is UID 2. curl
+// asks for the mailbox's password: none is printed.
+func readHint(cfg *config.Config, imapAddr string) string {
+	return fmt.Sprintf("curl -s -u %s 'imap://%s/INBOX;UID=2'", shellQuote(exampleSender(cfg)), imapAddr)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -45,9 +58,11 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// bannerMail is the lines "pbem run" prints about the embedded server.
+// bannerMail is the lines "pbem run" prints about the embedded server, with
+// the ports it listens on.
 func bannerMail(e *env, cfg *config.Config, imapAddr, smtpAddr string) string {
 	return fmt.Sprintf("pbem: embedded mail server: IMAP %s, SMTP %s (loopback, no encryption; user = the address, passwords in %s)\n"+
-		"pbem: players send orders to %s; try: %s\n",
-		imapAddr, smtpAddr, e.configPath, cfg.Mail.Address, sendHint(e, cfg, smtpAddr))
+		"pbem: players send orders to %s; try: %s\n"+
+		"pbem: then read the answer (curl asks for the mailbox's password): %s\n",
+		imapAddr, smtpAddr, e.configPath, cfg.Mail.Address, sendHint(e, cfg, smtpAddr), readHint(cfg, imapAddr))
 }

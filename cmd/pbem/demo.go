@@ -9,6 +9,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/demo"
+	"github.com/syw-pbem/pbem/scenarios"
 )
 
 // runDemo is "pbem demo": a whole game-year played by mail on the embedded
@@ -18,18 +19,21 @@ func runDemo(e *env, c *command, args []string) int {
 	out := fs.String("out", "demo-out", "the folder the reports are written to")
 	seed := fs.Uint64("seed", 1752, "the dice seed: the same seed plays the same game")
 	data := fs.String("data", "", "the game's data folder (default: a temporary folder, removed afterwards)")
-	scen := fs.String("scenario", "", "the scenario folder (default: the config's game.scenario, or scenarios/default)")
+	scen := fs.String("scenario", "", "the scenario folder (default: the config's game.scenario, or the default scenario built into pbem)")
 	if code, ok := parseNoArgs(e, c, fs, args); !ok {
 		return code
 	}
 	if *scen == "" {
-		*scen = "scenarios/default"
+		*scen = scenarios.DefaultDir
 		if cfg, err := config.Load(e.configPath); err == nil {
 			*scen = cfg.Path(cfg.Game.Scenario)
 		}
 	}
-	if _, err := os.Stat(*scen); err != nil {
-		e.errorf("demo: the scenario folder %s cannot be read (%v): run pbem demo in pbem's folder, or name one with --scenario DIR", *scen, err)
+	// The default scenario needs no folder: run from anywhere (an empty
+	// folder, an installed pbem), the game loads the copy built into pbem,
+	// as "pbem init" and "pbem run" do (daemon.LoadScenario).
+	if _, err := os.Stat(*scen); err != nil && !scenarios.IsDefault(*scen) {
+		e.errorf("demo: the scenario folder %s cannot be read (%v): name one with --scenario DIR, or leave it out for the default scenario", *scen, err)
 		return exitConfig
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,11 +17,14 @@ import (
 	"time"
 )
 
-// TestDemoCommand runs "pbem demo" as the README's first command does, with
-// the built binary: it exits 0, every nation and the referee have a report
-// for each of the six monthly turns and the year-end, and the land battle,
-// the siege, the sea battle and the treaty are in the reports of the
-// nations involved and in no one else's.
+// TestDemoCommand runs "pbem demo" as a new user would, with the built
+// binary, from an empty folder and with no flags: it exits 0, writes the
+// starting reports and, for every nation and the referee, a report for each
+// of the six monthly turns and the year-end; the land battle, the siege, the
+// sea battle and the treaty are in the reports of the nations involved and
+// in no one else's; no count disagrees with its noun ("1 guns") anywhere it
+// wrote; no PDF ends on a page with one or two lines; and the game's archive
+// verifies.
 func TestDemoCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and plays a game-year")
@@ -29,10 +34,13 @@ func TestDemoCommand(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	out := filepath.Join(dir, "demo-out")
-	data := filepath.Join(dir, "demo-data")
-	cmd := exec.Command(bin, "demo", "--out", out, "--data", data)
-	cmd.Dir = "../.."
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(empty, "demo-out")
+	cmd := exec.Command(bin, "demo")
+	cmd.Dir = empty
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -40,12 +48,10 @@ func TestDemoCommand(t *testing.T) {
 		t.Fatalf("pbem demo: %v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	t.Logf("pbem demo took %v", time.Since(start))
-	// The demo's game, kept with --data, exports as a hash-chained archive
-	// that pbem verify re-resolves turn by turn; one byte changed, it fails.
-	archive := filepath.Join(dir, "demo.archive")
-	if b, err := exec.Command(bin, "export", "--config", filepath.Join(data, "config.yaml"), "--out", archive).CombinedOutput(); err != nil {
-		t.Fatalf("pbem export of the demo's game: %v\n%s", err, b)
-	}
+	// The demo's game, exported beside the reports as a hash-chained
+	// archive that pbem verify re-resolves turn by turn; one byte changed,
+	// it fails.
+	archive := filepath.Join(out, "game.archive")
 	if b, err := exec.Command(bin, "verify", archive).CombinedOutput(); err != nil || !strings.Contains(string(b), "the chain intact") {
 		t.Errorf("pbem verify of the demo's archive: %v\n%s", err, b)
 	}
@@ -120,7 +126,8 @@ func TestDemoCommand(t *testing.T) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
-	for _, turn := range turns {
+	startDir := filepath.Join(out, "00-1752-start")
+	for _, turn := range append([]string{startDir}, turns...) {
 		for _, n := range append(slices.Clone(nations), "referee") {
 			wg.Add(1)
 			go func() {
@@ -184,6 +191,104 @@ func TestDemoCommand(t *testing.T) {
 	for _, what := range []string{"land battle", "sea battle", "siege", "treaty", "assault", "landing"} {
 		if !found[what] {
 			t.Errorf("no nation's report tells of a %s", what)
+		}
+	}
+	// The starting reports, written before the first turn's.
+	for _, n := range append(slices.Clone(nations), "referee") {
+		text := texts[filepath.Join(startDir, n)]
+		want := "Starting report"
+		if n == "referee" {
+			want = "opening position"
+		}
+		if !strings.Contains(text, want) {
+			t.Errorf("00-1752-start: %s's starting report does not say it is one:\n%.300s", n, text)
+		}
+	}
+	// Every text the demo wrote or printed — the reports, the checker's
+	// answers and the other mail, the summary — counts in agreement.
+	all := []string{stdout.String()}
+	for _, s := range texts {
+		all = append(all, s)
+	}
+	mails, _ := filepath.Glob(filepath.Join(out, "*", "*-mail.txt"))
+	for _, m := range mails {
+		b, _ := os.ReadFile(m)
+		all = append(all, string(b))
+	}
+	for _, s := range all {
+		for _, bad := range onePlural(s) {
+			t.Errorf("a count disagrees with its noun: %q", bad)
+		}
+	}
+	// No PDF ends on a page with one or two lines.
+	pdfs, _ := filepath.Glob(filepath.Join(out, "*", "*.pdf"))
+	if len(pdfs) != 48 {
+		t.Errorf("%d PDFs written, want 48 (the starting reports and seven turns, six each)", len(pdfs))
+	}
+	for _, p := range pdfs {
+		if n := lastPageLines(t, p); n < 3 {
+			t.Errorf("%s ends on a page with %d lines", strings.TrimPrefix(p, out+"/"), n)
+		}
+	}
+}
+
+// onePluralRe finds "1" before a noun in the plural ("1 guns", "1 C
+// gunners", "1 sea battles").
+var onePluralRe = regexp.MustCompile(`(?:^|[^\w.,:/#–-])1 (?:[A-D] )?(?:[a-z]+ )?([a-z]+s)\b`)
+
+// notPlurals are words ending in s that are not plural nouns.
+var notPlurals = map[string]bool{"is": true, "was": true, "has": true, "its": true, "his": true, "this": true, "thus": true,
+	"as": true, "us": true, "yes": true, "across": true, "less": true, "unless": true, "always": true, "perhaps": true}
+
+// onePlural lists the places in s where 1 counts a noun in the plural.
+func onePlural(s string) []string {
+	var out []string
+	for _, m := range onePluralRe.FindAllStringSubmatch(s, -1) {
+		if !notPlurals[m[1]] {
+			out = append(out, strings.TrimSpace(m[0]))
+		}
+	}
+	return out
+}
+
+// lastPageLines counts the lines of text on a PDF's last page, its footer
+// not counted.
+func lastPageLines(t *testing.T, pdf string) int {
+	t.Helper()
+	info, err := exec.Command("pdfinfo", pdf).Output()
+	if err != nil {
+		t.Fatalf("pdfinfo %s: %v", pdf, err)
+	}
+	pages := 0
+	for _, l := range strings.Split(string(info), "\n") {
+		if v, ok := strings.CutPrefix(l, "Pages:"); ok {
+			pages, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	p := strconv.Itoa(pages)
+	text, err := exec.Command("pdftotext", "-layout", "-f", p, "-l", p, pdf, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", pdf, err)
+	}
+	n := 0
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.TrimSpace(l) != "" && !strings.Contains(l, " — page ") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestOnePluralFinds: the check the demo's outputs go through finds the
+// disagreements the issue found and passes what agrees.
+func TestOnePluralFinds(t *testing.T) {
+	for s, bad := range map[string]bool{
+		"took 1 guns": true, "6 land battles, 1 sea battles": true, "1 C gunners": true, "1 turns resolved again": true,
+		"1 cities": true, "1 gun": false, "11 guns": false, "U1 now stands": false, "Turn 1 ended": false,
+		"1 of 4 guns": false, "— page 1\n": false, "1 figure was lost": false,
+	} {
+		if got := len(onePlural(s)) > 0; got != bad {
+			t.Errorf("onePlural(%q) found %v, want %v", s, got, bad)
 		}
 	}
 }

@@ -77,7 +77,7 @@ func commandFlags(t *testing.T, path string) []string {
 	t.Helper()
 	_, out, _ := run(t, "", append(strings.Fields(path), "--help")...)
 	flags := []string{"config", "help", "h"}
-	for _, m := range regexp.MustCompile(`(?m)^\s+-(\S+)`).FindAllStringSubmatch(out, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^\s+--(\S+)`).FindAllStringSubmatch(out, -1) {
 		flags = append(flags, m[1])
 	}
 	return flags
@@ -146,5 +146,20 @@ func TestDocsNameRealCommands(t *testing.T) {
 	}
 	if found < 20 {
 		t.Errorf("found only %d pbem commands in the docs; is the scan broken?", found)
+	}
+}
+
+// TestFlagHelpShowsDoubleDashes: every command's --help lists its flags as
+// they are written on the command line and in the docs, "--out", never
+// "-out".
+func TestFlagHelpShowsDoubleDashes(t *testing.T) {
+	for _, c := range leaves(commands()) {
+		_, out, _ := run(t, "", append(strings.Fields(c.path()), "--help")...)
+		if m := regexp.MustCompile(`(?m)^\s+-[a-z]`).FindString(out); m != "" {
+			t.Errorf("pbem %s --help lists a flag with one dash: %q", c.path(), strings.TrimSpace(m))
+		}
+		if !strings.Contains(out, "  --config") {
+			t.Errorf("pbem %s --help does not list --config:\n%s", c.path(), out)
+		}
 	}
 }

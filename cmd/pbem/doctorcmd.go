@@ -7,6 +7,7 @@ import (
 	"os/signal"
 
 	"github.com/syw-pbem/pbem/doctor"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 func runDoctor(e *env, c *command, args []string) int {
@@ -35,6 +36,6 @@ func runDoctor(e *env, c *command, args []string) int {
 	case exitFailure:
 		verdict = "a service or this machine fails as the FAIL lines say; fix it and run pbem doctor again"
 	}
-	fmt.Fprintf(e.stdout, "\n%d ok, %d warnings, %d failed, %d skipped: %s\n", counts[doctor.OK], counts[doctor.Warn], counts[doctor.Fail], counts[doctor.Skip], verdict)
+	fmt.Fprintf(e.stdout, "\n%d ok, %s, %d failed, %d skipped: %s\n", counts[doctor.OK], english.Count(counts[doctor.Warn], "warning"), counts[doctor.Fail], counts[doctor.Skip], verdict)
 	return code
 }

@@ -62,7 +62,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	var rows []row
 	for _, c := range leaves(commands()) {
-		rows = append(rows, row{append(strings.Fields(c.path()), "--frobnicate"), exitUsage, "flag provided but not defined: -frobnicate"})
+		rows = append(rows, row{append(strings.Fields(c.path()), "--frobnicate"), exitUsage, "flag provided but not defined: --frobnicate"})
 	}
 	// The four the issue names.
 	rows = append(rows,

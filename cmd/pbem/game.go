@@ -15,6 +15,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -77,8 +78,8 @@ func runNew(e *env, c *command, args []string) int {
 	if created {
 		verb = "created"
 	}
-	fmt.Fprintf(e.stdout, "game %s %s: %s, %s, %d nations, %d forces; orders are now taken for %s\nstore: %s\n",
-		cfg.Game.ID, verb, g.Rules.Name, g.Map.Name, len(st.Nations), len(st.Forces), st.Calendar.Label(st.Turn), cfg.StorePath())
+	fmt.Fprintf(e.stdout, "game %s %s: %s, %s, %s, %s; orders are now taken for %s\nstore: %s\n",
+		cfg.Game.ID, verb, g.Rules.Name, g.Map.Name, english.Count(len(st.Nations), "nation"), english.Count(len(st.Forces), "force"), st.Calendar.Label(st.Turn), cfg.StorePath())
 	return exitOK
 }
 

@@ -172,8 +172,8 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 	}
 	for _, d := range []string{o.dir, filepath.Join(o.dir, "scenario"), filepath.Join(o.dir, "secrets"), filepath.Join(o.dir, "data")} {
 		mode := fs.FileMode(0o755)
-		if strings.HasSuffix(d, "secrets") {
-			mode = 0o700
+		if strings.HasSuffix(d, "secrets") || strings.HasSuffix(d, "data") {
+			mode = 0o700 // passwords; the store and mailboxes keep raw mail with PASSWORD lines
 		}
 		if err := os.MkdirAll(d, mode); err != nil {
 			e.errorf("init: cannot create %s: %v", d, err)

@@ -57,8 +57,10 @@ func TestInitWritesAGameFolder(t *testing.T) {
 					}
 				}
 			}
-			if st, err := os.Stat(filepath.Join(dir, "secrets")); err != nil || st.Mode().Perm() != 0o700 {
-				t.Errorf("secrets/ is not private: %v", err)
+			for _, d := range []string{"secrets", "data"} {
+				if st, err := os.Stat(filepath.Join(dir, d)); err != nil || st.Mode().Perm() != 0o700 {
+					t.Errorf("%s/ is not private: %v", d, err)
+				}
 			}
 			if code, out, errs := run(t, "", "--config", filepath.Join(dir, "config.yaml"), "map", "validate"); code != exitOK || !strings.Contains(out, filepath.Join(dir, "scenario", "map.txt")) {
 				t.Errorf("map validate of the copied map: exit %d\n%s%s", code, out, errs)

@@ -23,6 +23,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -90,7 +91,7 @@ func commands() []*command {
 			{name: "render", args: "--out FILE.pdf [--game] [FILE]", run: runMapRender,
 				summary: "draws the map as a PDF (A3), the way the rules' map key describes it; --game draws the game's current state",
 				description: "Draws a map file as a PDF: terrain, rivers, roads, province outlines with names and tax totals,\n" +
-					"cities with tax values and loyalty flags, capitols in red, sea areas with wind arrows,\n" +
+					"cities with tax values and their holders' flags, capitols in red, sea areas with wind arrows,\n" +
 					"good-holding dots and hex numbers. A3 by default. FILE defaults as for \"pbem map validate\".\n" +
 					"With --game it draws the configured game as it stands: every force with its ID and size class,\n" +
 					"provinces tinted and cities marked by the nation holding them, sieges."},
@@ -131,7 +132,7 @@ func commands() []*command {
 				"or with --json the nation's view as JSON (docs/reports.md). --turn T is the resolved turn (0: the\n" +
 				"starting report; default: the latest). --referee renders the referee's master report: every force,\n" +
 				"battle, die roll and treasury, and the sheets received and missing. Nothing is mailed."},
-		{name: "send", args: "--from ADDR [--password-file FILE] [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
+		{name: "send", args: "--from ADDR [--password PW | --password-file FILE] [--to ADDR] [--subject TEXT] [--smtp HOST:PORT] FILE|-", run: runSend,
 			summary: "posts a sheet or message to the mail server by SMTP, as a mail client would",
 			description: "Posts an order sheet, or any text or RFC 5322 message, to the mail server by SMTP as a mail client\n" +
 				"would. Plain text is wrapped in a new text/plain message; a file that is already a message (a\n" +
@@ -170,8 +171,11 @@ func commands() []*command {
 				"mail their order sheets through SMTP (some with mistakes they then correct), sign a treaty, ask\n" +
 				"the referee for a special action he approves; the scripted referee resolves each turn with RESOLVE\n" +
 				"NOW, through six monthly turns and the year-end buy. Every report mailed is read from the mailboxes\n" +
-				"and written to DIR/<turn>/<nation>.pdf (and referee.pdf); a summary of the year is printed at the\n" +
-				"end. The same --seed plays the same game (default --out demo-out)."},
+				"and written to DIR/<turn>/<nation>.pdf (and referee.pdf), the starting reports of the opening to\n" +
+				"DIR/00-1752-start, each turn's other mail to <nation>-mail.txt and who took part in which battle\n" +
+				"to DIR/involved.json; a summary of the year is printed at the end. It needs no folder beside it:\n" +
+				"the default scenario is built into pbem. The same --seed plays the same game (default --out\n" +
+				"demo-out)."},
 		{name: "version", run: runVersion,
 			summary:     "prints the version and the rulesets",
 			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},
@@ -299,9 +303,29 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", c.synopsis(), c.description)
 	if fs != nil {
 		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, fs)
 	}
+}
+
+// printFlags lists a command's flags as they are written on the command
+// line, with two dashes ("--out DIR"), as the synopses and the README write
+// them — flag.PrintDefaults would print one — each with its usage and
+// default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		if def := f.DefValue; def != "" && def != "false" && def != "0" {
+			if name == "string" {
+				def = strconv.Quote(def)
+			}
+			usage += " (default " + def + ")"
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // parseFlags parses a command's flags. ok is false when the command should
@@ -318,10 +342,14 @@ func parseFlags(e *env, c *command, fs *flag.FlagSet, args []string) (code int, 
 		commandUsage(e.stdout, c, fs)
 		return exitOK, false
 	}
-	e.errorf("%s: %v", c.path(), err)
+	e.errorf("%s: %s", c.path(), dashes.Replace(err.Error()))
 	commandUsage(e.stderr, c, fs)
 	return exitUsage, false
 }
+
+// dashes writes the flag package's errors with the flags as the help and
+// the docs write them, two dashes ("flag needs an argument: --out").
+var dashes = strings.NewReplacer("not defined: -", "not defined: --", "needs an argument: -", "needs an argument: --", "for flag -", "for flag --")
 
 // parseNoArgs is parseFlags for a command that takes no arguments.
 func parseNoArgs(e *env, c *command, fs *flag.FlagSet, args []string) (code int, ok bool) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/mapdraw"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/scenarios"
@@ -83,7 +84,7 @@ func loadMap(e *env, args []string, rulesFlag string) (string, *hexmap.Map, *rul
 		for _, s := range syn {
 			fmt.Fprintln(e.stderr, s.Error())
 		}
-		fmt.Fprintf(e.stderr, "%s: %d error(s); fix them and run \"pbem map validate %s\" again\n", file, len(syn), file)
+		fmt.Fprintf(e.stderr, "%s: %s; fix %s and run \"pbem map validate %s\" again\n", file, english.Count(len(syn), "error"), english.Agree(len(syn), "it", "them"), file)
 		return "", nil, nil, exitProblems
 	case errors.Is(err, os.ErrNotExist):
 		e.errorf("cannot read map file %s: it does not exist (give the path of a map file, e.g. %s)", file, defaultMapFile)
@@ -122,7 +123,7 @@ func runMapValidate(e *env, c *command, args []string) int {
 		for _, p := range problems {
 			fmt.Fprintln(e.stderr, p.In(file))
 		}
-		fmt.Fprintf(e.stderr, "%s: %d problem(s); the map is not fit to play until they are fixed\n", file, len(problems))
+		fmt.Fprintf(e.stderr, "%s: %s; the map is not fit to play until %s fixed\n", file, english.Count(len(problems), "problem"), english.Agree(len(problems), "it is", "they are"))
 		return exitProblems
 	}
 	fmt.Fprintf(e.stdout, "\n%s: valid (%s)\n", file, rules.Name)
@@ -132,8 +133,8 @@ func runMapValidate(e *env, c *command, args []string) int {
 func printSummary(e *env, m *hexmap.Map, rules *ruleset.Ruleset) {
 	s := m.Summary(rules.Taxes.Of)
 	w := e.stdout
-	fmt.Fprintf(w, "%s: %d×%d hexes, %d cities (%d ports, %d on rivers), %d sea areas\n\n",
-		s.Name, s.Cols, s.Rows, s.Cities, s.Ports, s.RiverCities, len(s.Seas))
+	fmt.Fprintf(w, "%s: %d×%d hexes, %s (%s, %d on rivers), %s\n\n",
+		s.Name, s.Cols, s.Rows, english.Count(s.Cities, "city"), english.Count(s.Ports, "port"), s.RiverCities, english.Count(len(s.Seas), "sea area"))
 	fmt.Fprintf(w, "%-12s %-10s %-14s %6s %6s  %s\n", "nation", "provinces", "capitol", "cities", "tax", "neighbours / seas")
 	for _, n := range s.Nations {
 		var provs []string
@@ -149,7 +150,7 @@ func printSummary(e *env, m *hexmap.Map, rules *ruleset.Ruleset) {
 	}
 	fmt.Fprintf(w, "\nneutral provinces (%d, worth %d together):\n", len(s.Neutral), s.NeutralTax)
 	for _, p := range s.Neutral {
-		fmt.Fprintf(w, "  %s %-16s %2d cities %5d\n", p.Letter, p.Name, len(p.Cities), p.Tax)
+		fmt.Fprintf(w, "  %s %-16s %2d %-6s %5d\n", p.Letter, p.Name, len(p.Cities), english.Noun(len(p.Cities), "city"), p.Tax)
 	}
 	fmt.Fprintf(w, "\nsea areas:\n")
 	for _, sea := range s.Seas {
@@ -196,7 +197,7 @@ func runMapRender(e *env, c *command, args []string) int {
 		for _, p := range problems {
 			fmt.Fprintln(e.stderr, p.In(file))
 		}
-		fmt.Fprintf(e.stderr, "%s: %d problem(s); not drawn: fix them (\"pbem map validate %s\" lists them) and draw it again\n", file, len(problems), file)
+		fmt.Fprintf(e.stderr, "%s: %s; not drawn: fix %s (\"pbem map validate %s\" lists %s) and draw it again\n", file, english.Count(len(problems), "problem"), english.Agree(len(problems), "it", "them"), file, english.Agree(len(problems), "it", "them"))
 		return exitProblems
 	}
 	f, err := os.Create(*out)

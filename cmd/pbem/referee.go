@@ -11,6 +11,7 @@ import (
 
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 )
 
 // The referee's commands on the game's record and mail: rollback, rerun,
@@ -67,7 +68,7 @@ func openGameArgs(e *env, c *command, fs *flag.FlagSet, args []string, want int)
 		return nil, nil, code
 	}
 	if fs.NArg() != want {
-		e.errorf("%s: expected %d argument(s), got %q (see \"pbem %s --help\")", c.path(), want, strings.Join(fs.Args(), " "), c.path())
+		e.errorf("%s: expected %s, got %q (see \"pbem %s --help\")", c.path(), english.Count(want, "argument"), strings.Join(fs.Args(), " "), c.path())
 		return nil, nil, exitUsage
 	}
 	cfg, code := loadConfig(e)
@@ -115,6 +116,10 @@ func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int
 		return exitUsage
 	}
 	line, err := do(g, n)
+	if errors.Is(err, daemon.ErrNotResolved) {
+		e.errorf("%s: %v", c.path(), err)
+		return exitUsage
+	}
 	if err != nil {
 		return failed(e, err)
 	}
@@ -141,8 +146,8 @@ func runVerify(e *env, c *command, args []string) int {
 		e.errorf("%s: FAILED: %v", fs.Arg(0), err)
 		return exitProblems
 	}
-	fmt.Fprintf(e.stdout, "%s: game %s (%s): %d turn records, the chain intact; %d turns resolved again to the same bytes; %d voided\n",
-		fs.Arg(0), sum.Game, sum.Ruleset, sum.Records, sum.Resolved, sum.Voided)
+	fmt.Fprintf(e.stdout, "%s: game %s (%s): %s, the chain intact; %s resolved again to the same bytes; %d voided\n",
+		fs.Arg(0), sum.Game, sum.Ruleset, english.Count(sum.Records, "turn record"), english.Count(sum.Resolved, "turn"), sum.Voided)
 	return exitOK
 }
 
@@ -177,7 +182,7 @@ func runRequeue(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%d failed mail(s) queued again; \"pbem run\" sends them\n", n)
+	fmt.Fprintf(e.stdout, "%s queued again; \"pbem run\" sends %s\n", english.Count(n, "failed mail"), english.Agree(n, "it", "them"))
 	return exitOK
 }
 

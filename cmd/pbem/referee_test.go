@@ -23,6 +23,12 @@ func TestExportVerifyRollback(t *testing.T) {
 			t.Fatalf("pbem resolve: exit %d\n%s", code, errs)
 		}
 	}
+	// A turn not resolved yet is a wrong argument: exit 2, saying which
+	// turns can be rolled back.
+	if code, _, errs := run(t, "", "--config", path, "rollback", "5"); code != exitUsage ||
+		!strings.Contains(errs, "turn 5 has not been resolved") || !strings.Contains(errs, "1 to 3") {
+		t.Errorf("pbem rollback 5 with turn 4 open: exit %d, want %d\n%s", code, exitUsage, errs)
+	}
 	code, out, errs := run(t, "", "--config", path, "rollback", "3")
 	if code != exitOK || !strings.Contains(out, "is open again") {
 		t.Fatalf("pbem rollback 3: exit %d\n%s%s", code, out, errs)

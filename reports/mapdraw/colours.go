@@ -27,7 +27,8 @@ var FallbackColours = []RGB{
 	{0, 138, 150}, {196, 50, 128}, {110, 90, 60}, {120, 140, 30}, {90, 90, 200}, {160, 40, 40},
 }
 
-// NeutralColour is the colour of no nation: a neutral city's control disc.
+// NeutralColour is the colour of no nation: the loyalty disc of a neutral
+// city held by a nation.
 var NeutralColour = RGB{250, 250, 246}
 
 // NationColour returns a nation's colour: the override, then NationColours,

@@ -8,7 +8,9 @@
 // lines from hex centre to hex centre; rivers as blue lines along hexsides;
 // provinces outlined in black with name, letter and total tax value; cities
 // as block patterns with name and tax value, capitols larger and red, a flag
-// in the colour of the nation a city is loyal to, an anchor at ports; sea
+// in the colour of the nation holding a city (and, on a city held against
+// its loyalty, a disc in the colour of the nation it is loyal to), an
+// anchor at ports, a red ringed cross where a battle was fought; sea
 // areas outlined in blue with their ID and the prevailing winds as arrows
 // across their borders (double-headed for the doldrums); good-holding hexes
 // marked with a dot; a hex number in every land hex.

@@ -102,8 +102,11 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 		counters = d.planLandMarkers()
 	}
 	var cities []cityPlan
+	var battles []battleMark
 	if o.shows(LayerCities) {
-		cities = d.planCities()
+		cities, battles = d.planCities()
+	} else {
+		battles = d.planBattles()
 	}
 	var winds []windPlan
 	if o.shows(LayerWinds) {
@@ -129,6 +132,9 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	}
 	if o.shows(LayerMarkers) {
 		d.drawMarkers(counters)
+	}
+	for _, b := range battles {
+		DrawBattleMark(pdf, b.at.X, b.at.Y, b.r)
 	}
 	if o.Overlay != nil {
 		o.Overlay(pdf, p)

@@ -183,10 +183,18 @@ func (d *drawer) marksOf(c *hexmap.City) CityMarks {
 	return CityMarks{Controller: owner, Loyalty: owner}
 }
 
-// planCities places every city's block, flag, control disc and anchor,
-// then its label: the capitols' labels first, then the rest in the map's
-// order (placeCityLabel).
-func (d *drawer) planCities() []cityPlan {
+// planCities places every city's block, flag, loyalty disc and anchor
+// (planCitySymbols), the battle marks clear of them (planBattles), then the
+// cities' labels clear of both (planCityLabels).
+func (d *drawer) planCities() ([]cityPlan, []battleMark) {
+	plans := d.planCitySymbols()
+	battles := d.planBattles()
+	d.planCityLabels(plans)
+	return plans, battles
+}
+
+// planCitySymbols places every city's block, flag, loyalty disc and anchor.
+func (d *drawer) planCitySymbols() []cityPlan {
 	r := d.r
 	plans := make([]cityPlan, len(d.m.Cities))
 	for i := range d.m.Cities {
@@ -197,12 +205,12 @@ func (d *drawer) planCities() []cityPlan {
 		}
 		hs := pl.size / 2
 		d.symbol(CityBlock, c.Name, boxAround(pl.at, hs, hs), boxAround(pl.at, hs+0.04*r, hs+0.04*r))
-		if pl.marks.Loyalty != game.Neutral {
+		if pl.marks.Controller != game.Neutral {
 			d.symbol(CityFlag, c.Name, box{pl.at.X + hs, pl.at.Y - hs - 0.5*r, pl.at.X + hs + 0.36*r, pl.at.Y - hs},
 				box{pl.at.X + hs - 0.02*r, pl.at.Y - hs - 0.52*r, pl.at.X + hs + 0.4*r, pl.at.Y - hs})
 		}
 		if pl.marks.Controller != pl.marks.Loyalty {
-			disc := pt{pl.at.X + hs, pl.at.Y + hs}
+			disc := pt{pl.at.X - hs, pl.at.Y}
 			d.symbol(CityDisc, c.Name, boxAround(disc, 0.13*r, 0.13*r), boxAround(disc, 0.16*r, 0.16*r))
 		}
 		if c.Port {
@@ -212,6 +220,12 @@ func (d *drawer) planCities() []cityPlan {
 		}
 		plans[i] = pl
 	}
+	return plans
+}
+
+// planCityLabels places the cities' labels: the capitols' first, then the
+// rest in the map's order (placeCityLabel).
+func (d *drawer) planCityLabels(plans []cityPlan) {
 	order := make([]int, 0, len(plans))
 	for _, capitols := range []bool{true, false} {
 		for i := range plans {
@@ -224,7 +238,6 @@ func (d *drawer) planCities() []cityPlan {
 		plans[i].label = d.placeCityLabel(&plans[i])
 		d.label(CityLabel, plans[i].city.Name, plans[i].label)
 	}
-	return plans
 }
 
 // placeCityLabel puts a city's "name tax" label at the first of ten

@@ -128,14 +128,14 @@ func (d *drawer) legendEntries(l *legendFlow) {
 			pdf.SetDashPattern([]float64{}, 0)
 		}
 	}
-	// The flag and the holder's disc are shown in the first two nations'
-	// colours.
-	flagNation, holder := game.NationID("eisenmark"), game.NationID("morgronskia")
+	// The holder's flag and the loyalty disc are shown in the first two
+	// nations' colours.
+	flagNation, loyal := game.NationID("eisenmark"), game.NationID("morgronskia")
 	if len(d.m.Nations) > 0 {
 		flagNation = d.m.Nations[0].ID
 	}
 	if len(d.m.Nations) > 1 {
-		holder = d.m.Nations[1].ID
+		loyal = d.m.Nations[1].ID
 	}
 
 	l.heading("Terrain")
@@ -160,16 +160,14 @@ func (d *drawer) legendEntries(l *legendFlow) {
 	l.heading("Cities and coasts")
 	l.entry("City: name and tax value", func(x, y float64) { drawCityBlock(pdf, x, y, 0.44*r, colCity, k) })
 	l.entry("Capitol", func(x, y float64) { drawCityBlock(pdf, x, y, 0.58*r, colCapitol, k) })
-	l.entry("Loyalty flag (nation's colour; none if neutral)", func(x, y float64) {
+	l.entry("Flag of the holder (none if neutral)", func(x, y float64) {
 		drawCityBlock(pdf, x-0.6, y+0.6, 0.44*r, colCity, k)
 		drawFlag(pdf, x-0.6+0.22*r, y+0.6-0.22*r, r, NationColour(d.m, d.o.NationColours, flagNation), k)
 	})
-	l.entry("Held by another nation (holder's colour)", func(x, y float64) {
-		drawCityBlock(pdf, x, y, 0.44*r, colCity, k)
-		fill(pdf, NationColour(d.m, d.o.NationColours, holder))
-		stroke(pdf, colBorder)
-		pdf.SetLineWidth(0.08)
-		pdf.Circle(x+0.22*r, y+0.22*r, 0.13*r, "FD")
+	l.entry("Disc: loyal to another than its holder", func(x, y float64) {
+		drawCityBlock(pdf, x-0.6, y+0.6, 0.44*r, colCity, k)
+		drawFlag(pdf, x-0.6+0.22*r, y+0.6-0.22*r, r, NationColour(d.m, d.o.NationColours, flagNation), k)
+		drawLoyaltyDisc(pdf, x-0.6-0.22*r, y+0.6, 0.13*r, NationColour(d.m, d.o.NationColours, loyal), k)
 	})
 	siege := func(masked bool) func(x, y float64) {
 		return func(x, y float64) {

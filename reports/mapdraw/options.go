@@ -61,6 +61,11 @@ type Options struct {
 	// class, fleets at sea. Several in one hex or sea area are laid out side
 	// by side in the order given.
 	Markers []Marker
+	// Battles are the hexes where a battle or an encounter was fought:
+	// each gets a red ringed cross, placed in its hex clear of the city's
+	// block, flag, disc and anchor and of the counters (drawn over them
+	// only where the hex has no clear place), and kept clear by the labels.
+	Battles []game.Hex
 	// Window, when set, draws only that part of the map, enlarged to fill
 	// Region (a zoomed page round a nation's forces); everything outside
 	// the region is clipped. The zero value draws the whole map.
@@ -109,10 +114,14 @@ const (
 
 // CityMarks is what a map shows of a city's changing state.
 type CityMarks struct {
-	// Controller is the nation holding the city; when it differs from
-	// Loyalty the city gets a disc in the controller's colour.
+	// Controller is the nation holding the city: its flag flies over the
+	// city (none while no nation holds it), so a captured city shows its
+	// captor.
 	Controller game.NationID
-	// Loyalty colours the city's flag; a neutral city flies no flag.
+	// Loyalty is the nation the city is loyal to; when it is not the
+	// holder, a disc in its colour (NeutralColour for none) sits at the
+	// middle of the block's left side, clear of the flag, of the counters
+	// below the city and of a battle mark above it.
 	Loyalty game.NationID
 	// Siege rings the city: dashed when masked, solid when besieged.
 	Siege game.SiegeStatus

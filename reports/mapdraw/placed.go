@@ -17,6 +17,7 @@ const (
 	HoldingDot    PlacedKind = "good-holding dot"
 	WindArrow     PlacedKind = "wind arrow"
 	Counter       PlacedKind = "counter"
+	BattleMark    PlacedKind = "battle mark"
 )
 
 // Placed is a label or a symbol as Draw put it on the page: its kind, what

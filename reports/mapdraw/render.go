@@ -10,6 +10,7 @@ import (
 	"codeberg.org/go-pdf/fpdf"
 
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/fonts"
 )
 
@@ -151,8 +152,8 @@ func (d *drawer) titleBlock(title string, area Rect) float64 {
 	pdf := d.pdf
 	sub := d.o.Subtitle
 	if sub == "" {
-		sub = fmt.Sprintf("%d provinces · %d cities · %d sea areas · %d×%d hexes",
-			len(d.m.Provinces), len(d.m.Cities), len(d.m.Seas), d.m.Cols, d.m.Rows)
+		sub = fmt.Sprintf("%s · %s · %s · %d×%d hexes", english.Count(len(d.m.Provinces), "province"),
+			english.Count(len(d.m.Cities), "city"), english.Count(len(d.m.Seas), "sea area"), d.m.Cols, d.m.Rows)
 	}
 	narrow := area.W < 150
 	textW := area.W

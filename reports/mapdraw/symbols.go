@@ -11,8 +11,9 @@ import (
 
 var colAnchor = RGB{20, 44, 96}
 
-// drawCities draws every city: siege ring, block pattern, control disc,
-// loyalty flag, port anchor, then the labels above them all.
+// drawCities draws every city: siege ring, block pattern, the holder's flag,
+// the loyalty disc of a city held against its loyalty, port anchor, then the
+// labels above them all.
 func (d *drawer) drawCities(plans []cityPlan) {
 	pdf, r := d.pdf, d.r
 	for _, pl := range plans {
@@ -31,14 +32,11 @@ func (d *drawer) drawCities(plans []cityPlan) {
 			colour = colCapitol
 		}
 		drawCityBlock(pdf, pl.at.X, pl.at.Y, pl.size, colour, d.k)
-		if pl.marks.Loyalty != game.Neutral {
-			drawFlag(pdf, pl.at.X+hs, pl.at.Y-hs, r, NationColour(d.m, d.o.NationColours, pl.marks.Loyalty), d.k)
+		if pl.marks.Controller != game.Neutral {
+			drawFlag(pdf, pl.at.X+hs, pl.at.Y-hs, r, NationColour(d.m, d.o.NationColours, pl.marks.Controller), d.k)
 		}
 		if pl.marks.Controller != pl.marks.Loyalty {
-			fill(pdf, NationColour(d.m, d.o.NationColours, pl.marks.Controller))
-			stroke(pdf, colBorder)
-			d.width(0.12, 0.08)
-			pdf.Circle(pl.at.X+hs, pl.at.Y+hs, 0.13*r, "FD")
+			drawLoyaltyDisc(pdf, pl.at.X-hs, pl.at.Y, 0.13*r, NationColour(d.m, d.o.NationColours, pl.marks.Loyalty), d.k)
 		}
 		if pl.city.Port {
 			drawAnchor(pdf, pl.anchor.X, pl.anchor.Y, 0.2*r, d.k)
@@ -62,6 +60,18 @@ func drawCityBlock(pdf *fpdf.Fpdf, x, y, s float64, c RGB, k float64) {
 	for _, o := range [][2]float64{{0, 0}, {1, 0}, {0, 1}, {1, 1}} {
 		pdf.Rect(x-s/2+gap+o[0]*(b+gap), y-s/2+gap+o[1]*(b+gap), b, b, "F")
 	}
+}
+
+// drawLoyaltyDisc draws the disc of a city held against its loyalty: the
+// colour of the nation it is loyal to (NeutralColour for none), radius a,
+// at (x, y) — the middle of the block's left side, clear of the holder's
+// flag (upper right), of the counters standing below the city and of a
+// battle mark (above it).
+func drawLoyaltyDisc(pdf *fpdf.Fpdf, x, y, a float64, c RGB, k float64) {
+	fill(pdf, c)
+	stroke(pdf, colBorder)
+	pdf.SetLineWidth(math.Max(0.12*k, 0.08))
+	pdf.Circle(x, y, a, "FD")
 }
 
 // drawFlag plants a flag in colour c on a staff rising from (x, y).
@@ -180,11 +190,25 @@ func (d *drawer) layoutMarkers(sea bool) []placedMarker {
 				continue
 			}
 			base := d.p.page(center(mk.At.Hex))
+			// The first row stands below the centre; in a city's hex below
+			// the city's block, so that no counter hides the block or the
+			// disc at its corner.
+			top := 0.3 * r
 			if n == 1 {
-				c = pt{base.X, base.Y + 0.42*r}
+				top = 0.42 * r
+			}
+			if city, ok := d.m.CityAt(mk.At.Hex); ok {
+				hs := 0.22 * r
+				if city.Capitol != game.Neutral {
+					hs = 0.29 * r
+				}
+				top = max(top, hs+0.04*r+h/2)
+			}
+			if n == 1 {
+				c = pt{base.X, base.Y + top}
 			} else {
 				row, col := i/2, i%2
-				c = pt{base.X + (float64(col)-0.5)*(w+0.06*r), base.Y + 0.3*r + float64(row)*(h+0.06*r)}
+				c = pt{base.X + (float64(col)-0.5)*(w+0.06*r), base.Y + top + float64(row)*(h+0.06*r)}
 			}
 		}
 		out = append(out, placedMarker{mk, c})
@@ -253,4 +277,92 @@ func (d *drawer) drawMarker(mk Marker, c pt, w, h float64) {
 		ink(pdf, colPaper)
 	}
 	pdf.Text(c.X-tw/2, c.Y+capHeight*size*mmPerPt/2, text)
+}
+
+// battleRadius is the radius of a battle mark: a third of a hex, a quarter
+// in a hex with a city (it stands beside the city's block), never under
+// 1 mm so that it reads on the continent page.
+func (d *drawer) battleRadius(city bool) float64 {
+	if city {
+		return math.Max(1, 0.24*d.r)
+	}
+	return math.Max(1.2, 0.32*d.r)
+}
+
+// battleSpots are the places a battle mark is tried at in its hex, in hex
+// units from the centre, in order: a little above the centre (a hex with
+// no city), then round the city block — above it to the left, far left,
+// right of it, the lower corners — so that it covers neither the block,
+// the holder's flag (upper right), the loyalty disc (left) nor the
+// counters below.
+var battleSpots = []pt{{0, -0.1}, {-0.25, -0.63}, {-0.75, -0.38}, {0.75, -0.1}, {-0.62, 0.55}, {0.62, 0.55}}
+
+// battleMark is a planned battle mark: its centre and radius.
+type battleMark struct {
+	at pt
+	r  float64
+}
+
+// planBattles places each battle mark at the first spot in its hex clear of
+// every symbol placed so far (city symbols, counters, anchors, dots), or,
+// where none is clear, the one covering least — a city's block, flag or
+// disc, or another mark, weighing a hundred times a counter's area and a
+// counter ten times an anchor's or a dot's, so that what says who holds a
+// city stays in sight. The city labels, placed after, keep off the marks.
+func (d *drawer) planBattles() []battleMark {
+	r := d.r
+	var out []battleMark
+	seen := map[game.Hex]bool{}
+	for _, h := range d.o.Battles {
+		if !d.m.InBounds(h) || seen[h] {
+			continue // one mark a hex, however many fights it saw
+		}
+		seen[h] = true
+		_, city := d.m.CityAt(h)
+		a := d.battleRadius(city)
+		spots := battleSpots
+		if city {
+			spots = spots[1:] // never over the city's block
+		}
+		c := center(h)
+		best, bestCover := pt{}, math.Inf(1)
+		for _, s := range spots {
+			at := d.p.page(c.add(s))
+			cover := 0.0
+			b := boxAround(at, a, a)
+			for _, o := range d.p.symbols {
+				w := 1.0
+				switch o.Kind {
+				case CityBlock, CityFlag, CityDisc, BattleMark:
+					w = 100
+				case Counter:
+					w = 10
+				}
+				cover += w * b.overlap(toBox(o.Box))
+			}
+			if cover < bestCover-1e-9 {
+				best, bestCover = at, cover
+			}
+			if cover == 0 {
+				break
+			}
+		}
+		d.symbol(BattleMark, h.String(), boxAround(best, a, a), boxAround(best, a+0.03*r, a+0.03*r))
+		out = append(out, battleMark{best, a})
+	}
+	return out
+}
+
+// DrawBattleMark draws a battle mark: a red ring round a cross, radius r,
+// centred at (x, y). The reports' legends draw it too.
+func DrawBattleMark(pdf *fpdf.Fpdf, x, y, r float64) {
+	pdf.SetAlpha(0.85, "Normal")
+	pdf.SetFillColor(255, 255, 255)
+	pdf.SetDrawColor(190, 20, 20)
+	pdf.SetLineWidth(math.Max(0.2, r*0.18))
+	pdf.Circle(x, y, r, "FD")
+	k := r * 0.6
+	pdf.Line(x-k, y-k, x+k, y+k)
+	pdf.Line(x-k, y+k, x+k, y-k)
+	pdf.SetAlpha(1, "Normal")
 }

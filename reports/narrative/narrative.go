@@ -5,8 +5,11 @@
 // engine.EventsFor(events, nation)): every number and name in it comes from
 // the event as fogged for that nation, so a side's story names nothing of the
 // enemy its scouts did not see — the enemy's commander only from the
-// approximate scouting level, counts rounded below the exact level, arms only
-// from the arms level. The words come from text templates
+// approximate scouting level, counts estimated below the exact level ("about
+// 40 infantry", "a few guns"), arms only from the arms level. A nation's
+// story is told in the first person of its side ("our columns went
+// forward"); the referee's (engine.Referee, every event whole) in the third
+// person, both sides by name, both sides' losses in full (voice.go). The words come from text templates
 // (templates/narrative/*.tmpl): each part of the story (opening, approach,
 // fighting, ending) has numbered variants, and a seed made from the battle's
 // date, hex and the nation picks one of each, so that two battles do not
@@ -16,7 +19,10 @@
 //   - the fighting is told in the order it happened (day, then tabletop
 //     turn), each moment's hour taken from its turn, so the time words
 //     only move forwards; the lines closing is given an hour only when no
-//     moment told after it came earlier;
+//     moment told after it came earlier; the battle ends at the hour of
+//     the bound the beaten army broke in, or at nightfall when it was
+//     fought to the end of the day (clock.go: sixteen turns from five in
+//     the morning, an hour a turn, half an hour a bound);
 //   - the turning point is a moment that went well for the winner (a
 //     charge, a won melee, guns taken or reserves of the winner; a lost
 //     melee, a general struck or an attack called off of the loser): the
@@ -24,9 +30,10 @@
 //     after it, else his last before it; a battle nobody won has none;
 //   - each general's fate is told once, the worst that befell him, at the
 //     moment it did (twice wounded: carried from the field);
-//   - the losses are the casualties (killed, routed, taken), those of them
-//     who came back to the colours, and the net loss with the pursuit's
-//     toll, adding up to the event's Lost;
+//   - the losses are the casualties (killed or wounded, routed, taken),
+//     those of them who came back to the colours (wounded who recovered,
+//     routed who rallied), and the net loss with the pursuit's toll, adding
+//     up to the event's Lost;
 //   - the pursuit is told from its figures: the winner's cavalry to spare,
 //     the figures the loser lost to it, and the guns the loser lost on the
 //     road (the pursuit's die per gun), the same facts from both sides as
@@ -45,6 +52,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/templates"
 )
@@ -67,7 +75,7 @@ func (s Story) Text() string {
 
 // Battles tells every land battle among a nation's events, in order. The
 // events must be the nation's (engine.EventsFor); for engine.Referee the
-// story is told from the first side's point of view.
+// story is told in the third person.
 func Battles(events []engine.Event, n game.NationID) []Story {
 	var out []Story
 	for _, e := range events {
@@ -92,7 +100,8 @@ func Text(events []engine.Event, n game.NationID) string {
 type teller struct {
 	e    *engine.LandBattle
 	mine int
-	// full: the referee's telling, every number of both sides.
+	// full: the referee's telling, every number of both sides, in the
+	// third person (mine is then 0: the side told first).
 	full bool
 	seed uint64
 	pick int
@@ -168,16 +177,6 @@ func capitalise(s string) string {
 // NationName prints a nation ID as a name ("eisenmark" → "Eisenmark").
 func NationName(n game.NationID) string { return capitalise(string(n)) }
 
-func list(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
 // theirLevel is what the teller saw of the enemy side.
 func (t *teller) theirLevel() ruleset.ScoutingLevel {
 	if t.full {
@@ -195,9 +194,9 @@ func armyOf(s *engine.BattleSide) string {
 		names = append(names, NationName(n))
 	}
 	if len(names) > 1 {
-		return "the allied armies of " + list(names)
+		return "the allied armies of " + english.List(names)
 	}
-	return "the army of " + list(names)
+	return "the army of " + english.List(names)
 }
 
 func (t *teller) placeName() string {
@@ -223,6 +222,10 @@ type openingData struct {
 	Date, DateShort, Place, Weather, WeatherNoun, WeatherSky string
 	Us, Them, OurLeader, TheirLeader                         string
 	OurStrength, TheirStrength, Ground                       string
+	// TheirCount introduces the enemy's numbers: "the enemy, by our
+	// count," (a nation's story), "Unterreich" (the referee's); TheirArmy
+	// names the enemy's army: "the enemy", "the army of Unterreich".
+	TheirCount, TheirArmy string
 }
 
 func (t *teller) opening() any {
@@ -254,26 +257,41 @@ func (t *teller) opening() any {
 		d.OurStrength = "his army"
 	}
 	d.TheirStrength = strength(t.them(), t.theirLevel())
+	d.TheirCount, d.TheirArmy = "the enemy, by our count,", "the enemy"
+	if t.full {
+		d.TheirCount, d.TheirArmy = t.name(1-t.mine), d.Them
+	}
 	var ground []string
 	if e.Terrain == game.Woods || e.Terrain == game.Rough {
 		ground = append(ground, fmt.Sprintf("The field was %s, good for a defender.", terrainWord(e.Terrain)))
 	}
-	if t.us().InCity && e.City != "" {
-		ground = append(ground, fmt.Sprintf("The walls of %s anchored our line.", e.City))
-	} else if t.them().InCity && e.City != "" {
-		ground = append(ground, fmt.Sprintf("The enemy held the town of %s.", e.City))
+	for _, side := range []int{t.mine, 1 - t.mine} {
+		if e.Sides[side].InCity && e.City != "" {
+			if side == t.mine && !t.full {
+				ground = append(ground, fmt.Sprintf("The walls of %s anchored our line.", e.City))
+			} else {
+				ground = append(ground, fmt.Sprintf("%s held the town of %s.", capitalise(t.subject(side)), e.City))
+			}
+		}
 	}
-	if t.us().Fieldworks > 0 {
-		ground = append(ground, fmt.Sprintf("Our infantry stood behind %d inches of fieldworks.", t.us().Fieldworks))
-	}
-	if t.them().Fieldworks > 0 {
-		ground = append(ground, "The enemy had dug in behind fieldworks.")
-	}
-	if t.us().TerrainAdvantage > 0 {
-		ground = append(ground, "Our general's eye for ground gave us the better position.")
-	}
-	if t.us().Advantage > 0 {
-		ground = append(ground, "Our scouts had shown us the enemy's dispositions before we deployed.")
+	for _, side := range []int{t.mine, 1 - t.mine} {
+		s := &e.Sides[side]
+		switch {
+		case s.Fieldworks > 0 && (side == t.mine || t.full):
+			ground = append(ground, fmt.Sprintf("%s infantry stood behind %d inches of fieldworks.", capitalise(t.poss(side)), s.Fieldworks))
+		case s.Fieldworks > 0:
+			ground = append(ground, "The enemy had dug in behind fieldworks.")
+		}
+		if side != t.mine && !t.full {
+			continue // the enemy's advantages are his own secret
+		}
+		if s.TerrainAdvantage > 0 {
+			ground = append(ground, fmt.Sprintf("%s general's eye for ground gave %s the better position.", capitalise(t.poss(side)), t.pronObj(side)))
+		}
+		if s.Advantage > 0 {
+			ground = append(ground, fmt.Sprintf("%s scouts had shown %s %s dispositions before %s deployed.", capitalise(t.poss(side)),
+				t.pronObj(side), t.poss(1-side), t.pron(side)))
+		}
 	}
 	d.Ground = strings.Join(ground, " ")
 	return d
@@ -287,41 +305,54 @@ func shortDate(s string) string {
 	return s
 }
 
+// kindWords are the arms as a story names one figure of each (a count
+// takes english.Noun: "12 hussars", "1 hussar", "40 infantry").
 var kindWords = map[game.Arm]string{
-	game.LineInfantry: "infantry", game.LightInfantry: "light infantry", game.IrregularLight: "Grenzers",
-	game.HeavyCavalry: "heavy cavalry", game.MediumCavalry: "dragoons", game.LightCavalry: "hussars", game.Gunners: "gunners",
+	game.LineInfantry: "infantry", game.LightInfantry: "light infantry", game.IrregularLight: "Grenzer",
+	game.HeavyCavalry: "heavy cavalry", game.MediumCavalry: "dragoon", game.LightCavalry: "hussar", game.Gunners: "gunner",
 }
 
 // strength describes a side's numbers as far as level lets the teller see
-// them: exact counts, rounded ones ("about"), arms alone, or the size class.
+// them: exact counts, estimates (ruleset.Approximate: "about 40 infantry",
+// "a few guns"), arms alone, or the size class.
+//
+// The referee's story sees every side exactly, so only a nation's story
+// speaks of its scouts.
 func strength(s *engine.BattleSide, level ruleset.ScoutingLevel) string {
 	if level < 0 {
 		level = ruleset.LevelExact
 	}
 	var parts []string
 	switch {
-	case level >= ruleset.LevelApprox:
-		about := ""
-		if level < ruleset.LevelExact {
-			about = "about "
-		}
+	case level >= ruleset.LevelExact:
 		for _, a := range s.Arms {
-			if a.Arm == game.Gunners || a.Figures == 0 {
-				continue
+			if a.Arm != game.Gunners && a.Figures > 0 {
+				parts = append(parts, english.Count(a.Figures, kindWords[a.Arm]))
 			}
-			parts = append(parts, fmt.Sprintf("%s%d %s", about, a.Figures, kindWords[a.Arm]))
 		}
 		if s.Guns > 0 {
-			parts = append(parts, fmt.Sprintf("%s%d guns", about, s.Guns))
+			parts = append(parts, english.Count(s.Guns, "gun"))
+		}
+	case level >= ruleset.LevelApprox:
+		gunners := false
+		for _, a := range s.Arms {
+			if a.Arm == game.Gunners {
+				gunners = true
+				continue
+			}
+			parts = append(parts, english.About(a.Figures, kindWords[a.Arm]))
+		}
+		if s.Guns > 0 || gunners {
+			parts = append(parts, english.About(s.Guns, "gun"))
 		}
 	case level >= ruleset.LevelArms:
 		for _, a := range s.Arms {
 			if a.Arm != game.Gunners {
-				parts = append(parts, kindWords[a.Arm])
+				parts = append(parts, english.Plural(kindWords[a.Arm]))
 			}
 		}
 		if len(parts) > 0 {
-			return list(parts) + " in numbers our scouts could not count"
+			return english.List(parts) + " in numbers our scouts could not count"
 		}
 	}
 	if len(parts) == 0 {
@@ -330,50 +361,19 @@ func strength(s *engine.BattleSide, level ruleset.ScoutingLevel) string {
 		}
 		return fmt.Sprintf("a %s force", s.Size)
 	}
-	return list(parts)
-}
-
-// timeOfDay turns a tabletop turn (16 to a day) into an hour.
-func timeOfDay(turn int) string {
-	switch {
-	case turn <= 3:
-		return "early in the morning"
-	case turn <= 6:
-		return "by mid-morning"
-	case turn <= 9:
-		return "around noon"
-	case turn <= 12:
-		return "in the afternoon"
-	}
-	return "towards evening"
-}
-
-func dayWord(m battle.Moment) string {
-	if m.Day <= 1 {
-		return ""
-	}
-	return fmt.Sprintf(" on the %s day", ordinal(m.Day))
-}
-
-func ordinal(n int) string {
-	switch n {
-	case 2:
-		return "second"
-	case 3:
-		return "third"
-	case 4:
-		return "fourth"
-	}
-	return fmt.Sprintf("%dth", n)
+	return english.List(parts)
 }
 
 type approachData struct {
 	Attacking                    bool
 	Cannonade, Skirmish, Closing string
+	// We, Our and Ours name the teller's side: "we", "our", "our" in a
+	// nation's story; "Eisenmark", "Eisenmark's", "its" in the referee's.
+	We, Our, Ours string
 }
 
 func (t *teller) approach() any {
-	d := approachData{Attacking: t.us().Stance == game.Attack}
+	d := approachData{Attacking: t.us().Stance == game.Attack, We: t.subject(t.mine), Our: t.poss(t.mine), Ours: t.pronPoss(t.mine)}
 	d.Closing = "the lines never came to close quarters"
 	closed := false
 	for _, m := range t.e.Moments {
@@ -382,9 +382,12 @@ func (t *teller) approach() any {
 			if d.Cannonade != "" {
 				continue
 			}
-			if m.Side == t.mine {
-				d.Cannonade = t.choose("our guns opened the day", "our batteries began the cannonade")
-			} else {
+			switch {
+			case m.Side == t.mine:
+				d.Cannonade = t.choose(t.poss(m.Side)+" guns opened the day", t.poss(m.Side)+" batteries began the cannonade")
+			case t.full:
+				d.Cannonade = t.choose(t.poss(m.Side)+" guns played on "+t.poss(1-m.Side)+" ranks", t.poss(m.Side)+" round shot came bounding through "+t.poss(1-m.Side)+" lines")
+			default:
 				d.Cannonade = t.choose("the enemy's guns played on our ranks", "enemy round shot came bounding through our lines")
 			}
 		case battle.MSkirmish:
@@ -395,8 +398,8 @@ func (t *teller) approach() any {
 			if m.Kind != 0 {
 				who = m.Kind.String()
 			}
-			if m.Side == t.mine {
-				d.Skirmish = fmt.Sprintf("our %s went ahead to skirmish", who)
+			if m.Side == t.mine || t.full {
+				d.Skirmish = fmt.Sprintf("%s %s went ahead to skirmish", t.poss(m.Side), who)
 			} else {
 				d.Skirmish = fmt.Sprintf("enemy %s pecked at our front", who)
 			}
@@ -599,17 +602,17 @@ var unitWords = map[battle.Kind]string{
 	battle.MediumCav: "dragoons", battle.LightCav: "hussars", battle.Battery: "guns",
 }
 
+// unit names the troops of a side a moment tells of: "our hussars", "the
+// enemy's infantry", "Eisenmark's hussars"; "our troops", "the enemy",
+// "Eisenmark's troops" when the kind was not seen.
 func (t *teller) unit(m battle.Moment, k battle.Kind, side int) string {
-	if side == t.mine {
-		if k == 0 {
-			return "our troops"
-		}
-		return "our " + unitWords[k]
+	switch {
+	case k != 0:
+		return t.poss(side) + " " + unitWords[k]
+	case t.ours(side) || t.full:
+		return t.poss(side) + " troops"
 	}
-	if k == 0 {
-		return "the enemy"
-	}
-	return "the enemy's " + unitWords[k]
+	return "the enemy"
 }
 
 // moment tells one moment; last is the time of day told before, so that
@@ -667,322 +670,26 @@ func (t *teller) momentText(m battle.Moment, when string) string {
 		}
 		return fmt.Sprintf("%s %s was wounded", when, who)
 	case battle.MGunsTaken:
-		if m.Side == t.mine {
+		switch {
+		case t.full:
+			return fmt.Sprintf("%s %s men overran one of %s batteries", when, t.poss(m.Side), t.poss(1-m.Side))
+		case m.Side == t.mine:
 			return fmt.Sprintf("%s our men overran an enemy battery", when)
 		}
 		return fmt.Sprintf("%s the enemy overran one of our batteries", when)
 	case battle.MCallOff:
-		if m.Side == t.mine {
+		if t.ours(m.Side) {
 			if when == "" {
 				return "our losses mounting, the attack was called off and our lines drew back out of musket range"
 			}
 			return fmt.Sprintf("%s, our losses mounting, the attack was called off and our lines drew back out of musket range", when)
 		}
-		return fmt.Sprintf("%s the enemy's attack faltered, and his lines drew back out of musket range", when)
+		return fmt.Sprintf("%s %s attack faltered, and %s lines drew back out of musket range", when, t.poss(m.Side), t.pronPoss(m.Side))
 	case battle.MReserves:
-		if m.Side == t.mine {
+		if t.ours(m.Side) {
 			return fmt.Sprintf("%s we threw our reserves into the line", when)
 		}
-		return fmt.Sprintf("%s the enemy brought up his reserves", when)
+		return fmt.Sprintf("%s %s brought up %s reserves", when, t.subject(m.Side), t.pronPoss(m.Side))
 	}
 	return when + " the fighting went on"
-}
-
-type endingData struct {
-	// OurLosses are the battle's casualties and those regained; Net the
-	// net loss, pursuit included (told after the pursuit).
-	Outcome, OurLosses, TheirLosses, Pursuit, Retreat, Net string
-	After                                                  []string
-}
-
-func (t *teller) ending() any {
-	e := t.e
-	us, them := t.us(), t.them()
-	var d endingData
-	won := e.Winner == t.mine
-	count := breakCount(e)
-	switch {
-	case e.Outcome == battle.Decisive && count != nil:
-		d.Outcome = t.armyBroke(count, won)
-	case e.Outcome == battle.Decisive && won:
-		d.Outcome = t.choose("the enemy's army broke and the day was ours", "at last the enemy's army gave way, and the field was ours")
-	case e.Outcome == battle.Decisive:
-		d.Outcome = t.choose("our army broke, and the day was lost", "our army could stand no more and gave way")
-	case e.Outcome == battle.Repulse && won:
-		d.Outcome = "the enemy's attack was beaten off, and we held the field"
-	case e.Outcome == battle.Repulse:
-		d.Outcome = "our attack was repulsed, though our army held together"
-	case e.Outcome == battle.Withdrew && won:
-		d.Outcome = "the enemy withdrew in good order, leaving us the field"
-	case e.Outcome == battle.Withdrew:
-		d.Outcome = "we withdrew in good order, unpursued"
-	default:
-		d.Outcome = "neither army could break the other, and both drew off"
-	}
-	if e.Days > 1 && (count == nil || e.Outcome != battle.Decisive) {
-		d.Outcome = fmt.Sprintf("after %d days of fighting, %s", e.Days, d.Outcome)
-	}
-	d.OurLosses, d.Net = ourLosses(us)
-	if n := gunsLost(us, "field"); n > 0 {
-		d.OurLosses += "; " + guns(n, "of our") + " overrun on the field"
-	}
-	if us.PursuitLost == 0 && d.Net != "" {
-		// Nothing more to count after the pursuit: the net loss closes
-		// the count.
-		d.OurLosses += "; " + d.Net
-		d.Net = ""
-	}
-	switch lv := t.theirLevel(); {
-	case lv >= ruleset.LevelExact && them.Killed+them.Routed+them.Captured > 0:
-		d.TheirLosses = fmt.Sprintf("the enemy's casualties were %d: %s", them.Killed+them.Routed+them.Captured, casualties(them))
-	case lv >= ruleset.LevelApprox && them.Killed+them.Routed+them.Captured > 0:
-		d.TheirLosses = fmt.Sprintf("the enemy lost perhaps %s", casualties(them))
-	}
-	if e.Pursued {
-		d.Pursuit = t.pursuit(won)
-	}
-	for _, r := range e.Retreats {
-		if r.Blocked {
-			continue
-		}
-		if e.Winner == t.mine {
-			d.Retreat = fmt.Sprintf("the enemy fell back into hex %s", r.To)
-		} else {
-			d.Retreat = fmt.Sprintf("we fell back into hex %s", r.To)
-		}
-		break
-	}
-	for _, g := range us.GunsTaken {
-		d.After = append(d.After, fmt.Sprintf("%d enemy %s guns were brought in as trophies", g.Count, strings.TrimSuffix(g.Kind.String(), "-gun")))
-	}
-	for _, p := range us.Promotions {
-		verb := "were"
-		if p.Figures == 1 {
-			verb = "was"
-		}
-		d.After = append(d.After, fmt.Sprintf("%d of our %s %s %s promoted to grade %s for their conduct", p.Figures, p.From, kindWords[p.Arm], verb, p.To))
-	}
-	if x := us.Experience; x != nil {
-		s := fmt.Sprintf("%s's reputation grew (experience %d)", x.Name, x.XP)
-		if x.Genius {
-			s += "; he is now spoken of as a military genius"
-		}
-		d.After = append(d.After, s)
-	}
-	return d
-}
-
-// breakCount is the army morale count recorded when the beaten side's
-// army broke (nil: the event carries none, as a referee's tabletop result
-// may not).
-func breakCount(e *engine.LandBattle) *battle.ArmyBreak {
-	for i := len(e.Moments) - 1; i >= 0; i-- {
-		if m := e.Moments[i]; m.What == battle.MBreak && m.Count != nil && m.Count.Side == 1-e.Winner {
-			return m.Count
-		}
-	}
-	return nil
-}
-
-var turnWords = []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-	"eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth"}
-
-// turnWord names a tabletop turn ("the ninth turn"), in words so that the
-// story prints no number the event does not carry as a count.
-func turnWord(n int) string {
-	if n > 0 && n < len(turnWords) {
-		return "the " + turnWords[n] + " turn"
-	}
-	return "the last turn"
-}
-
-// armyBroke tells why an army broke: the army morale rule's count at the
-// break ("half or more of your army's figures … are eliminated, have routed
-// off the table, or are in shaken status"), so that a reader sees how an
-// army with few casualties could break — volleys shake units without
-// killing many men. Our own count is told in full; the enemy's with its
-// numbers only at the exact scouting level, otherwise in words.
-func (t *teller) armyBroke(c *battle.ArmyBreak, won bool) string {
-	at := timeOfDay(c.Turn)
-	if c.Day > 1 {
-		at += fmt.Sprintf(" on the %s day, at %s", ordinal(c.Day), turnWord(c.Turn))
-	} else {
-		at += fmt.Sprintf(", at %s of the day", turnWord(c.Turn))
-	}
-	whose, army := "our", "foot and horse"
-	if won {
-		whose = "the enemy's"
-	}
-	// The commander's fall shook the units about him (the enemy's told
-	// only when the scouts could name his commander).
-	if fate := commanderFate(c.CommanderLost); fate != "" && (!won || t.theirLevel() >= ruleset.LevelApprox) {
-		if won {
-			at += ", with the enemy's commander " + fate + " and the battalions about him shaken"
-		} else {
-			at += ", with our commander " + fate + " and the battalions about him shaken"
-		}
-	}
-	if c.Gunners {
-		army = "foot, horse and gunners"
-	}
-	var what string
-	switch {
-	case !won || t.theirLevel() >= ruleset.LevelExact:
-		what = fmt.Sprintf("%d of %s %d %s %s %s", c.Lost(), whose, c.Counted, army, wereWas(c.Lost()), brokenStates(c))
-	case c.Lost()*2 >= c.Counted:
-		// The fogged copy carries no figures (0 of 0): the rule's half.
-		what = fmt.Sprintf("half and more of the enemy's %s were shaken, in flight or fallen", army)
-	default:
-		what = fmt.Sprintf("so many of the enemy's %s were shaken, in flight or fallen", army)
-	}
-	if won {
-		return at + ", " + what + ", and " + t.choose("the enemy's army broke: the day was ours", "at last the enemy's army gave way, and the field was ours")
-	}
-	return at + ", " + what + ", and " + t.choose("our army broke: the day was lost", "our army could stand no more and gave way")
-}
-
-// commanderFate words a commander's fate for the break ("" when none).
-func commanderFate(fate string) string {
-	switch fate {
-	case battle.Killed:
-		return "fallen"
-	case battle.Captured:
-		return "taken"
-	case battle.Wounded:
-		return "carried from the field"
-	}
-	return ""
-}
-
-func wereWas(n int) string {
-	if n == 1 {
-		return "was"
-	}
-	return "were"
-}
-
-// brokenStates lists the states the morale rule counted figures in, those
-// not nil, with the count of each when there is more than one: "shaken,
-// routed or fallen (150 shaken, 40 routed, 22 fallen)".
-func brokenStates(c *battle.ArmyBreak) string {
-	var words, counts []string
-	for _, p := range []struct {
-		n    int
-		word string
-	}{{c.Shaken, "shaken"}, {c.Routed, "routed"}, {c.Eliminated, "fallen"}} {
-		if p.n > 0 {
-			words = append(words, p.word)
-			counts = append(counts, fmt.Sprintf("%d %s", p.n, p.word))
-		}
-	}
-	switch len(words) {
-	case 0:
-		return "lost"
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1] + " (" + strings.Join(counts, ", ") + ")"
-}
-
-// casualties lists a side's battle losses, those that are not nil:
-// killed, routed and (V4) surrounded and taken.
-func casualties(s *engine.BattleSide) string {
-	var parts []string
-	if s.Killed > 0 {
-		parts = append(parts, fmt.Sprintf("%d killed", s.Killed))
-	}
-	if s.Routed > 0 {
-		parts = append(parts, fmt.Sprintf("%d routed", s.Routed))
-	}
-	if s.Captured > 0 {
-		parts = append(parts, fmt.Sprintf("%d surrounded and taken", s.Captured))
-	}
-	return list(parts)
-}
-
-// ourLosses tells the own side's losses plainly: the casualties (killed,
-// routed, taken), how many of them came back to the colours after the
-// battle, and the net loss — which, with the pursuit's toll, adds up to
-// the event's Lost.
-func ourLosses(us *engine.BattleSide) (losses, net string) {
-	cas := us.Killed + us.Routed + us.Captured
-	if cas == 0 {
-		losses = "we lost no men on the field"
-	} else {
-		losses = fmt.Sprintf("our casualties were %d: %s", cas, casualties(us))
-		switch {
-		case us.Regained == cas:
-			losses += fmt.Sprintf("; all %d of them came back to the colours after the battle", us.Regained)
-		case us.Regained > 0:
-			losses += fmt.Sprintf("; %d of them came back to the colours after the battle", us.Regained)
-		default:
-			losses += "; none of them came back to the colours"
-		}
-	}
-	switch {
-	case cas == 0 && us.PursuitLost == 0:
-	case us.Lost <= 0:
-		net = "in all, the battle cost us no men"
-	case us.Lost == 1:
-		net = "in all, the battle cost us 1 man"
-	default:
-		net = fmt.Sprintf("in all, the battle cost us %d men", us.Lost)
-	}
-	return losses, net
-}
-
-// gunsLost counts a side's guns lost for one reason ("field", "pursuit")
-// as far as the side's copy of the event carries them.
-func gunsLost(s *engine.BattleSide, reason string) int {
-	n := 0
-	for _, g := range s.GunChanges {
-		if g.Reason == reason {
-			n += g.Count
-		}
-	}
-	return n
-}
-
-// guns says n guns, "one of our guns was" or "3 of our guns were".
-func guns(n int, whose string) string {
-	if n == 1 {
-		return "one " + whose + " guns was"
-	}
-	return fmt.Sprintf("%d %s guns were", n, whose)
-}
-
-// pursuit tells the pursuit from its figures, the same facts from both
-// sides as far as each side's copy carries them: the winner's excess
-// cavalry (its own), the figures the loser lost to it, and the guns the
-// loser lost on the road (the pursuit's D6 per gun, which falls whether or
-// not the winner had cavalry to spare).
-func (t *teller) pursuit(won bool) string {
-	us, them := t.us(), t.them()
-	if won {
-		var s string
-		if us.PursuitLight+us.PursuitHeavy > 0 {
-			s = "our cavalry pursued the beaten enemy"
-			if them.PursuitLost > 0 {
-				s += fmt.Sprintf(" and cut down %d more of them", them.PursuitLost)
-			}
-		} else {
-			s = "we had no cavalry to spare for a pursuit"
-		}
-		if n := gunsLost(them, "pursuit"); n == 1 {
-			s += ", but the enemy left one gun behind on the road"
-		} else if n > 1 {
-			s += fmt.Sprintf(", but the enemy left %d guns behind on the road", n)
-		}
-		return s
-	}
-	n := gunsLost(us, "pursuit")
-	switch {
-	case us.PursuitLost > 0 && n > 0:
-		return fmt.Sprintf("the enemy's horse rode after us and cut down %d more of our men, and %s lost on the road", us.PursuitLost, guns(n, "of our"))
-	case us.PursuitLost > 0:
-		return fmt.Sprintf("the enemy's horse rode after us and cut down %d more of our men", us.PursuitLost)
-	case n > 0:
-		return fmt.Sprintf("the enemy's horse took no toll of our men, but %s lost on the road", guns(n, "of our"))
-	}
-	return "our retreat was covered, and the enemy's horse took no toll of it"
 }

@@ -92,6 +92,7 @@ func TestGoldenNarratives(t *testing.T) {
 			for _, n := range []game.NationID{"eisenmark", "fromande"} {
 				fmt.Fprintf(&b, "==== as %s sees it\n\n%s\n", n, narrative.Text(engine.EventsFor(res.Events, n), n))
 			}
+			fmt.Fprintf(&b, "==== as the referee reads it\n\n%s\n", narrative.Text(res.Events, engine.Referee))
 			if !strings.Contains(b.String(), "The battle at") {
 				t.Fatalf("%s %s: no battle told:\n%s", model, r.ID, b.String())
 			}
@@ -149,7 +150,7 @@ func casualtyList(s engine.BattleSide) string {
 	for _, p := range []struct {
 		n    int
 		what string
-	}{{s.Killed, "killed"}, {s.Routed, "routed"}, {s.Captured, "surrounded and taken"}} {
+	}{{s.Killed, "killed or wounded"}, {s.Routed, "routed"}, {s.Captured, "surrounded and taken"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}

@@ -16,23 +16,62 @@ import (
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
-// timeWords are the narrative's hours of the day, in order.
+// timeWords are the narrative's times of day for the moments of the
+// fighting, in order, and the minute each begins (the first turn at five in
+// the morning, an hour a turn: docs/battles.md).
 var timeWords = []string{"early in the morning", "by mid-morning", "around noon", "in the afternoon", "towards evening"}
 
-var timeRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)( on the (second|third|fourth|\d+th) day)?`)
+var timeStarts = []int{5 * 60, 8 * 60, 11 * 60, 14 * 60, 17 * 60}
+
+// timeRe finds a time told: a moment's words, or the clock of the battle's
+// end ("at about half past six in the morning", "at nightfall"), with its
+// day.
+var timeRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening|at about (?:half past )?[a-z]+(?: in the [a-z]+)?|at nightfall)( on the (second|third|fourth|\d+th) day)?`)
 
 var dayNumber = map[string]int{"second": 2, "third": 3, "fourth": 4}
 
-// timeOrder checks that the story's time words never run backwards: each
-// (day, hour) told is at or after the one before.
+var hourNumber = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+	"ten": 10, "eleven": 11, "twelve": 12, "noon": 12}
+
+// minutesOf is the minute of the day a time told stands for: a clock's
+// own, a moment's words the start of their span.
+func minutesOf(told string) (int, bool) {
+	told = strings.ToLower(told)
+	for k, w := range timeWords {
+		if told == w {
+			return timeStarts[k], true
+		}
+	}
+	if told == "at nightfall" {
+		return 21 * 60, true
+	}
+	rest, ok := strings.CutPrefix(told, "at about ")
+	if !ok {
+		return 0, false
+	}
+	half := 0
+	if r, ok := strings.CutPrefix(rest, "half past "); ok {
+		rest, half = r, 30
+	}
+	word, part, _ := strings.Cut(rest, " in the ")
+	h, ok := hourNumber[word]
+	if !ok {
+		return 0, false
+	}
+	if (part == "afternoon" || part == "evening") && h < 12 {
+		h += 12
+	}
+	return h*60 + half, true
+}
+
+// timeOrder checks that the story's times never run backwards: each (day,
+// minute) told is at or after the one before.
 func timeOrder(text string) error {
 	last, lastWord := 0, ""
 	for _, m := range timeRe.FindAllStringSubmatch(text, -1) {
-		hour := 0
-		for k, w := range timeWords {
-			if strings.EqualFold(m[1], w) {
-				hour = k
-			}
+		minute, ok := minutesOf(m[1])
+		if !ok {
+			return fmt.Errorf("%q: not a time of day", m[0])
 		}
 		day := 1
 		if m[3] != "" {
@@ -42,7 +81,7 @@ func timeOrder(text string) error {
 				day, _ = strconv.Atoi(strings.TrimSuffix(m[3], "th"))
 			}
 		}
-		at := day*10 + hour
+		at := day*24*60 + minute
 		if at < last {
 			return fmt.Errorf("%q told after %q", m[0], lastWord)
 		}
@@ -54,7 +93,7 @@ func timeOrder(text string) error {
 // breakRe is the story's count of a broken army: when (hour, day, turn),
 // the commander's fate if his loss shook the line, how many of how many
 // (or, fogged, words), in which states, and the count of each.
-var breakRe = regexp.MustCompile(`(?i)(early in the morning|by mid-morning|around noon|in the afternoon|towards evening)(?: on the (\w+) day)?, at the (\w+) turn(?: of the day)?, (?:with (our|the enemy's) commander (fallen|taken|carried from the field) and the battalions about him shaken, )?(?:(\d+) of (our|the enemy's) (\d+)|(half and more of|so many of) the enemy's) (foot and horse|foot, horse and gunners) (?:were|was) ([a-z, ]+?)(?: \(([^)]*)\))?, and `)
+var breakRe = regexp.MustCompile(`(?i)(at about (?:half past )?[a-z]+(?: in the [a-z]+)?)(?: on the (\w+) day)?, in the (\w+) turn(?: of the day)?, (?:with (our|the enemy's) commander (fallen|taken|carried from the field) and the battalions about him shaken, )?(?:(\d+) of (our|the enemy's) (\d+)|(half and more of|so many of) the enemy's) (foot and horse|foot, horse and gunners) (?:were|was) ([a-z, ]+?)(?: \(([^)]*)\))?, and `)
 
 var turnNumber = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
 	"ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15, "sixteenth": 16}
@@ -88,8 +127,14 @@ func breakTold(e *engine.LandBattle, mine int, text string) error {
 	if c.Lost()*2 < c.Counted {
 		return fmt.Errorf("the army broke with %d of %d lost: less than half", c.Lost(), c.Counted)
 	}
-	if hour := timeRe.FindString(m[0]); !strings.EqualFold(strings.SplitN(hour, " on the", 2)[0], timeWords[hourIndex(c.Turn)]) {
-		return fmt.Errorf("%q: the break came at turn %d", m[0], c.Turn)
+	// The hour is the bound's the army broke in: the first turn at five,
+	// an hour a turn, the second bound half an hour in.
+	at := 5*60 + (c.Turn-1)*60
+	if c.Bound == 2 {
+		at += 30
+	}
+	if got, ok := minutesOf(m[1]); !ok || got != at {
+		return fmt.Errorf("%q: the break came in turn %d, bound %d", m[0], c.Turn, c.Bound)
 	}
 	day := 1
 	if m[2] != "" {
@@ -154,21 +199,6 @@ func breakTold(e *engine.LandBattle, mine int, text string) error {
 		}
 	}
 	return nil
-}
-
-// hourIndex is the index in timeWords of a tabletop turn's hour.
-func hourIndex(turn int) int {
-	switch {
-	case turn <= 3:
-		return 0
-	case turn <= 6:
-		return 1
-	case turn <= 9:
-		return 2
-	case turn <= 12:
-		return 3
-	}
-	return 4
 }
 
 // outcomeWords: the phrase each outcome must be told with, from the
@@ -266,8 +296,45 @@ var scenarios = []struct {
 	}},
 }
 
+// firstPerson finds the words of a side telling its own story, which the
+// referee's third-person story never uses.
+var firstPerson = regexp.MustCompile(`(?i)\b(we|our|ours|us)\b|the enemy`)
+
+// checkReferee: the referee's story of the battle is told in the third
+// person, both sides by name, its times in order, the winner named as such.
+func checkReferee(t *testing.T, name string, res *engine.Result) {
+	t.Helper()
+	e := battleOf(t, res.Events)
+	text := narrative.Tell(e, engine.Referee).Text()
+	fail := func(format string, a ...any) {
+		t.Helper()
+		t.Errorf("%s as the referee: %s\n%s", name, fmt.Sprintf(format, a...), text)
+	}
+	if w := firstPerson.FindString(text); w != "" {
+		fail("%q in the referee's story", w)
+	}
+	for _, n := range []string{"Eisenmark", "Fromande"} {
+		if !strings.Contains(text, n+"'s casualties") && !strings.Contains(text, n+" lost no men") {
+			fail("%s's losses are not told", n)
+		}
+	}
+	if err := timeOrder(text); err != nil {
+		fail("time runs backwards: %v", err)
+	}
+	if e.Winner == 0 || e.Winner == 1 {
+		w := narrative.NationName(e.Sides[e.Winner].Nations[0])
+		if !strings.Contains(text, "the day was "+w+"'s") && !strings.Contains(text, w+" held the field") &&
+			!strings.Contains(text, "leaving "+w+" the field") {
+			fail("%s won, not told", w)
+		}
+	} else if !strings.Contains(text, "neither army") {
+		fail("nobody won, told otherwise")
+	}
+}
+
 func checkProperties(t *testing.T, name string, res *engine.Result) {
 	t.Helper()
+	checkReferee(t, name, res)
 	for _, n := range []game.NationID{"eisenmark", "fromande"} {
 		evs := engine.EventsFor(res.Events, n)
 		e := battleOf(t, evs)
@@ -465,5 +532,45 @@ func TestMultiDayTimeAndGenerals(t *testing.T) {
 			t.Errorf("as %s: the second day is not told:\n%s", n, text)
 		}
 		t.Log(text)
+	}
+}
+
+// TestRepulseOverTwoDaysInEveryVoice: a V4 attack repulsed after two days
+// of battle is told ending at nightfall of the second day — to the
+// attacker as a repulse, to the defender as an attack beaten off, and to
+// the referee by name, in the third person.
+func TestRepulseOverTwoDaysInEveryVoice(t *testing.T) {
+	e := &engine.LandBattle{Hex: game.Hex{Col: 5, Row: 2}, City: "Marienfels", Date: "Turn 2, May 1752", Model: ruleset.BattleSimulation,
+		Outcome: battle.Repulse, Winner: 1, Days: 2, Turns: 16, Turning: -1,
+		Sides: [2]engine.BattleSide{
+			{Nations: []game.NationID{"eisenmark"}, Stance: game.Attack, Commander: "Marshal Keith", Killed: 30, Routed: 10, Regained: 40, Level: -1},
+			{Nations: []game.NationID{"fromande"}, Commander: "Marshal Saxe", Killed: 20, Routed: 5, Regained: 25, Level: -1, InCity: true},
+		},
+		Moments: []battle.Moment{
+			{Day: 1, Turn: 3, Side: 0, What: battle.MAdvance},
+			{Day: 1, Turn: 16, Side: 0, What: battle.MNightfall},
+			{Day: 2, Turn: 4, Side: 0, What: battle.MCharge, Kind: battle.LightCav, Target: battle.Infantry, Outcome: "routed"},
+			{Day: 2, Turn: 16, Side: 0, What: battle.MNightfall},
+		}}
+	for n, want := range map[game.NationID]string{
+		"eisenmark":    "At nightfall on the second day, after 2 days of fighting, our attack was repulsed",
+		"fromande":     "At nightfall on the second day, after 2 days of fighting, the enemy's attack was beaten off, and we held the field",
+		engine.Referee: "At nightfall on the second day, after 2 days of fighting, Eisenmark's attack was beaten off, and Fromande held the field",
+	} {
+		text := narrative.Tell(e, n).Text()
+		if !strings.Contains(text, want) {
+			t.Errorf("as %s: lacks %q:\n%s", n, want, text)
+		}
+		if err := timeOrder(text); err != nil {
+			t.Errorf("as %s: %v\n%s", n, err, text)
+		}
+		if n == engine.Referee {
+			if w := firstPerson.FindString(text); w != "" {
+				t.Errorf("the referee's story says %q:\n%s", w, text)
+			}
+			if !strings.Contains(text, "Fromande held the town of Marienfels") || !strings.Contains(text, "all 40 of them came back") {
+				t.Errorf("the referee's story does not tell both sides:\n%s", text)
+			}
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/reports"
 )
@@ -215,9 +216,4 @@ func CutNotice(game string, turn int, cuts []Cut, o Options) (outbox.Message, bo
 	}, true
 }
 
-func reportsWord(n int) string {
-	if n == 1 {
-		return "1 report"
-	}
-	return fmt.Sprintf("%d reports", n)
-}
+func reportsWord(n int) string { return english.Count(n, "report") }
