@@ -158,7 +158,6 @@ func (c *checker) labels() {
 	}
 	if title, _, _ := strings.Cut(reports.RefereeText(r), "\n"); !strings.Contains(title, cal.Label(resolved)) {
 		c.fault("labels", engine.Referee, "the referee's report of %s is titled %q", cal.Label(resolved), title)
-		c.known("issue 19 item 7 (the wording half): the referee's report is titled with the next turn")
 	}
 }
 
