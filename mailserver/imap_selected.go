@@ -418,8 +418,12 @@ func (s *imapSession) copyOrMove(numSet imap.NumSet, destName string, move bool)
 		next := dest.uidNext
 		var gone []int
 		var copies []*message
+		arrival := Arrival{Via: ViaCopy, User: s.srv.address(s.acct.user), Remote: remoteIP(s.conn.NetConn().RemoteAddr())}
+		if move {
+			arrival.Via = ViaMove
+		}
 		for _, t := range targets {
-			if err := copyMessage(context.Background(), tx, sel.mbox.id, t.msg.uid, dest.id, next); err != nil {
+			if err := copyMessage(context.Background(), tx, sel.mbox.id, t.msg.uid, dest.id, next, arrival); err != nil {
 				return nil, err
 			}
 			if move {
@@ -430,6 +434,7 @@ func (s *imapSession) copyOrMove(numSet imap.NumSet, destName string, move bool)
 			}
 			c := t.msg
 			c.uid = next
+			c.arrival = arrival.String()
 			copies = append(copies, &c)
 			data.SourceUIDs.AddNum(t.msg.uid)
 			data.DestUIDs.AddNum(next)

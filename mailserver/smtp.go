@@ -139,10 +139,16 @@ func (s *smtpSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Error reading message data"}
 	}
 	defer sp.close()
-	if err := s.checkHeader(sp.head); err != nil {
+	info, err := s.checkHeader(sp.head, sp.whole())
+	if err != nil {
 		s.srv.log.Info("SMTP message refused", "from", s.from, "user", s.authUser, "err", err)
 		return err
 	}
+	arrival := Arrival{Via: ViaSMTP, Remote: remoteIP(s.conn.Conn().RemoteAddr())}
+	if s.authUser != "" {
+		arrival.User = s.srv.address(s.authUser)
+	}
+	key := deliveryKey(arrival.User, info.messageID, sp.sum)
 
 	var msgs []newMessage
 	var prefixes []string
@@ -159,12 +165,12 @@ func (s *smtpSession) Data(r io.Reader) error {
 			return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 2, 0},
 				Message: fmt.Sprintf("Mailbox of <%s> unavailable", rc.addr)}
 		}
-		msgs = append(msgs, newMessage{mailbox: inbox, date: now})
+		msgs = append(msgs, newMessage{mailbox: inbox, date: now, arrival: arrival, dedupe: key})
 		prefixes = append(prefixes, s.traceHeaders(rc.addr, id, now))
 	}
 	s.srv.mu.RUnlock()
 	for i := range msgs {
-		raw, err := sp.withPrefix(prefixes[i])
+		raw, err := sp.withPrefix(prefixes[i], info.drop)
 		if err != nil {
 			s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},

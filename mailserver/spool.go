@@ -3,6 +3,7 @@ package mailserver
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -29,18 +30,25 @@ type spooled struct {
 	mem     []byte   // the whole message, when small
 	file    *os.File // the spool file, when large
 	size    int64
-	head    []byte // the start of the message (up to maxPolicyHeader)
-	release func() // lets the next large message in
+	head    []byte            // the start of the message (up to maxPolicyHeader)
+	sum     [sha256.Size]byte // SHA-256 of the message (CRLF line ends)
+	release func()            // lets the next large message in
 }
+
+// whole reports whether head is the whole message.
+func (sp *spooled) whole() bool { return int64(len(sp.head)) == sp.size }
 
 // spool reads r (dot-unstuffed DATA) with CRLF line ends.
 func (s *Server) spool(r io.Reader) (*spooled, error) {
 	var buf bytes.Buffer
-	w := &crlfWriter{w: &buf}
+	hash := sha256.New()
+	w := &crlfWriter{w: io.MultiWriter(&buf, hash)}
 	n, err := io.CopyN(w, r, smallMessage)
 	if err == io.EOF {
 		b := buf.Bytes()
-		return &spooled{mem: b, size: int64(len(b)), head: b[:min(len(b), maxPolicyHeader)], release: func() {}}, nil
+		sp := &spooled{mem: b, size: int64(len(b)), head: b[:min(len(b), maxPolicyHeader)], release: func() {}}
+		hash.Sum(sp.sum[:0])
+		return sp, nil
 	}
 	if err != nil {
 		return nil, err
@@ -61,7 +69,7 @@ func (s *Server) spool(r io.Reader) (*spooled, error) {
 		return nil, err
 	}
 	buf = bytes.Buffer{}
-	fw := &crlfWriter{w: f, lastCR: w.lastCR}
+	fw := &crlfWriter{w: io.MultiWriter(f, hash), lastCR: w.lastCR}
 	if _, err := io.Copy(fw, r); err != nil {
 		sp.close()
 		return nil, err
@@ -72,19 +80,29 @@ func (s *Server) spool(r io.Reader) (*spooled, error) {
 		return nil, err
 	}
 	sp.size, sp.head = st.Size(), head
+	hash.Sum(sp.sum[:0])
 	return sp, nil
 }
 
-// withPrefix returns prefix followed by the message, in one allocation.
-func (sp *spooled) withPrefix(prefix string) ([]byte, error) {
-	out := make([]byte, len(prefix)+int(sp.size))
-	copy(out, prefix)
-	if sp.file == nil {
-		copy(out[len(prefix):], sp.mem)
-		return out, nil
+// withPrefix returns prefix followed by the message less the byte ranges
+// drop (ascending, within the header), in one allocation.
+func (sp *spooled) withPrefix(prefix string, drop [][2]int) ([]byte, error) {
+	dropped := 0
+	for _, d := range drop {
+		dropped += d[1] - d[0]
 	}
-	if _, err := sp.file.ReadAt(out[len(prefix):], 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("mailserver: reading the spool file: %w", err)
+	out := make([]byte, len(prefix)+int(sp.size)-dropped)
+	n := copy(out, prefix)
+	pos := int64(0)
+	for _, seg := range append(drop, [2]int{int(sp.size), int(sp.size)}) {
+		length := int64(seg[0]) - pos
+		if sp.file == nil {
+			copy(out[n:], sp.mem[pos:pos+length])
+		} else if _, err := sp.file.ReadAt(out[n:n+int(length)], pos); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("mailserver: reading the spool file: %w", err)
+		}
+		n += int(length)
+		pos = int64(seg[1])
 	}
 	return out, nil
 }

@@ -153,6 +153,18 @@ CREATE TABLE deadlines (
 
 ALTER TABLE mail ADD COLUMN raw_purged_at TEXT;  -- when the raw bytes were cleared; NULL while kept
 `},
+	mailArrivalMigration(6),
+}
+
+// mailArrivalMigration records with each mail how the mail server says it
+// arrived (Mail.Arrival): in the embedded mode, the server's own record of
+// the message (SMTP logged in as whom, or put there by IMAP), which sender
+// authentication believes instead of any header. Mail stored before it has
+// '' (no record), as has all mail from an external provider.
+func mailArrivalMigration(version int) migration {
+	return migration{version, "mail arrival as the mail server recorded it", `
+ALTER TABLE mail ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
+`}
 }
 
 // SchemaVersion is the schema version this code writes: the number of the
