@@ -160,7 +160,7 @@ ALTER TABLE mail ADD COLUMN raw_purged_at TEXT;  -- when the raw bytes were clea
 // arrived (Mail.Arrival): in the embedded mode, the server's own record of
 // the message (SMTP logged in as whom, or put there by IMAP), which sender
 // authentication believes instead of any header. Mail stored before it has
-// ” (no record), as has all mail from an external provider.
+// an empty record, as has all mail from an external provider.
 func mailArrivalMigration(version int) migration {
 	return migration{version, "mail arrival as the mail server recorded it", `
 ALTER TABLE mail ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
