@@ -83,7 +83,7 @@ func (g *Game) answerWrongNation(m store.Mail, ex *inbox.Extracted, auth inbox.A
 // sender is registered, tells them why.
 func (g *Game) answerUnreadable(m store.Mail, ex *inbox.Extracted, why error) outcome {
 	out := outcome{status: store.MailQuarantined, class: ClassUnreadable, note: why.Error()}
-	if ex == nil || !inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config)).OK() {
+	if ex == nil || !inbox.Authenticate(ex, m.Raw, m.Arrival, PolicyFor(g.Config)).OK() {
 		return out
 	}
 	for _, o := range g.ownersOf([]string{ex.From}) {

@@ -145,7 +145,7 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		g.Log.Info("automatic mail not answered", "mail", m.ID, "from", m.From, "why", why)
 		return outcome{status: store.MailIgnored, class: ClassAutomatic, note: why}, nil
 	}
-	auth := inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config))
+	auth := inbox.Authenticate(ex, m.Raw, m.Arrival, PolicyFor(g.Config))
 	switch {
 	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
 		// A DNS failure says nothing about the mail: try again later (the

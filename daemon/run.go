@@ -109,6 +109,15 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if opts != nil && opts.Now != nil {
 		io.Now = opts.Now
 	}
+	if d.Mail != nil {
+		// Who sent a mail is what the server recorded of its arrival, read
+		// from the server in this process, never a header (PolicyFor).
+		user := io.Username
+		io.Arrival = func(ctx context.Context, mailbox string, uidValidity, uid uint32) (string, error) {
+			a, _, err := d.Mail.ArrivalOf(ctx, user, mailbox, uidValidity, uid)
+			return a.String(), err
+		}
+	}
 	d.Intake = inbox.New(g.DB, io)
 	return d, nil
 }

@@ -272,6 +272,9 @@ func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news [
 			return err
 		}
 		if !f.gone {
+			if err := in.recordArrival(ctx, &f.m); err != nil {
+				return err
+			}
 			if err := in.step(stepFetched, f.m); err != nil {
 				return err
 			}
@@ -373,6 +376,22 @@ func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error
 	}
 	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
 	return fetched{m: m, quarantine: quarantine}, nil
+}
+
+// recordArrival asks the server (Options.Arrival) how m arrived, after its
+// bytes were fetched: the message's (mailbox, UIDVALIDITY, UID) is the key,
+// and a UID is never reused within a UIDVALIDITY, so the record is of the
+// message fetched.
+func (in *Intake) recordArrival(ctx context.Context, m *store.Mail) error {
+	if in.o.Arrival == nil {
+		return nil
+	}
+	a, err := in.o.Arrival(ctx, m.Mailbox, m.UIDValidity, m.UID)
+	if err != nil {
+		return fmt.Errorf("inbox: reading how UID %d arrived: %w", m.UID, err)
+	}
+	m.Arrival = a
+	return nil
 }
 
 // intakeOne stores one fetched message, with the watermark, in one

@@ -129,6 +129,16 @@ type Options struct {
 	// one mail at a time, as after a failure).
 	BatchHandler func(ctx context.Context, ms []store.Mail) error
 
+	// Arrival, when set, is asked for the mail server's own record of how
+	// each new message came into the mailbox (see Arrival); the intake
+	// stores the answer with the mail (store.Mail.Arrival), in the
+	// transaction that stores its bytes, and sender authentication in the
+	// embedded mode believes nothing else. pbem's embedded server answers
+	// from its record (mailserver.Server.ArrivalOf); "" means it has none
+	// (the message left the mailbox meanwhile). An error stops the poll,
+	// which tries again. nil (an external provider) records nothing.
+	Arrival func(ctx context.Context, mailbox string, uidValidity, uid uint32) (string, error)
+
 	// Logger receives the intake's log. Default slog.Default().
 	Logger *slog.Logger
 
