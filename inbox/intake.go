@@ -29,6 +29,10 @@ type Intake struct {
 	log *slog.Logger
 	mu  sync.Mutex // one poll at a time
 
+	// warnedMask is set once the log has said that handled mail cannot
+	// be replaced by its masked copy on this server.
+	warnedMask bool
+
 	// hook, when set (tests only), is called after each step of a mail
 	// (stepFetched, stepStored, stepHandled, stepMoved); an error stops the
 	// poll there, as a crash would.
@@ -684,30 +688,9 @@ func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywor
 	for len(current) > 0 {
 		batch := current[:min(len(current), moveBatch)]
 		current = current[len(batch):]
-		uids := make([]imap.UID, len(batch))
-		for i, r := range batch {
-			uids[i] = imap.UID(r.UID)
-		}
-		how, err := s.moveOut(uids, &in.o, keywordOK)
-		var ie *imap.Error
-		if err != nil && errors.As(err, &ie) && ie.Code == imap.ResponseCodeTryCreate {
-			// The processed mailbox was deleted under us.
-			s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
-			how, err = s.moveOut(uids, &in.o, keywordOK)
-		}
-		if err != nil && errors.As(err, &ie) {
-			// Some servers answer NO for UIDs no longer there (moved before
-			// a crash, or by a person): move what is left.
-			left, serr := s.present(uids)
-			if serr == nil && len(left) < len(uids) {
-				how, err = "already gone", nil
-				if len(left) > 0 {
-					how, err = s.moveOut(left, &in.o, keywordOK)
-				}
-			}
-		}
+		how, err := in.takeOut(ctx, s, uv, batch, keywordOK)
 		if err != nil {
-			return fmt.Errorf("inbox: taking %d handled messages out of %s: %w", len(uids), in.o.Mailbox, err)
+			return fmt.Errorf("inbox: taking %d handled messages out of %s: %w", len(batch), in.o.Mailbox, err)
 		}
 		for _, r := range batch {
 			if err := in.step(stepMoved, r); err != nil {
@@ -729,6 +712,90 @@ func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywor
 		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
 	}
 	return nil
+}
+
+// takeOut takes a batch of handled mail out of the mailbox (see
+// moveout.go) and says how.
+func (in *Intake) takeOut(ctx context.Context, s *session, uv uint32, batch []store.Mail, keywordOK bool) (string, error) {
+	items, err := in.masked(ctx, batch)
+	if err != nil {
+		return "", err
+	}
+	if in.o.MoveOut != nil {
+		return "moved by the server", in.o.MoveOut(ctx, in.o.Mailbox, uv, in.o.ProcessedMailbox, items)
+	}
+	var plain []imap.UID
+	var copies []OutMail
+	for _, it := range items {
+		if it.Copy != nil && s.canUIDPlus && s.processed {
+			copies = append(copies, it)
+		} else {
+			plain = append(plain, imap.UID(it.UID))
+		}
+	}
+	if len(copies) < len(items) && in.o.Mask != nil && !in.warnedMask {
+		for _, it := range items {
+			if it.Copy != nil && !(s.canUIDPlus && s.processed) {
+				in.warnedMask = true
+				in.log.Warn("the server offers no UIDPLUS (or the processed mailbox cannot be made): handled mail is moved or flagged "+
+					"as it is, passwords and all; delete it from the server by hand, or use a server with UIDPLUS", "mailbox", in.o.Mailbox)
+				break
+			}
+		}
+	}
+	how := ""
+	if len(copies) > 0 {
+		// Only those still here: a repeat after a crash that came after
+		// the EXPUNGE must not APPEND their copies again.
+		uids := make([]imap.UID, len(copies))
+		for i, c := range copies {
+			uids[i] = imap.UID(c.UID)
+		}
+		left, err := s.present(uids)
+		if err != nil {
+			return "", err
+		}
+		copies = slices.DeleteFunc(copies, func(c OutMail) bool { return !slices.Contains(left, imap.UID(c.UID)) })
+		if len(copies) > 0 {
+			if err := s.replaceOut(copies, in.o.ProcessedMailbox); err != nil {
+				return "", err
+			}
+		}
+		how = "masked copies kept"
+	}
+	if len(plain) > 0 {
+		h, err := in.moveUIDs(s, plain, keywordOK)
+		if err != nil {
+			return "", err
+		}
+		how = strings.TrimPrefix(how+", "+h, ", ")
+	}
+	return how, nil
+}
+
+// moveUIDs moves (or flags) messages as they are, coping with a server
+// that says NO for UIDs already gone, and with a processed mailbox deleted
+// under the intake.
+func (in *Intake) moveUIDs(s *session, uids []imap.UID, keywordOK bool) (string, error) {
+	how, err := s.moveOut(uids, &in.o, keywordOK)
+	var ie *imap.Error
+	if err != nil && errors.As(err, &ie) && ie.Code == imap.ResponseCodeTryCreate {
+		// The processed mailbox was deleted under us.
+		s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
+		how, err = s.moveOut(uids, &in.o, keywordOK)
+	}
+	if err != nil && errors.As(err, &ie) {
+		// Some servers answer NO for UIDs no longer there (moved before
+		// a crash, or by a person): move what is left.
+		left, serr := s.present(uids)
+		if serr == nil && len(left) < len(uids) {
+			how, err = "already gone", nil
+			if len(left) > 0 {
+				how, err = s.moveOut(left, &in.o, keywordOK)
+			}
+		}
+	}
+	return how, err
 }
 
 func joinNote(a, b string) string {

@@ -139,6 +139,23 @@ type Options struct {
 	// which tries again. nil (an external provider) records nothing.
 	Arrival func(ctx context.Context, mailbox string, uidValidity, uid uint32) (string, error)
 
+	// Mask, when set, gives for a handled mail (with its raw bytes) the
+	// copy to leave in the processed mailbox in its place — pbem's copy
+	// with every password masked (see MaskedCopy) — or nil to move the
+	// mail as it is (nothing in it to mask, or nothing pbem read). The
+	// copy replaces the original only where that can be done safely: with
+	// MoveOut, or on a server with UIDPLUS (APPEND the copy, then UID
+	// EXPUNGE exactly the original); elsewhere the original is moved or
+	// flagged as it is, and the log says so once.
+	Mask func(ctx context.Context, m store.Mail) ([]byte, error)
+
+	// MoveOut, when set, takes handled mail out of the mailbox instead of
+	// IMAP: into ProcessedMailbox, each message replaced by its Copy when
+	// it has one, all of them in one step that is safe to repeat (a UID
+	// already gone is skipped). pbem's embedded server does it in process
+	// (mailserver.Server.MoveOut), in one transaction.
+	MoveOut func(ctx context.Context, mailbox string, uidValidity uint32, processed string, items []OutMail) error
+
 	// Logger receives the intake's log. Default slog.Default().
 	Logger *slog.Logger
 
