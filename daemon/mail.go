@@ -152,7 +152,7 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		// intake keeps later mail waiting behind it, in arrival order).
 		return outcome{}, fmt.Errorf("DKIM check of mail %d could not reach DNS; will retry: %s", m.ID, auth.Reason)
 	case auth.Verdict == inbox.UnknownSender:
-		return g.answerUnknownSender(m, ex), nil
+		return g.answerUnknownSender(ctx, m, ex)
 	case !auth.OK():
 		g.Log.Warn("mail refused by sender authentication", "mail", m.ID, "verdict", auth.Verdict, "reason", auth.Reason)
 		return g.answerSpoof(m, ex, auth), nil
