@@ -112,6 +112,9 @@ type Server struct {
 	authMu sync.Mutex
 	authOK map[[32]byte]bool
 
+	// limiter slows password guessing (authlimit.go).
+	limiter authLimiter
+
 	// changed is closed (and replaced) after every committed change, to
 	// wake the sessions in IDLE; see imapSession.Idle.
 	changedMu sync.Mutex

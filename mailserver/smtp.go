@@ -67,15 +67,13 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 		if identity != "" && !strings.EqualFold(identity, username) {
 			return smtp.ErrAuthFailed
 		}
-		name, err := s.srv.localUser(username)
+		remote := s.conn.Conn().RemoteAddr()
+		name, ok, err := s.srv.login(username, password, remote)
 		if err != nil {
-			return smtp.ErrAuthFailed
+			return &smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: err.Error()}
 		}
-		s.srv.mu.RLock()
-		a := s.srv.accounts[name]
-		s.srv.mu.RUnlock()
-		if a == nil || !s.srv.passwordOK(name, password, a.passSalt, a.passHash) {
-			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", s.conn.Conn().RemoteAddr().String())
+		if !ok {
+			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", remote.String())
 			return smtp.ErrAuthFailed
 		}
 		s.authUser = name

@@ -3,10 +3,12 @@ package mailserver
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	netmail "net/mail"
 	"strings"
 
@@ -306,6 +308,35 @@ func (s *smtpSession) authResults() string {
 		return fmt.Sprintf("Authentication-Results: %s; auth=pass smtp.auth=%s\r\n", s.srv.opts.AuthServID, s.srv.address(s.authUser))
 	}
 	return fmt.Sprintf("Authentication-Results: %s; auth=none\r\n", s.srv.opts.AuthServID)
+}
+
+// login checks a user name and password (SMTP AUTH, IMAP LOGIN) under the
+// limiter (authlimit.go): it waits for the attempt's turn, then checks.
+// name is the account key ("" for a name of another domain); err, when not
+// nil, is the "try again later" to answer instead of a verdict.
+func (s *Server) login(username, password string, remote net.Addr) (name string, ok bool, err error) {
+	name, nerr := s.localUser(username)
+	keyName := name
+	if nerr != nil {
+		keyName = strings.ToLower(strings.TrimSpace(username))
+	}
+	keys := authKeys(keyName, remote)
+	if !s.limiter.wait(context.Background(), keys) {
+		s.log.Warn("login refused for now: too many failed logins", "user", keyName, "remote", remote.String())
+		return name, false, fmt.Errorf("Too many failed logins for %s or from your address; try again in a few minutes", keyName)
+	}
+	if nerr == nil {
+		s.mu.RLock()
+		a := s.accounts[name]
+		s.mu.RUnlock()
+		ok = a != nil && s.passwordOK(name, password, a.passSalt, a.passHash)
+	}
+	if !ok {
+		s.limiter.failed(keys)
+		return name, false, nil
+	}
+	s.limiter.passed(keys)
+	return name, true, nil
 }
 
 // passwordOK is checkPassword with a memory of the logins that passed: a
