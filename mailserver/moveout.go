@@ -26,8 +26,10 @@ type Replacement struct {
 // message's flags and internal date; its arrival ViaMasked, or ViaMove for
 // a message moved as it is) and every original deleted from from, or none
 // of it. A UID no longer in from is skipped: it was taken out before (a
-// repeat after a crash does nothing more). It reports how many messages it
-// took out. IMAP sessions see the EXPUNGEs and the new messages as after a
+// repeat after a crash does nothing more). A message whose delivery key
+// (dedupe.go) the destination holds already — the same mail sent again
+// after the first was taken out — is deleted without a second copy. It
+// reports how many messages it took out. IMAP sessions see the EXPUNGEs and the new messages as after a
 // MOVE.
 //
 // This is how pbem's intake takes handled mail out of the game's INBOX on
@@ -67,6 +69,25 @@ func (s *Server) MoveOut(ctx context.Context, user, from string, uidValidity uin
 			}
 			seen[it.UID] = true
 			orig := src.msgs[i]
+			// A copy of the same delivery (the same mail sent again, after
+			// the first had been taken out) is not kept twice.
+			var key string
+			if err := tx.QueryRowContext(ctx, "SELECT dedupe FROM messages WHERE mailbox_id = ? AND uid = ?", src.id, int64(orig.uid)).Scan(&key); err != nil {
+				return nil, err
+			}
+			if key != "" {
+				dup, err := hasDelivery(ctx, tx, dst.id, key)
+				if err != nil {
+					return nil, err
+				}
+				if dup {
+					if err := deleteMessage(ctx, tx, src.id, orig.uid); err != nil {
+						return nil, err
+					}
+					gone = append(gone, i)
+					continue
+				}
+			}
 			c := *orig
 			c.uid = next
 			if it.Raw == nil {
@@ -75,7 +96,7 @@ func (s *Server) MoveOut(ctx context.Context, user, from string, uidValidity uin
 					return nil, err
 				}
 			} else {
-				nm := &newMessage{raw: it.Raw, flags: orig.flags, date: orig.date, arrival: Arrival{Via: ViaMasked, User: s.address(name)}}
+				nm := &newMessage{raw: it.Raw, flags: orig.flags, date: orig.date, arrival: Arrival{Via: ViaMasked, User: s.address(name)}, dedupe: key}
 				if err := insertMessage(ctx, tx, dst.id, next, nm); err != nil {
 					return nil, err
 				}
@@ -88,7 +109,7 @@ func (s *Server) MoveOut(ctx context.Context, user, from string, uidValidity uin
 			copies = append(copies, &c)
 			next++
 		}
-		moved = len(copies)
+		moved = len(gone)
 		slices.Sort(gone)
 		return func() {
 			for _, c := range copies {

@@ -1,0 +1,77 @@
+package mailserver
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/emersion/go-imap/v2"
+)
+
+// TestMoveOut: handled mail leaves the INBOX for the processed mailbox in
+// one step, each message replaced by its copy when one is given (flags and
+// date kept, the arrival "masked"), as it is otherwise; a repeat does
+// nothing more; a second delivery of a mail already taken out leaves no
+// second copy; a session watching the INBOX sees the EXPUNGEs.
+func TestMoveOut(t *testing.T) {
+	s := startServer(t, t.TempDir())
+	ctx := context.Background()
+	referee := &Login{User: "referee", Password: "ref-secret"}
+	send := func(id string) {
+		t.Helper()
+		raw := []byte("From: referee@pbem.test\r\nTo: prussia@pbem.test\r\nMessage-ID: <" + id + ">\r\n\r\nPASSWORD secret\r\n")
+		if err := SendAs(ctx, s.SMTPAddr(), referee, "referee@pbem.test", []string{"prussia@pbem.test"}, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("a@x")
+	send("b@x")
+	if err := s.EnsureMailbox(ctx, "prussia", "done"); err != nil {
+		t.Fatal(err)
+	}
+	watch := dialIMAP(t, s, "prussia", "fritz", nil)
+	uv := selectBox(t, watch, "INBOX").UIDValidity
+	if err := watch.Store(imap.UIDSetNum(1), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagFlagged}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	items := []Replacement{{UID: 1, Raw: []byte("Subject: masked\r\n\r\nPASSWORD ****\r\n")}, {UID: 2}}
+	for round := range 2 {
+		n, err := s.MoveOut(ctx, "prussia", "INBOX", uv, "done", items)
+		if err != nil || n != 2-2*round {
+			t.Fatalf("round %d: %d taken out (%v), want %d", round, n, err, 2-2*round)
+		}
+	}
+	if _, err := s.MoveOut(ctx, "prussia", "INBOX", uv+1, "done", items); err == nil {
+		t.Error("a MoveOut under another UIDVALIDITY was not refused")
+	}
+	if uids := uidSearchAll(t, watch); len(uids) != 0 {
+		t.Errorf("the INBOX still shows %v", uids)
+	}
+	c := dialIMAP(t, s, "prussia", "fritz", nil)
+	done := selectBox(t, c, "done")
+	if done.NumMessages != 2 {
+		t.Fatalf("done holds %d", done.NumMessages)
+	}
+	first := fetchOne(t, c, 1, &imap.FetchOptions{Flags: true, BodySection: []*imap.FetchItemBodySection{{Peek: true}}})
+	if got := string(first.BodySection[0].Bytes); got != string(items[0].Raw) || flagSet(first.Flags) != `\Flagged` {
+		t.Errorf("the replaced message: %q, flags %v", got, first.Flags)
+	}
+	second := string(fetchOne(t, c, 2, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).BodySection[0].Bytes)
+	if !strings.Contains(second, "Message-ID: <b@x>") {
+		t.Errorf("the message moved as it is: %q", second)
+	}
+	if a, _, _ := s.ArrivalOf(ctx, "prussia", "done", done.UIDValidity, 1); a.Via != ViaMasked {
+		t.Errorf("the copy's arrival %v", a)
+	}
+
+	// The first mail again (a resend after the first was taken out):
+	// stored in the INBOX, but taken out without a second copy.
+	send("a@x")
+	n, err := s.MoveOut(ctx, "prussia", "INBOX", uv, "done", []Replacement{{UID: 3, Raw: []byte("Subject: masked again\r\n\r\nx\r\n")}})
+	if err != nil || n != 1 {
+		t.Fatalf("the resend: %d taken out (%v)", n, err)
+	}
+	if got := selectBox(t, c, "done").NumMessages; got != 2 {
+		t.Errorf("done holds %d after the resend was taken out, want 2", got)
+	}
+}
