@@ -29,6 +29,14 @@ type Intake struct {
 	log *slog.Logger
 	mu  sync.Mutex // one poll at a time
 
+	// fresh holds the bytes of the mail the running poll has just stored,
+	// by row id, for the handler (see handleStored).
+	fresh map[int64][]byte
+
+	// copies holds the masked copies (Options.Mask) of handled mail not yet
+	// taken out of the mailbox, made while its bytes were in memory.
+	copies map[int64][]byte
+
 	// warnedMask is set once the log has said that handled mail cannot
 	// be replaced by its masked copy on this server.
 	warnedMask bool
@@ -304,6 +312,12 @@ func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news [
 		if f.gone {
 			continue
 		}
+		if dups[i] == 0 {
+			if in.fresh == nil {
+				in.fresh = map[int64][]byte{}
+			}
+			in.fresh[rows[i].ID] = f.m.Raw
+		}
 		in.logStored(rows[i], f, dups[i])
 		if err := in.step(stepStored, rows[i]); err != nil {
 			return err
@@ -556,18 +570,35 @@ func (in *Intake) handlePending(ctx context.Context) error {
 // handleStored runs the Handler for every stored mail, oldest first. It
 // stops at the first failure, so mail is handled in arrival order. The
 // caller holds in.mu, so the Handler never runs twice at once.
+//
+// The mail is listed without its bytes; each mail's are those the poll just
+// fetched (Intake.fresh) or, for mail stored earlier, read from the store
+// when its turn comes — so that a backlog of large mail after a restart is
+// never in memory at once.
 func (in *Intake) handleStored(ctx context.Context) error {
-	rows, err := in.db.MailByStatus(ctx, store.MailStored)
+	defer clear(in.fresh)
+	rows, err := in.db.MailHeadsByStatus(ctx, store.MailStored)
 	if err != nil {
 		return err
 	}
+	for i := range rows {
+		rows[i].Raw = in.fresh[rows[i].ID]
+	}
 	if in.o.BatchHandler != nil && len(rows) > 1 {
-		return in.handleBatch(ctx, rows)
+		err := in.handleBatch(ctx, rows)
+		in.maskHandled(ctx, rows)
+		return err
 	}
 	for _, m := range rows {
+		if m.Raw == nil {
+			if m, err = in.db.Mail(ctx, m.ID); err != nil {
+				return err
+			}
+		}
 		if err := in.handle(ctx, m); err != nil {
 			return err
 		}
+		in.maskHandled(ctx, []store.Mail{m})
 	}
 	return nil
 }
@@ -597,6 +628,12 @@ func (in *Intake) handleBatch(ctx context.Context, rows []store.Mail) (err error
 				for _, rest := range rows {
 					if r, err := in.db.MailHead(ctx, rest.ID); err != nil || r.Status != store.MailStored {
 						continue
+					}
+					if rest.Raw == nil {
+						var err error
+						if rest, err = in.db.Mail(ctx, rest.ID); err != nil {
+							return err
+						}
 					}
 					if err := in.handle(ctx, rest); err != nil {
 						return err
@@ -708,6 +745,9 @@ func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywor
 		})
 		if err != nil {
 			return err
+		}
+		for _, r := range batch {
+			delete(in.copies, r.ID)
 		}
 		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
 	}

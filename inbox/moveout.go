@@ -36,13 +36,44 @@ type OutMail struct {
 	Copy []byte // what the processed mailbox keeps in its place; nil: the message itself
 }
 
-// masked asks Options.Mask for the copy of each mail of the batch, reading
-// each mail's bytes from the store one at a time.
+// maskHandled makes the masked copies (Options.Mask) of the mails of rows
+// that are no longer stored and whose bytes are at hand, for masked: a
+// large mail is then not read back from the store to be taken out. A
+// failure here only leaves the copy to be made later.
+func (in *Intake) maskHandled(ctx context.Context, rows []store.Mail) {
+	if in.o.Mask == nil {
+		return
+	}
+	for _, r := range rows {
+		if r.Raw == nil {
+			continue
+		}
+		if cur, err := in.db.MailHead(ctx, r.ID); err != nil || cur.Status == store.MailStored {
+			continue
+		}
+		c, err := in.o.Mask(ctx, r)
+		if err != nil {
+			continue
+		}
+		if in.copies == nil {
+			in.copies = map[int64][]byte{}
+		}
+		in.copies[r.ID] = c
+	}
+}
+
+// masked gives the copy of each mail of the batch: made when it was
+// handled (maskHandled), or now from its bytes in the store, read one mail
+// at a time.
 func (in *Intake) masked(ctx context.Context, batch []store.Mail) ([]OutMail, error) {
 	items := make([]OutMail, len(batch))
 	for i, r := range batch {
 		items[i].UID = r.UID
 		if in.o.Mask == nil {
+			continue
+		}
+		if c, ok := in.copies[r.ID]; ok {
+			items[i].Copy = c
 			continue
 		}
 		m, err := in.db.Mail(ctx, r.ID)

@@ -122,6 +122,9 @@ type Options struct {
 	// BatchHandler, when set, is given stored mail several at a time (in
 	// arrival order, at most the batch the intake just stored) instead of
 	// Handler, so that it can record several outcomes in one transaction.
+	// A mail stored by an earlier poll or run comes without its bytes (Raw
+	// nil): the BatchHandler reads them (store.DB.Mail) when it needs them,
+	// so that a backlog of large mail is not in memory at once.
 	// It has Handler's contract for each mail, and must handle them in
 	// order: when it returns an error, the mail not yet handled waits, and
 	// so does every mail after it. A panic is recovered and the first mail

@@ -229,7 +229,7 @@ func (s *imapSession) Append(name string, r imap.LiteralReader, options *imap.Ap
 		date = s.srv.now()
 	}
 	uids, err := s.srv.appendMessages(context.Background(), []newMessage{{
-		mailbox: m, raw: raw, flags: addFlags(nil, options.Flags), date: date,
+		mailbox: m, body: bytesContent(raw), flags: addFlags(nil, options.Flags), date: date,
 		arrival: Arrival{Via: ViaAppend, User: s.srv.address(s.acct.user), Remote: remoteIP(s.conn.NetConn().RemoteAddr())},
 	}})
 	if err != nil {

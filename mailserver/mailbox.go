@@ -421,7 +421,7 @@ func (s *Server) setSubscribed(ctx context.Context, a *account, name string, sub
 // newMessage is a message to be stored by appendMessages.
 type newMessage struct {
 	mailbox *mailbox
-	raw     []byte
+	body    content // the bytes, read a chunk at a time
 	flags   []imap.Flag
 	date    time.Time
 	arrival Arrival
@@ -476,7 +476,7 @@ func (s *Server) appendMessages(ctx context.Context, msgs []newMessage) ([]imap.
 					continue
 				}
 				m := nm.mailbox
-				m.msgs = append(m.msgs, &message{uid: uids[i], date: nm.date, size: int64(len(nm.raw)), flags: nm.flags,
+				m.msgs = append(m.msgs, &message{uid: uids[i], date: nm.date, size: nm.body.Len(), flags: nm.flags,
 					arrival: nm.arrival.String()})
 				m.uidNext = uids[i] + 1
 				m.tracker.QueueNumMessages(uint32(len(m.msgs)))

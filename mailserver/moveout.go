@@ -96,7 +96,7 @@ func (s *Server) MoveOut(ctx context.Context, user, from string, uidValidity uin
 					return nil, err
 				}
 			} else {
-				nm := &newMessage{raw: it.Raw, flags: orig.flags, date: orig.date, arrival: Arrival{Via: ViaMasked, User: s.address(name)}, dedupe: key}
+				nm := &newMessage{body: bytesContent(it.Raw), flags: orig.flags, date: orig.date, arrival: Arrival{Via: ViaMasked, User: s.address(name)}, dedupe: key}
 				if err := insertMessage(ctx, tx, dst.id, next, nm); err != nil {
 					return nil, err
 				}

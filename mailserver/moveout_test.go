@@ -75,3 +75,81 @@ func TestMoveOut(t *testing.T) {
 		t.Errorf("done holds %d after the resend was taken out, want 2", got)
 	}
 }
+
+// TestLargeMessageInChunks: a message of several chunks is stored from the
+// SMTP spool, fetched whole (streamed), in part and by its header, copied,
+// moved and expunged like any other, and its chunks go with it.
+func TestLargeMessageInChunks(t *testing.T) {
+	s := startServer(t, t.TempDir())
+	ctx := context.Background()
+	var b strings.Builder
+	b.WriteString("From: x@example.org\r\nTo: prussia@pbem.test\r\nSubject: big\r\nMessage-ID: <big@x>\r\n\r\n")
+	for i := 0; b.Len() < 3*chunkSize+12345; i++ {
+		b.WriteString(strings.Repeat(string(rune('a'+i%26)), 70) + "\r\n")
+	}
+	sent := b.String()
+	if err := Send(ctx, s.SMTPAddr(), "x@example.org", []string{"prussia@pbem.test"}, []byte(sent)); err != nil {
+		t.Fatal(err)
+	}
+	chunks := func() (n int) {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		s.db.QueryRow("SELECT count(*) FROM message_chunks").Scan(&n)
+		return n
+	}
+	if n := chunks(); n != 3 {
+		t.Errorf("%d chunks stored, want 3", n)
+	}
+	c := dialIMAP(t, s, "prussia", "fritz", nil)
+	selectBox(t, c, "INBOX")
+	whole := string(fetchOne(t, c, 1, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).BodySection[0].Bytes)
+	if !strings.HasSuffix(whole, sent) || !strings.HasPrefix(whole, "Return-Path: <x@example.org>\r\n") {
+		t.Fatalf("BODY[] is not the message sent (%d bytes, sent %d)", len(whole), len(sent))
+	}
+	got := fetchOne(t, c, 1, &imap.FetchOptions{RFC822Size: true, BodyStructure: &imap.FetchItemBodyStructure{},
+		BodySection: []*imap.FetchItemBodySection{
+			{Peek: true, Partial: &imap.SectionPartial{Offset: int64(chunkSize) - 10, Size: 20}},
+			{Peek: true, Specifier: imap.PartSpecifierHeader},
+		}})
+	if got.RFC822Size != int64(len(whole)) || got.BodyStructure == nil {
+		t.Errorf("RFC822.SIZE %d (want %d), BODYSTRUCTURE %v", got.RFC822Size, len(whole), got.BodyStructure)
+	}
+	for _, sec := range got.BodySection {
+		want := whole[chunkSize-10 : chunkSize+10]
+		if sec.Section.Specifier == imap.PartSpecifierHeader {
+			want = whole[:strings.Index(whole, "\r\n\r\n")+4]
+		}
+		if string(sec.Bytes) != want {
+			t.Errorf("section %v: %q, want %q", sec.Section, sec.Bytes, want)
+		}
+	}
+	c.Create("Copy", nil).Wait()
+	c.Create("Moved", nil).Wait()
+	if _, err := c.Copy(imap.UIDSetNum(1), "Copy").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Move(imap.UIDSetNum(1), "Moved").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := chunks(); n != 6 {
+		t.Errorf("%d chunks after a COPY and a MOVE, want 6", n)
+	}
+	for _, box := range []string{"Copy", "Moved"} {
+		selectBox(t, c, box)
+		if got := string(fetchOne(t, c, 1, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).BodySection[0].Bytes); got != whole {
+			t.Errorf("%s: the copy differs (%d bytes)", box, len(got))
+		}
+	}
+	if err := c.Store(imap.UIDSetNum(1), &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Expunge().Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete("Copy").Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if n := chunks(); n != 0 {
+		t.Errorf("%d chunks left after the messages were expunged and their mailbox deleted", n)
+	}
+}

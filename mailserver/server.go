@@ -513,7 +513,7 @@ func (s *Server) Deliver(ctx context.Context, user string, raw []byte) error {
 	received := fmt.Sprintf("Received: by %s (pbem mailserver) with local id %s\r\n\tfor <%s@%s>; %s\r\n",
 		s.opts.Domain, newID(), name, s.opts.Domain, now.Format(time.RFC1123Z))
 	msg := append([]byte(received), toCRLF(raw)...)
-	_, err = s.appendMessages(ctx, []newMessage{{mailbox: inbox, raw: msg, date: now, arrival: Arrival{Via: ViaLocal}}})
+	_, err = s.appendMessages(ctx, []newMessage{{mailbox: inbox, body: bytesContent(msg), date: now, arrival: Arrival{Via: ViaLocal}}})
 	return err
 }
 

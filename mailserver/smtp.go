@@ -168,13 +168,8 @@ func (s *smtpSession) Data(r io.Reader) error {
 	}
 	s.srv.mu.RUnlock()
 	for i := range msgs {
-		raw, err := sp.withPrefix(prefixes[i], info.drop)
-		if err != nil {
-			s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
-			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
-				Message: "Could not store the message; try again later"}
-		}
-		msgs[i].raw = raw
+		// Stored from the spool a chunk at a time (chunks.go).
+		msgs[i].body = spooledContent(prefixes[i], sp, info.drop)
 	}
 
 	if err := s.srv.deliverGrouped(context.Background(), msgs); err != nil {

@@ -84,29 +84,6 @@ func (s *Server) spool(r io.Reader) (*spooled, error) {
 	return sp, nil
 }
 
-// withPrefix returns prefix followed by the message less the byte ranges
-// drop (ascending, within the header), in one allocation.
-func (sp *spooled) withPrefix(prefix string, drop [][2]int) ([]byte, error) {
-	dropped := 0
-	for _, d := range drop {
-		dropped += d[1] - d[0]
-	}
-	out := make([]byte, len(prefix)+int(sp.size)-dropped)
-	n := copy(out, prefix)
-	pos := int64(0)
-	for _, seg := range append(drop, [2]int{int(sp.size), int(sp.size)}) {
-		length := int64(seg[0]) - pos
-		if sp.file == nil {
-			copy(out[n:], sp.mem[pos:pos+length])
-		} else if _, err := sp.file.ReadAt(out[n:n+int(length)], pos); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("mailserver: reading the spool file: %w", err)
-		}
-		n += int(length)
-		pos = int64(seg[1])
-	}
-	return out, nil
-}
-
 // close removes the spool file and lets the next large message in.
 func (sp *spooled) close() {
 	if sp.file != nil {

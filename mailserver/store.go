@@ -27,11 +27,20 @@ const schemaVersion = 2
 // upgrades[v] takes a store from schema version v+1 to v+2. Steps are never
 // edited once released: a change is a new step at the end.
 var upgrades = []string{
-	// 2: how each message arrived (Arrival), and the key that makes a
-	// delivery by SMTP idempotent (dedupe.go).
+	// 2: how each message arrived (Arrival), the key that makes a
+	// delivery by SMTP idempotent (dedupe.go), and large messages in
+	// pieces (chunks.go).
 	`ALTER TABLE messages ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
 	 ALTER TABLE messages ADD COLUMN dedupe TEXT NOT NULL DEFAULT '';
-	 CREATE INDEX messages_by_dedupe ON messages(mailbox_id, dedupe) WHERE dedupe != '';`,
+	 CREATE INDEX messages_by_dedupe ON messages(mailbox_id, dedupe) WHERE dedupe != '';
+	 CREATE TABLE message_chunks (
+		mailbox_id INTEGER NOT NULL,
+		uid        INTEGER NOT NULL,
+		seq        INTEGER NOT NULL,
+		data       BLOB NOT NULL,
+		PRIMARY KEY (mailbox_id, uid, seq),
+		FOREIGN KEY (mailbox_id, uid) REFERENCES messages(mailbox_id, uid) ON DELETE CASCADE
+	 );`,
 }
 
 const schema = `
@@ -339,31 +348,19 @@ func loadIndex(ctx context.Context, db *sql.DB) (map[string]*account, error) {
 	return accounts, nil
 }
 
-// loadRaw reads one message's bytes; ok is false if the message is gone.
-func loadRaw(ctx context.Context, db *sql.DB, mailboxID int64, uid imap.UID) (raw []byte, ok bool, err error) {
-	err = db.QueryRowContext(ctx, "SELECT raw FROM messages WHERE mailbox_id = ? AND uid = ?",
-		mailboxID, int64(uid)).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	return raw, err == nil, err
-}
-
 // insertMessage stores one message under uid and moves the mailbox's
 // uidnext past it.
 func insertMessage(ctx context.Context, tx *sql.Tx, mailboxID int64, uid imap.UID, nm *newMessage) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO messages (mailbox_id, uid, internal_date, size, flags, raw, arrival, dedupe)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		mailboxID, int64(uid), nm.date.Format(dateLayout), len(nm.raw), formatFlags(nm.flags), nm.raw, nm.arrival.String(), nm.dedupe)
-	if err != nil {
+	if err := insertContent(ctx, tx, mailboxID, uid, nm); err != nil {
 		return err
 	}
 	return setUIDNext(ctx, tx, mailboxID, uid+1)
 }
 
-// copyMessage copies a message row inside SQLite, without reading its body
-// into memory. The copy's arrival is how it was copied (a copy is never
-// what the original was: see Arrival); the delivery key goes with it.
+// copyMessage copies a message row, and its chunks, inside SQLite, without
+// reading its body into memory. The copy's arrival is how it was copied (a
+// copy is never what the original was: see Arrival); the delivery key goes
+// with it.
 func copyMessage(ctx context.Context, tx *sql.Tx, fromMailbox int64, fromUID imap.UID, toMailbox int64, toUID imap.UID, arrival Arrival) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO messages (mailbox_id, uid, internal_date, size, flags, raw, arrival, dedupe)
 		SELECT ?, ?, internal_date, size, flags, raw, ?, dedupe FROM messages WHERE mailbox_id = ? AND uid = ?`,
@@ -375,6 +372,9 @@ func copyMessage(ctx context.Context, tx *sql.Tx, fromMailbox int64, fromUID ima
 		return err
 	} else if n != 1 {
 		return fmt.Errorf("message %d of mailbox %d vanished from the store", fromUID, fromMailbox)
+	}
+	if err := copyChunks(ctx, tx, fromMailbox, fromUID, toMailbox, toUID); err != nil {
+		return err
 	}
 	return setUIDNext(ctx, tx, toMailbox, toUID+1)
 }
