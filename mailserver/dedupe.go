@@ -51,7 +51,9 @@ func deliveryKey(user, messageID string, sum [sha256.Size]byte) string {
 // hasDelivery reports whether the mailbox holds a message with the key.
 func hasDelivery(ctx context.Context, tx *sql.Tx, mailboxID int64, key string) (bool, error) {
 	var one int
-	err := tx.QueryRowContext(ctx, "SELECT 1 FROM messages WHERE mailbox_id = ? AND dedupe = ? LIMIT 1", mailboxID, key).Scan(&one)
+	// "dedupe != ''" lets SQLite use the partial index messages_by_dedupe
+	// (it cannot know that the bound key is not empty).
+	err := tx.QueryRowContext(ctx, "SELECT 1 FROM messages WHERE mailbox_id = ? AND dedupe = ? AND dedupe != '' LIMIT 1", mailboxID, key).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
