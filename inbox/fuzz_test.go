@@ -141,3 +141,36 @@ func FuzzAuthenticate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMaskedCopy: whatever the mail, MaskedCopy does not panic and gives a
+// mail that Extract reads, with the X-Pbem-Masked field, and in which the
+// masked word ("sesame", the tests' password) is nowhere — not in its
+// bytes, not in any text it decodes to — even when the mail hid it in an
+// encoded Subject, a base64 part or an attachment pbem did not read.
+func FuzzMaskedCopy(f *testing.F) {
+	fuzzSeeds(f)
+	f.Add([]byte("Subject: =?utf-8?b?c2VzYW1l?=\r\nFrom: a@b\r\n\r\nPASSWORD sesame\r\n"))
+	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=m\r\n\r\n--m\r\nContent-Type: text/plain\r\n\r\nx\r\n" +
+		"--m\r\nContent-Type: application/octet-stream; name=a.bin\r\nContent-Transfer-Encoding: base64\r\n\r\nc2VzYW1l\r\n--m--\r\n"))
+	mask := func(s string) string { return strings.ReplaceAll(s, "sesame", "****") }
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ex, _ := Extract(raw, fuzzLimits)
+		c := MaskedCopy(raw, ex, mask, "a note")
+		cex, err := Extract(c, Limits{})
+		if err != nil {
+			t.Fatalf("the copy cannot be read: %v\n%q", err, c)
+		}
+		if !bytes.Contains(c, []byte("\r\nX-Pbem-Masked: sha256=")) && !bytes.HasPrefix(c, []byte("X-Pbem-Masked: sha256=")) {
+			t.Fatalf("no X-Pbem-Masked field:\n%q", c)
+		}
+		texts := []string{string(c), cex.Subject, cex.FromName}
+		for _, x := range cex.Texts {
+			texts = append(texts, x.Text)
+		}
+		for _, x := range texts {
+			if strings.Contains(x, "sesame") {
+				t.Fatalf("the masked word is in the copy:\n%q\nof\n%q", c, raw)
+			}
+		}
+	})
+}

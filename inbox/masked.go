@@ -39,14 +39,15 @@ func MaskedCopy(raw []byte, ex *Extracted, mask func(string) string, note string
 		hdr = nil
 	}
 	for _, f := range headerFieldsOf(hdr) {
-		name, value, _ := strings.Cut(f, ":")
+		name, value, ok := strings.Cut(f, ":")
 		key := strings.ToLower(strings.TrimSpace(name))
-		if strings.HasPrefix(key, "content-") || key == "mime-version" || key == "dkim-signature" ||
-			strings.HasPrefix(key, "arc-") || key == "x-pbem-masked" {
-			continue
+		if !ok || key == "" || strings.ContainsAny(key, " \t\r\n") || strings.HasPrefix(key, "content-") || key == "mime-version" ||
+			key == "dkim-signature" || strings.HasPrefix(key, "arc-") || key == "x-pbem-masked" || mask(name) != name {
+			continue // not a field (a broken header), one the copy does not keep, or a name with a secret in it
 		}
-		decoded := decodeHeaderWords(strings.TrimSpace(unfold(value)))
-		if masked := mask(decoded); masked != decoded {
+		plain := strings.TrimSpace(unfold(value))
+		decoded := decodeHeaderWords(plain)
+		if masked := mask(decoded); masked != decoded || mask(plain) != plain {
 			b.WriteString(strings.TrimSpace(name) + ": " + encodeHeaderValue(masked) + "\r\n")
 			continue
 		}
