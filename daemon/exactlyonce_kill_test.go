@@ -119,7 +119,7 @@ func TestExactlyOnceSIGKILL(t *testing.T) {
 
 	rng := killRand()
 	stages := map[string]int{}
-	resent, again, turns, inFlight := 0, 0, 0, 0
+	resent, turns, inFlight := 0, 0, 0
 	for g := 0; g*killsPerGame < points; g++ {
 		dir := filepath.Join(t.TempDir(), strconv.Itoa(g))
 		copyTree(t, template, dir)
@@ -142,7 +142,7 @@ func TestExactlyOnceSIGKILL(t *testing.T) {
 				var wg sync.WaitGroup
 				wg.Add(1)
 				go func() { defer wg.Done(); sender.send(c.smtp) }()
-				time.Sleep(time.Duration(rng.Int64N(int64(3*span/2) + 1)))
+				time.Sleep(time.Duration(rng.Int64N(int64(2*span) + 1)))
 				c.kill()
 				wg.Wait()
 			}
@@ -158,15 +158,6 @@ func TestExactlyOnceSIGKILL(t *testing.T) {
 		}
 		waitEODone(t, db, c.imap, sender, true)
 		checkExactlyOnce(t, c.imap, sender.mails, fmt.Sprintf("game %d", g))
-		rows, err := db.MessagesInState(context.Background(), store.OutboxSent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			if r.Attempts > 1 {
-				again++
-			}
-		}
 		rec, _ := db.LatestTurnHead(context.Background(), "syw")
 		turns += rec.Turn
 		resent += sender.resent
@@ -183,8 +174,8 @@ func TestExactlyOnceSIGKILL(t *testing.T) {
 		verdict = "FAILED"
 	}
 	t.Logf("%d kills (%d per game, %d turns resolved); a round takes %v in a run never killed; %d of pbem's mails were being sent "+
-		"at a kill and went again (%d rows sent more than once); %d sheets sent again by the players' mail programs; %s; killed when: %s",
-		points, killsPerGame, turns, span.Round(time.Millisecond), inFlight, again, resent, verdict, strings.Join(lines, "; "))
+		"at a kill and went again; %d sheets sent again by the players' mail programs; %s; killed when: %s",
+		points, killsPerGame, turns, span.Round(time.Millisecond), inFlight, resent, verdict, strings.Join(lines, "; "))
 }
 
 // eoStage says how far a killed round had got: its sheets taken by the

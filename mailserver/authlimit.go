@@ -39,7 +39,7 @@ import (
 // several attempts waiting; it passes once the stranger stops or slows
 // down, and at once authForget after the last failure. What the stranger
 // gains: one guess per authMaxDelay per account — some 5,800 a day —
-// which is why the game's passwords (docs/config.md) should not be words.
+// which is why the accounts' passwords (docs/config.md) should not be words.
 const (
 	authFreeFailures = 3
 	authBaseDelay    = time.Second

@@ -18,9 +18,10 @@ import (
 // read into memory, but one larger than smallMessage is spooled to a file in
 // the server's folder as it arrives, and only one large message at a time
 // (all SMTP sessions together) is read and stored: the others wait their
-// turn before reading on. Storing it then needs the message once in memory,
-// with its trace headers, for SQLite's INSERT. Line ends are made CRLF while
-// the data streams past, without another copy.
+// turn before reading on. It is stored from the file a MiB at a time
+// (chunks.go). Line ends are made CRLF while the data streams past, without
+// another copy, and the SHA-256 of the message is taken on the way (for the
+// delivery key, dedupe.go).
 
 // smallMessage is the size up to which a message is read into memory.
 const smallMessage = 1 << 20
