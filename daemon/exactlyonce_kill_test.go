@@ -92,13 +92,14 @@ func (s *eoSender) send(smtpAddr string) bool {
 }
 
 // TestExactlyOnceSIGKILL kills the daemon PBEM_KILL_POINTS times (default
-// killsPerGame: one game), killsPerGame times per game, and checks each
-// game's end. docs/intake.md gives the figures of a run of 200 kills.
+// 3: one game of three rounds, to keep go test quick), killsPerGame times
+// per game, and checks each game's end. docs/intake.md gives the figures of
+// runs of 200 kills.
 func TestExactlyOnceSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}
-	points := killPoints(killsPerGame)
+	points := killPoints(3)
 	template := newKillTemplate(t)
 
 	// A run never killed, one round: how long the work takes.
