@@ -2,7 +2,10 @@ package inbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/emersion/go-imap/v2"
 
@@ -119,4 +122,154 @@ func (s *session) replaceOut(items []OutMail, processed string) error {
 		return err
 	}
 	return s.do("UID EXPUNGE", func() error { return s.c.UIDExpunge(set).Close() })
+}
+
+// moveBatch bounds the UIDs named in one MOVE, COPY or STORE.
+const moveBatch = 500
+
+// moveHandled takes every handled mail of this mailbox out of it (see
+// session.moveOut) and marks it moved. Mail stored under an earlier
+// UIDVALIDITY cannot be named any more; its copy under the current one was
+// stored as a duplicate by this poll (or the message is gone), so it is
+// marked moved with a note.
+func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywordOK bool) error {
+	var rows []store.Mail
+	for _, st := range []store.MailStatus{store.MailHandled, store.MailIgnored, store.MailQuarantined, store.MailAcknowledged} {
+		rs, err := in.db.MailHeadsByStatus(ctx, st)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if r.Mailbox == in.o.Mailbox {
+				r.Raw = nil
+				rows = append(rows, r)
+			}
+		}
+	}
+	slices.SortFunc(rows, func(a, b store.Mail) int { return int(a.ID - b.ID) })
+	var current []store.Mail
+	for _, r := range rows {
+		if r.UIDValidity == uv {
+			current = append(current, r)
+			continue
+		}
+		note := fmt.Sprintf("UIDVALIDITY changed from %d to %d before it was moved; the message, if still there, was found again by its SHA-256 and moved as a duplicate", r.UIDValidity, uv)
+		if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, joinNote(r.Error, note)); err != nil {
+			return err
+		}
+	}
+	for len(current) > 0 {
+		batch := current[:min(len(current), moveBatch)]
+		current = current[len(batch):]
+		how, err := in.takeOut(ctx, s, uv, batch, keywordOK)
+		if err != nil {
+			return fmt.Errorf("inbox: taking %d handled messages out of %s: %w", len(batch), in.o.Mailbox, err)
+		}
+		for _, r := range batch {
+			if err := in.step(stepMoved, r); err != nil {
+				return err
+			}
+		}
+		// Marked moved together, in one transaction.
+		err = in.db.Update(ctx, func(tx *store.Tx) error {
+			for _, r := range batch {
+				if err := tx.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range batch {
+			delete(in.copies, r.ID)
+		}
+		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
+	}
+	return nil
+}
+
+// takeOut takes a batch of handled mail out of the mailbox (see
+// moveout.go) and says how.
+func (in *Intake) takeOut(ctx context.Context, s *session, uv uint32, batch []store.Mail, keywordOK bool) (string, error) {
+	items, err := in.masked(ctx, batch)
+	if err != nil {
+		return "", err
+	}
+	if in.o.MoveOut != nil {
+		return "moved by the server", in.o.MoveOut(ctx, in.o.Mailbox, uv, in.o.ProcessedMailbox, items)
+	}
+	var plain []imap.UID
+	var copies []OutMail
+	for _, it := range items {
+		if it.Copy != nil && s.canUIDPlus && s.processed {
+			copies = append(copies, it)
+		} else {
+			plain = append(plain, imap.UID(it.UID))
+		}
+	}
+	if len(copies) < len(items) && in.o.Mask != nil && !in.warnedMask {
+		for _, it := range items {
+			if it.Copy != nil && !(s.canUIDPlus && s.processed) {
+				in.warnedMask = true
+				in.log.Warn("the server offers no UIDPLUS (or the processed mailbox cannot be made): handled mail is moved or flagged "+
+					"as it is, passwords and all; delete it from the server by hand, or use a server with UIDPLUS", "mailbox", in.o.Mailbox)
+				break
+			}
+		}
+	}
+	how := ""
+	if len(copies) > 0 {
+		// Only those still here: a repeat after a crash that came after
+		// the EXPUNGE must not APPEND their copies again.
+		uids := make([]imap.UID, len(copies))
+		for i, c := range copies {
+			uids[i] = imap.UID(c.UID)
+		}
+		left, err := s.present(uids)
+		if err != nil {
+			return "", err
+		}
+		copies = slices.DeleteFunc(copies, func(c OutMail) bool { return !slices.Contains(left, imap.UID(c.UID)) })
+		if len(copies) > 0 {
+			if err := s.replaceOut(copies, in.o.ProcessedMailbox); err != nil {
+				return "", err
+			}
+		}
+		how = "masked copies kept"
+	}
+	if len(plain) > 0 {
+		h, err := in.moveUIDs(s, plain, keywordOK)
+		if err != nil {
+			return "", err
+		}
+		how = strings.TrimPrefix(how+", "+h, ", ")
+	}
+	return how, nil
+}
+
+// moveUIDs moves (or flags) messages as they are, coping with a server
+// that says NO for UIDs already gone, and with a processed mailbox deleted
+// under the intake.
+func (in *Intake) moveUIDs(s *session, uids []imap.UID, keywordOK bool) (string, error) {
+	how, err := s.moveOut(uids, &in.o, keywordOK)
+	var ie *imap.Error
+	if err != nil && errors.As(err, &ie) && ie.Code == imap.ResponseCodeTryCreate {
+		// The processed mailbox was deleted under us.
+		s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
+		how, err = s.moveOut(uids, &in.o, keywordOK)
+	}
+	if err != nil && errors.As(err, &ie) {
+		// Some servers answer NO for UIDs no longer there (moved before
+		// a crash, or by a person): move what is left.
+		left, serr := s.present(uids)
+		if serr == nil && len(left) < len(uids) {
+			how, err = "already gone", nil
+			if len(left) > 0 {
+				how, err = s.moveOut(left, &in.o, keywordOK)
+			}
+		}
+	}
+	return how, err
 }
