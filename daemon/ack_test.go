@@ -90,7 +90,7 @@ func TestLaterSheetReplacesEarlier(t *testing.T) {
 // TestUnknownSenderLearnsNothing: an unregistered sender's answer holds no
 // game data, not even the game's name; a second mail from the same address
 // gets no second answer; and a sheet naming a nation makes that nation's
-// owner aware.
+// owner aware, of every attempt.
 func TestUnknownSenderLearnsNothing(t *testing.T) {
 	h := newHarness(t, nil)
 	h.send("stranger@pbem.localhost", "orders", goodSheet)
@@ -117,8 +117,8 @@ func TestUnknownSenderLearnsNothing(t *testing.T) {
 	if n := h.count("stranger@pbem.localhost", "pw-stranger"); n != 1 {
 		t.Errorf("the unknown sender got %d answers to two mails, want 1 (a forged From must not make pbem a spam source)", n)
 	}
-	if n := h.count("eisenmark@pbem.localhost", "pw-eisenmark"); n != 1 {
-		t.Errorf("Eisenmark got %d notices about the same stranger, want 1", n)
+	if n := h.count("eisenmark@pbem.localhost", "pw-eisenmark"); n != 2 {
+		t.Errorf("Eisenmark got %d notices about the stranger's two sheets, want 2 (each attempt at the password is news)", n)
 	}
 }
 

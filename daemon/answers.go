@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -22,8 +23,9 @@ import (
 // nation. The answer names no game and no nation, and goes once per address:
 // a forged From (spam does that) makes pbem write to a stranger once at
 // most. If the mail holds a sheet naming a nation, that nation's registered
-// address is told, once per unknown address.
-func (g *Game) answerUnknownSender(m store.Mail, ex *inbox.Extracted) outcome {
+// address is told of every such mail (each attempt at its password is
+// news to it), and whether the sheet carried the nation's password.
+func (g *Game) answerUnknownSender(ctx context.Context, m store.Mail, ex *inbox.Extracted) (outcome, error) {
 	out := outcome{status: store.MailAcknowledged, class: ClassUnknownSender}
 	if ex.From != "" {
 		msg := g.reply(m, ex, []string{ex.From}, MailHelp, "", -1, "Your mail was not read", templates.Must("unknown-sender", nil))
@@ -38,14 +40,27 @@ func (g *Game) answerUnknownSender(m store.Mail, ex *inbox.Extracted) outcome {
 		}
 	}
 	if to := g.registered(n); to != "" {
-		out.msgs = append(out.msgs, g.message(MailNotice, string(n), -1, "unregistered:"+ex.From, []string{to},
+		carried := false
+		if sheet.Header.Password != "" {
+			st, err := g.State(ctx)
+			if err != nil {
+				return outcome{}, err
+			}
+			if carried, err = g.verifyPassword(ctx, n, st.Turn, sheet.Header.Password); err != nil {
+				return outcome{}, err
+			}
+		}
+		if carried {
+			g.Log.Warn("a stranger's sheet carried a nation's password", "mail", m.ID, "nation", n, "from", ex.From)
+		}
+		out.msgs = append(out.msgs, g.message(MailNotice, string(n), -1, "unregistered:"+store.SHA256Hex(m.Raw), []string{to},
 			fmt.Sprintf("[%s] A sheet for %s came from an unregistered address", g.ID(), g.nationName(n)),
-			templates.Must("unregistered-notice", map[string]any{"Nation": g.nationName(n), "From": ex.From}), m.ReceivedAt))
+			templates.Must("unregistered-notice", map[string]any{"Nation": g.nationName(n), "From": ex.From, "Password": carried}), m.ReceivedAt))
 	}
 	if notice := g.refereeNotice(m, ex); notice != nil {
 		out.msgs = append(out.msgs, *notice)
 	}
-	return out
+	return out, nil
 }
 
 // answerSpoof records a mail that failed sender authentication and tells the
@@ -83,7 +98,7 @@ func (g *Game) answerWrongNation(m store.Mail, ex *inbox.Extracted, auth inbox.A
 // sender is registered, tells them why.
 func (g *Game) answerUnreadable(m store.Mail, ex *inbox.Extracted, why error) outcome {
 	out := outcome{status: store.MailQuarantined, class: ClassUnreadable, note: why.Error()}
-	if ex == nil || !inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config)).OK() {
+	if ex == nil || !inbox.Authenticate(ex, m.Raw, m.Arrival, PolicyFor(g.Config)).OK() {
 		return out
 	}
 	for _, o := range g.ownersOf([]string{ex.From}) {

@@ -84,8 +84,11 @@ func (g *Game) handleGroup(ctx context.Context, ms []store.Mail) error {
 			ds[i].err = err
 			return
 		}
-		ds[i].m = m
 		ds[i].out, ds[i].err = g.decideRecovered(ctx, m)
+		// Decided: the bytes are not needed to record it, and a group of
+		// large mails must not stay in memory together.
+		m.Raw = nil
+		ds[i].m = m
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(ms))
 	next := make(chan int)

@@ -25,17 +25,22 @@ func storeMail(t *testing.T, g *Game, uid uint32, from, raw string, at time.Time
 		msgID = strings.Trim(msg.Header.Get("Message-ID"), "<>")
 	}
 	// The embedded server's stamp for a sender logged in as from, on top
-	// (unless the test wrote its own).
+	// (unless the test wrote its own), and its record of the arrival,
+	// which is what counts.
 	if !strings.Contains(raw, "Authentication-Results: pbem.localhost;") {
 		raw = "Authentication-Results: pbem.localhost; auth=pass smtp.auth=" + from + "\n" + raw
 	}
 	m, _, err := g.DB.StoreMail(context.Background(), store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: uid,
-		Raw: []byte(strings.ReplaceAll(raw, "\n", "\r\n")), From: from, MessageID: msgID, ReceivedAt: at})
+		Raw: []byte(strings.ReplaceAll(raw, "\n", "\r\n")), From: from, MessageID: msgID, ReceivedAt: at, Arrival: sentBy(from)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
+
+// sentBy is the embedded server's record of a mail sent by SMTP logged in
+// as addr.
+func sentBy(addr string) string { return "smtp auth=" + addr + " remote=127.0.0.1" }
 
 // sheetMail is a raw order mail from eisenmark with a Message-ID.
 func sheetMail(messageID, extraHeader string) string {
@@ -259,7 +264,7 @@ func TestTooLargeMailIsAnswered(t *testing.T) {
 		"Message-ID: <big@pbem.localhost>\r\nX-Pbem-Not-Fetched: 40000000 bytes, over the limit of 10485760\r\n\r\n" +
 		"[pbem: this message was 40000000 bytes, over the limit of 10485760 bytes; only its header was fetched.]\r\n")
 	m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: raw,
-		From: "eisenmark@pbem.localhost", ReceivedAt: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC)})
+		From: "eisenmark@pbem.localhost", ReceivedAt: time.Date(2026, 4, 1, 12, 0, 0, 0, time.UTC), Arrival: sentBy("eisenmark@pbem.localhost")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +295,7 @@ func TestDKIMTempErrorIsRetried(t *testing.T) {
 			"From: eisenmark@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: o\r\n" +
 			"Message-ID: <dns" + string(rune('0'+uid)) + "@pbem.localhost>\r\n\r\n" + strings.ReplaceAll(goodSheet, "\n", "\r\n"))
 		m, _, err := d.Game.DB.StoreMail(ctx, store.Mail{Mailbox: "INBOX", UIDValidity: 1, UID: uid, Raw: raw,
-			From: "eisenmark@pbem.localhost", ReceivedAt: received})
+			From: "eisenmark@pbem.localhost", ReceivedAt: received, Arrival: sentBy("eisenmark@pbem.localhost")})
 		if err != nil {
 			t.Fatal(err)
 		}

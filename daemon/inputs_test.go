@@ -371,3 +371,34 @@ func FuzzMaskPasswords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMaskCopyText: the masking of the copy kept in the processed mailbox
+// never panics, keeps the lines, leaves nothing but **** after a PASSWORD
+// keyword on any line, and no secret it found (of four or more characters,
+// not itself part of the word PASSWORD) anywhere in the text.
+func FuzzMaskCopyText(f *testing.F) {
+	f.Add("GAME syw\nPASSWORD demo-eisenmark\nTURN 1\nmy password is demo-eisenmark\n")
+	f.Add("PASSWORD:x\r\nPASSWORD CHANGE y-new-secret\r\nRESET PASSWORD eisenmark s3cr3t-new\r\n> PASSWORD quoted\n")
+	f.Add("password\n:PASSWORD:\nPASSWORDPASSWORD x")
+	g := &Game{Config: &config.Config{}}
+	f.Fuzz(func(t *testing.T, text string) {
+		secrets := g.secretsIn(text)
+		got := maskCopyText(text, secrets)
+		if strings.Count(got, "\n") != strings.Count(text, "\n") {
+			t.Fatalf("lines changed: %q → %q", text, got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if _, rest, ok := afterPasswordWord(line); ok {
+				if r := strings.TrimSpace(strings.TrimSuffix(rest, "\r")); r != "" && r != "****" {
+					t.Fatalf("line %q keeps %q after PASSWORD", line, r)
+				}
+			}
+		}
+		for _, s := range secrets {
+			if len(s) >= 4 && !strings.Contains("****", s) && !strings.Contains(strings.ToUpper("PASSWORD:"), strings.ToUpper(s)) &&
+				strings.Contains(got, s) {
+				t.Fatalf("secret %q left in %q (from %q)", s, got, text)
+			}
+		}
+	})
+}

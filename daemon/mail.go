@@ -145,14 +145,14 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 		g.Log.Info("automatic mail not answered", "mail", m.ID, "from", m.From, "why", why)
 		return outcome{status: store.MailIgnored, class: ClassAutomatic, note: why}, nil
 	}
-	auth := inbox.Authenticate(ex, m.Raw, PolicyFor(g.Config))
+	auth := inbox.Authenticate(ex, m.Raw, m.Arrival, PolicyFor(g.Config))
 	switch {
 	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
 		// A DNS failure says nothing about the mail: try again later (the
 		// intake keeps later mail waiting behind it, in arrival order).
 		return outcome{}, fmt.Errorf("DKIM check of mail %d could not reach DNS; will retry: %s", m.ID, auth.Reason)
 	case auth.Verdict == inbox.UnknownSender:
-		return g.answerUnknownSender(m, ex), nil
+		return g.answerUnknownSender(ctx, m, ex)
 	case !auth.OK():
 		g.Log.Warn("mail refused by sender authentication", "mail", m.ID, "verdict", auth.Verdict, "reason", auth.Reason)
 		return g.answerSpoof(m, ex, auth), nil

@@ -6,12 +6,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
 	"github.com/syw-pbem/pbem/store"
 )
 
 // TestResendRequeuePassword: RESEND sends Eisenmark's report again under
-// its original Message-ID (the mailbox holds two copies of one id);
-// REQUEUE sends a mail the outbox had given up on, unchanged; PASSWORD
+// its original Message-ID — the embedded server keeps one copy of a mail
+// per mailbox, so Eisenmark, who still has it, holds it once, and gets it
+// again once it is deleted; REQUEUE sends a mail the outbox had given up
+// on, unchanged; PASSWORD
 // resets a nation's password, the nation is mailed the new one, the
 // referee's answer does not repeat it, and the old one no longer works.
 func TestResendRequeuePassword(t *testing.T) {
@@ -39,8 +44,15 @@ func TestResendRequeuePassword(t *testing.T) {
 		t.Fatalf("the answer to RESEND:\n%s", body(ack))
 	}
 	h.settle()
-	if ids := reportID(); len(ids) != 2 || ids[0] != ids[1] {
-		t.Errorf("after RESEND Eisenmark holds reports %v, want the same Message-ID twice", ids)
+	if ids := reportID(); len(ids) != 1 || ids[0] != first[0] {
+		t.Errorf("after RESEND Eisenmark holds reports %v, want the one he had", ids)
+	}
+	deleteMail(t, h.d.Mail.IMAPAddr(), "eisenmark@pbem.localhost", "pw-eisenmark", isReport(label))
+	cmd = h.send("referee@pbem.localhost", "resend", "PASSWORD "+refereePassword+"\nRESEND eisenmark 1\n")
+	h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	h.settle()
+	if ids := reportID(); len(ids) != 1 || ids[0] != first[0] {
+		t.Errorf("after a RESEND of a report deleted, Eisenmark holds reports %v, want it again", ids)
 	}
 
 	// A mail the outbox gave up on: REQUEUE sends it, unchanged.
@@ -63,6 +75,8 @@ func TestResendRequeuePassword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// It never arrived.
+	deleteMail(t, h.d.Mail.IMAPAddr(), "morgronskia@pbem.localhost", "pw-morgronskia", isReport(label))
 	before := h.count("morgronskia@pbem.localhost", "pw-morgronskia")
 	cmd = h.send("referee@pbem.localhost", "requeue", "PASSWORD "+refereePassword+"\nREQUEUE\n")
 	ack, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
@@ -98,5 +112,47 @@ func TestResendRequeuePassword(t *testing.T) {
 	id = h.send("eisenmark@pbem.localhost", "orders", strings.Replace(sheet2, "PASSWORD demo-eisenmark", "PASSWORD musket-balls", 1))
 	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id)); !strings.Contains(header(ack, "Subject"), "orders received") {
 		t.Errorf("a sheet with the new password: %s\n%s", header(ack, "Subject"), body(ack))
+	}
+}
+
+// deleteMail deletes from an account's INBOX the messages match picks, as
+// a mail program does (STORE \Deleted, EXPUNGE).
+func deleteMail(t *testing.T, addr, user, pass string, match func(string) bool) {
+	t.Helper()
+	c, err := imapclient.DialInsecure(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Login(user, pass).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Select("INBOX", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var all imap.SeqSet
+	all.AddRange(1, 0) // 1:*
+	msgs, err := c.Fetch(all, &imap.FetchOptions{UID: true,
+		BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uids []imap.UID
+	for _, m := range msgs {
+		for _, b := range m.BodySection {
+			if match(string(b.Bytes)) {
+				uids = append(uids, m.UID)
+			}
+		}
+	}
+	if len(uids) == 0 {
+		t.Fatalf("nothing to delete in %s's INBOX", user)
+	}
+	set := imap.UIDSetNum(uids...)
+	if err := c.Store(set, &imap.StoreFlags{Op: imap.StoreFlagsAdd, Flags: []imap.Flag{imap.FlagDeleted}}, nil).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.UIDExpunge(set).Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -109,6 +109,31 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if opts != nil && opts.Now != nil {
 		io.Now = opts.Now
 	}
+	// Handled mail leaves the mailbox with its passwords masked
+	// (masking.go).
+	io.Mask = g.maskedCopy
+	if d.Mail != nil {
+		// Who sent a mail is what the server recorded of its arrival, read
+		// from the server in this process, never a header (PolicyFor).
+		user := io.Username
+		io.Arrival = func(ctx context.Context, mailbox string, uidValidity, uid uint32) (string, error) {
+			a, _, err := d.Mail.ArrivalOf(ctx, user, mailbox, uidValidity, uid)
+			return a.String(), err
+		}
+		// The masked copy takes the mail's place in one transaction of the
+		// server's: no crash leaves both, or neither.
+		io.MoveOut = func(ctx context.Context, mailbox string, uidValidity uint32, processed string, items []inbox.OutMail) error {
+			if err := d.Mail.EnsureMailbox(ctx, user, processed); err != nil {
+				return err
+			}
+			rs := make([]mailserver.Replacement, len(items))
+			for i, it := range items {
+				rs[i] = mailserver.Replacement{UID: it.UID, Raw: it.Copy}
+			}
+			_, err := d.Mail.MoveOut(ctx, user, mailbox, uidValidity, processed, rs)
+			return err
+		}
+	}
 	d.Intake = inbox.New(g.DB, io)
 	return d, nil
 }

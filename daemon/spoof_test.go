@@ -208,3 +208,38 @@ func TestSpoofSet(t *testing.T) {
 	}
 	t.Logf("spoof set: %d attempts refused, plus a replay", len(cases))
 }
+
+// TestStrangerAttemptsEachReported: a stranger who tries a nation's
+// password again and again is reported to the nation every time (not only
+// the first), each notice saying whether the sheet carried the nation's
+// password; the stranger hears once that the address is not registered.
+func TestStrangerAttemptsEachReported(t *testing.T) {
+	h := newHarness(t, nil)
+	const eisen, stranger = "eisenmark@pbem.localhost", "stranger@pbem.localhost"
+	before := h.count(eisen, "pw-eisenmark")
+	for _, pw := range []string{"demo-eisenmark", "guess-1", "demo-eisenmark"} {
+		h.send(stranger, "orders", strings.Replace(goodSheet, "demo-eisenmark", pw, 1))
+	}
+	h.settle()
+	var notices []string
+	for _, m := range h.inbox(eisen, "pw-eisenmark") {
+		if strings.Contains(header(string(m), "Subject"), "came from an unregistered address") {
+			notices = append(notices, body(string(m)))
+		}
+	}
+	if len(notices) != 3 || h.count(eisen, "pw-eisenmark") != before+3 {
+		t.Fatalf("Eisenmark was told of %d of 3 attempts", len(notices))
+	}
+	carried := 0
+	for _, n := range notices {
+		if strings.Contains(n, "It carried Eisenmark's password") {
+			carried++
+		}
+	}
+	if carried != 2 {
+		t.Errorf("%d notices say the password was carried, want 2:\n%s", carried, strings.Join(notices, "\n---\n"))
+	}
+	if n := h.count(stranger, "pw-stranger"); n != 1 {
+		t.Errorf("the stranger got %d mails, want the one note", n)
+	}
+}

@@ -43,14 +43,15 @@ type AuthPolicy struct {
 	// as "mx.google.com"). "" trusts none.
 	AuthServID string
 
-	// SubmissionServID, when set, is the authserv-id of the submission
-	// server every counted mail must have come through logged in as its
-	// From address: pbem's embedded server in mail.mode embedded, which
-	// puts "Authentication-Results: ID; auth=pass smtp.auth=ADDRESS" on top
-	// of each message it takes after SMTP AUTH. "" checks nothing (a mail
-	// provider's own submission server does this check before the mail
-	// leaves, and its DKIM signature shows it: see RequireDKIM).
-	SubmissionServID string
+	// RequireSubmission makes a mail count only when the mail server's own
+	// record of its arrival (the arrival given to Authenticate: see
+	// Arrival) says it was sent by SMTP logged in as its From address:
+	// pbem's embedded server in mail.mode embedded. No header counts for
+	// this — not even the server's own Authentication-Results, which a
+	// client can copy into a message it APPENDs. false checks nothing (a
+	// mail provider's own submission server does this check before the
+	// mail leaves, and its DKIM signature shows it: see RequireDKIM).
+	RequireSubmission bool
 
 	// LookupTXT answers the DNS TXT queries of DKIM verification. nil means
 	// the system resolver with DNSTimeout. Tests give a map.
@@ -124,8 +125,8 @@ type AuthResult struct {
 	// Server is what the trusted server wrote, when the topmost
 	// Authentication-Results header is its.
 	Server ServerResults
-	// Submission is what the submission server wrote (filled only when
-	// the policy names one).
+	// Submission is what the mail server recorded of the arrival (filled
+	// only when the policy requires a submission).
 	Submission SubmissionResult
 }
 
@@ -159,9 +160,9 @@ type ServerResults struct {
 //
 //  1. exactly one From header holding exactly one address;
 //  2. that address registered for a nation, or the referee's;
-//  3. when policy.SubmissionServID is set (the embedded mail server), that
-//     server's topmost Authentication-Results saying the sender logged in
-//     as the From address (auth=pass smtp.auth=From);
+//  3. when policy.RequireSubmission (the embedded mail server), that
+//     server's record of the mail's arrival (arrival, see Arrival) saying
+//     it came by SMTP from a client logged in as the From address;
 //  4. when policy.RequireDKIM, a DKIM signature aligned with the From domain
 //     that verifies (go-msgauth, with policy.LookupTXT for the keys), or a
 //     dkim=pass for an aligned domain in the topmost Authentication-Results
@@ -180,8 +181,9 @@ type ServerResults struct {
 // one-label d= (a top-level domain) never aligns.
 //
 // ex is the mail as Extract read it (nil when it could not be read: the
-// verdict is NoFrom); raw is the mail's bytes, for DKIM.
-func Authenticate(ex *Extracted, raw []byte, policy AuthPolicy) AuthResult {
+// verdict is NoFrom); raw is the mail's bytes, for DKIM; arrival is the
+// mail server's record of its arrival (store.Mail.Arrival).
+func Authenticate(ex *Extracted, raw []byte, arrival string, policy AuthPolicy) AuthResult {
 	var r AuthResult
 	if ex == nil {
 		r.Verdict, r.Reason = NoFrom, "the mail could not be read"
@@ -214,11 +216,11 @@ func Authenticate(ex *Extracted, raw []byte, policy AuthPolicy) AuthResult {
 		r.Verdict, r.Reason = UnknownSender, fmt.Sprintf("unknown sender: %s is not registered for any nation", ex.From)
 		return r
 	}
-	if policy.SubmissionServID != "" {
-		r.Submission = checkSubmission(ex.AuthenticationResults, policy.SubmissionServID, ex.From)
+	if policy.RequireSubmission {
+		r.Submission = checkSubmission(arrival, ex.From)
 		if !r.Submission.Pass {
 			r.Verdict = SMTPAuthMissing
-			r.Reason = fmt.Sprintf("the mail was not sent logged in as %s (%s)", ex.From, r.Submission.Detail)
+			r.Reason = fmt.Sprintf("the mail was not sent by %s logged in to the game's mail server (%s)", ex.From, r.Submission.Detail)
 			return r
 		}
 	}

@@ -83,7 +83,7 @@ func authenticate(t *testing.T, raw []byte, p AuthPolicy) AuthResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Authenticate(ex, raw, p)
+	return Authenticate(ex, raw, "", p)
 }
 
 func TestAuthenticateRegisteredSenders(t *testing.T) {
@@ -201,7 +201,7 @@ func TestAuthenticateServerResults(t *testing.T) {
 }
 
 func TestAuthenticateUnreadableMail(t *testing.T) {
-	if r := Authenticate(nil, nil, AuthPolicy{}); r.Verdict != NoFrom || r.OK() {
+	if r := Authenticate(nil, nil, "", AuthPolicy{}); r.Verdict != NoFrom || r.OK() {
 		t.Errorf("nil Extracted: %+v", r)
 	}
 }

@@ -49,7 +49,7 @@ func BenchmarkAuthenticateDKIM(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := Authenticate(ex, raw, p); !r.OK() {
+		if r := Authenticate(ex, raw, "", p); !r.OK() {
 			b.Fatal(r.Reason)
 		}
 	}

@@ -21,23 +21,37 @@
 //     with a marker (NotFetched reads it) for the handler to answer and
 //     quarantine. Any other is fetched with
 //     BODY.PEEK[] (so \Seen is not set; at most MaxRawBytes are read whatever
-//     the server claimed). In one store transaction: the raw bytes, their
-//     SHA-256, Message-ID and From are stored under (mailbox, UIDVALIDITY,
-//     UID); if another row already holds the same SHA-256 the new row is
-//     marked ignored ("duplicate": the same mail delivered twice, or found
-//     again after a UIDVALIDITY change); and the watermark moves to this UID.
-//     No flag has been touched yet.
+//     the server claimed, into one buffer of the size the server announced).
+//     With Options.Arrival (pbem's embedded server, in process) the server's
+//     record of how the message arrived is read by the same key. In one
+//     store transaction: the raw bytes (in pieces of 1 MiB, see the store),
+//     their SHA-256, Message-ID, From and the arrival record are stored under
+//     (mailbox, UIDVALIDITY, UID); if another row already holds the same
+//     SHA-256 the new row is marked ignored ("duplicate": the same mail
+//     delivered twice, or found again after a UIDVALIDITY change); and the
+//     watermark moves to this UID. No flag has been touched yet.
 //  4. The Handler runs for every stored mail, oldest first, one at a time
 //     (or the BatchHandler for several, which records them in order). It
 //     saves its effect and moves the status forward in one transaction (see
 //     Handler). An error stops this step until the next poll, so mail is
-//     handled in the order it arrived; a panic quarantines the mail. New
+//     handled in the order it arrived; a panic quarantines the mail. Stored
+//     mail is listed without its bytes: the handler gets those the poll
+//     just fetched, or reads them from the store when its turn comes, so a
+//     backlog of large mail is never in memory at once; right after, while
+//     they are at hand, Options.Mask makes the copy to keep in the processed
+//     mailbox. New
 //     mail is taken in batches of at most 16 mails and 1 MiB (a larger mail
 //     alone): steps 3 and 4 run for one batch, stored in one transaction,
 //     before the next is fetched, so a burst is answered while it is still
 //     arriving, and at most one large mail is in memory.
 //  5. Every mail of the mailbox whose status is past stored but not moved is
-//     taken out of the mailbox: with MOVE, UID MOVE to the processed mailbox
+//     taken out of the mailbox. Where Options.Mask gave a copy (pbem's, with
+//     the passwords masked), the copy takes the mail's place: with
+//     Options.MoveOut (the embedded server) in one transaction of the
+//     server's; elsewhere, with UIDPLUS, APPEND the copy, then UID STORE
+//     \Deleted and UID EXPUNGE exactly the original (see moveout.go; a crash
+//     between the two may leave the copy twice in the processed mailbox).
+//     Otherwise: with MOVE, UID MOVE to the processed mailbox
 //     (created at connection time if missing, and again on TRYCREATE); with
 //     UIDPLUS only, UID COPY, and only if the copy succeeded, UID STORE
 //     \Deleted and UID EXPUNGE of exactly those UIDs; with neither (or when
@@ -75,6 +89,13 @@
 //	                                                          mailbox is not reused, the command does
 //	                                                          nothing; then marks it moved
 //	flagging, before "moved" status handled; flags set        sets the flags again (idempotent)
+//	MoveOut, before "moved"  status handled; the copy in the  skips the UID (gone from the INBOX): no
+//	                         processed mailbox, the original  second copy; then marks it moved
+//	                         gone (one server transaction)
+//	APPEND of the copy,      status handled; the copy in the  APPENDs the copy again and expunges the
+//	before the EXPUNGE       processed mailbox, the original  original: the processed mailbox holds the
+//	                         still in the INBOX               copy twice (the one double left, outside
+//	                                                          the embedded server)
 //
 // The same bytes under a new UID — delivered twice, or every message after a
 // UIDVALIDITY change — are recognised by their SHA-256 in the same
@@ -100,9 +121,13 @@
 // # Who sent it
 //
 // Authenticate requires exactly one From header holding one address,
-// registered for a nation or the referee; optionally a DKIM signature
-// aligned with the From domain (verified here with go-msgauth, or reported
-// as dkim=pass by the one trusted server in the topmost
-// Authentication-Results header). The order-sheet password is the daemon's
-// to check; Authenticate reports everything else it needs.
+// registered for a nation or the referee; in the embedded mode
+// (AuthPolicy.RequireSubmission), the server's own record of the mail's
+// arrival saying it came by SMTP from a client logged in as that address —
+// never a header, which a client can write into a message it puts into the
+// mailbox by IMAP; optionally a DKIM signature aligned with the From domain
+// (verified here with go-msgauth, or reported as dkim=pass by the one
+// trusted server in the topmost Authentication-Results header). The
+// order-sheet password is the daemon's to check; Authenticate reports
+// everything else it needs.
 package inbox

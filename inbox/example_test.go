@@ -31,7 +31,7 @@ func ExampleExtract() {
 func ExampleAuthenticate() {
 	raw := []byte("From: fritz@example.org\r\nFrom: mallory@evil.example\r\n\r\nA1 MOVE\r\n")
 	ex, _ := inbox.Extract(raw, inbox.Limits{})
-	r := inbox.Authenticate(ex, raw, inbox.AuthPolicy{
+	r := inbox.Authenticate(ex, raw, "", inbox.AuthPolicy{
 		Nations: map[string][]string{"prussia": {"fritz@example.org"}},
 	})
 	fmt.Println(r.Verdict, "-", r.Reason)
@@ -63,7 +63,7 @@ func ExampleIntake_Run() {
 		if auto, why := ex.IsAutomatic(); auto {
 			return db.SetMailStatus(ctx, m.ID, store.MailIgnored, "automatic", why)
 		}
-		if r := inbox.Authenticate(ex, m.Raw, policy); !r.OK() {
+		if r := inbox.Authenticate(ex, m.Raw, m.Arrival, policy); !r.OK() {
 			return db.SetMailStatus(ctx, m.ID, store.MailIgnored, string(r.Verdict), r.Reason)
 		}
 		// … check the sheet and its password, save the submission and the

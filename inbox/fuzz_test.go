@@ -84,9 +84,12 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
-// FuzzAuthenticate: whatever the mail, Authenticate does not panic, and it
-// authenticates only a mail with exactly one From header holding exactly one
-// registered address; with DKIM required, only with an aligned pass.
+// FuzzAuthenticate: whatever the mail and the server's record of its
+// arrival, Authenticate does not panic, and it authenticates only a mail
+// with exactly one From header holding exactly one registered address; with
+// DKIM required, only with an aligned pass; with a submission required,
+// only a mail the record says came by SMTP logged in as the From address,
+// whatever its Authentication-Results say.
 func FuzzAuthenticate(f *testing.F) {
 	k := newDKIMKeys(f, "example.org")
 	fuzzSeeds(f)
@@ -95,14 +98,30 @@ func FuzzAuthenticate(f *testing.F) {
 	f.Add(append([]byte("From: mallory@evil.example\r\n"), signed...))
 	f.Add(withHeader(orderMail("fritz@example.org"), "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org"))
 	f.Add(withHeader(orderMail("fritz@example.org"), "Authentication-Results: mx.pbem.example; dkim=pass header.d=example.org (; ) ; spf=\""))
+	f.Add(withHeader(orderMail("fritz@example.org"), "Authentication-Results: mx.pbem.example; auth=pass smtp.auth=fritz@example.org"))
 	policy := testPolicy(k)
 	policy.RequireDKIM = true
+	arrivals := []string{"", "smtp auth=fritz@example.org remote=127.0.0.1", "smtp auth=none", "imap-append user=fritz@example.org",
+		"imap-copy user=orders@pbem.example", "smtp auth=FRITZ@example.org", "local", "smtp auth=fritz@example.org.", "smtp user=fritz@example.org"}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		start := time.Now()
 		ex, _ := Extract(raw, fuzzLimits)
-		r := Authenticate(ex, raw, policy)
+		r := Authenticate(ex, raw, "", policy)
 		if d := time.Since(start); d > fuzzLimits.Deadline+2*time.Second {
 			t.Fatalf("took %v", d)
+		}
+		// A required submission: the server's record alone decides, on top
+		// of the sender being registered.
+		plain, sub := policy, policy
+		plain.RequireDKIM = false
+		sub.RequireDKIM, sub.RequireSubmission = false, true
+		registered := Authenticate(ex, raw, "", plain).OK()
+		for _, a := range arrivals {
+			got := Authenticate(ex, raw, a, sub).OK()
+			want := registered && (a == "smtp auth="+ex.From+" remote=127.0.0.1" || strings.EqualFold(a, "smtp auth="+ex.From))
+			if got != want {
+				t.Fatalf("arrival %q, From %q: authenticated %v", a, ex.From, got)
+			}
 		}
 		if !r.OK() {
 			return
@@ -113,11 +132,45 @@ func FuzzAuthenticate(f *testing.F) {
 		if len(r.Nations) == 0 && !r.Referee {
 			t.Fatal("authenticated an unregistered sender")
 		}
+
 		if !r.DKIM.Pass || !aligned(r.DKIM.Domain, "example.org", false) {
 			t.Fatalf("authenticated without an aligned DKIM pass: %+v", r.DKIM)
 		}
 		if r.DKIM.Via == "signature" && !bytes.Contains(bytes.ToLower(raw), []byte("dkim-signature")) {
 			t.Fatal("a signature pass without a signature")
+		}
+	})
+}
+
+// FuzzMaskedCopy: whatever the mail, MaskedCopy does not panic and gives a
+// mail that Extract reads, with the X-Pbem-Masked field, and in which the
+// masked word ("sesame", the tests' password) is nowhere — not in its
+// bytes, not in any text it decodes to — even when the mail hid it in an
+// encoded Subject, a base64 part or an attachment pbem did not read.
+func FuzzMaskedCopy(f *testing.F) {
+	fuzzSeeds(f)
+	f.Add([]byte("Subject: =?utf-8?b?c2VzYW1l?=\r\nFrom: a@b\r\n\r\nPASSWORD sesame\r\n"))
+	f.Add([]byte("From: a@b\r\nContent-Type: multipart/mixed; boundary=m\r\n\r\n--m\r\nContent-Type: text/plain\r\n\r\nx\r\n" +
+		"--m\r\nContent-Type: application/octet-stream; name=a.bin\r\nContent-Transfer-Encoding: base64\r\n\r\nc2VzYW1l\r\n--m--\r\n"))
+	mask := func(s string) string { return strings.ReplaceAll(s, "sesame", "****") }
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ex, _ := Extract(raw, fuzzLimits)
+		c := MaskedCopy(raw, ex, mask, "a note")
+		cex, err := Extract(c, Limits{})
+		if err != nil {
+			t.Fatalf("the copy cannot be read: %v\n%q", err, c)
+		}
+		if !bytes.Contains(c, []byte("\r\nX-Pbem-Masked: sha256=")) && !bytes.HasPrefix(c, []byte("X-Pbem-Masked: sha256=")) {
+			t.Fatalf("no X-Pbem-Masked field:\n%q", c)
+		}
+		texts := []string{string(c), cex.Subject, cex.FromName}
+		for _, x := range cex.Texts {
+			texts = append(texts, x.Text)
+		}
+		for _, x := range texts {
+			if strings.Contains(x, "sesame") {
+				t.Fatalf("the masked word is in the copy:\n%q\nof\n%q", c, raw)
+			}
 		}
 	})
 }

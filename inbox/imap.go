@@ -320,7 +320,7 @@ func (s *session) fetch(uid imap.UID, headerOnly bool, max int64) (raw []byte, t
 						continue
 					}
 					got = true
-					b, err := io.ReadAll(io.LimitReader(it.Literal, max+1))
+					b, err := readLiteral(it.Literal, max)
 					if err != nil {
 						return err
 					}
@@ -340,6 +340,23 @@ func (s *session) fetch(uid imap.UID, headerOnly bool, max int64) (raw []byte, t
 		return nil, false, false, fmt.Errorf("inbox: fetching UID %d: %w", uid, err)
 	}
 	return raw, tooLarge, gone, nil
+}
+
+// readLiteral reads at most max+1 bytes of a literal into one buffer of its
+// announced size (io.ReadAll would grow one, twice the size at worst, and
+// leave the smaller ones behind: for a mail near the limit, tens of
+// megabytes).
+func readLiteral(l imap.LiteralReader, max int64) ([]byte, error) {
+	n := l.Size()
+	if n < 0 || n > max+1 {
+		n = max + 1
+	}
+	b := make([]byte, n)
+	got, err := io.ReadFull(l, b)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return b[:got], nil
+	}
+	return b[:got], err
 }
 
 // moveOut takes the messages out of the mailbox read: MOVE where the server

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +27,18 @@ type Intake struct {
 	o   Options
 	log *slog.Logger
 	mu  sync.Mutex // one poll at a time
+
+	// fresh holds the bytes of the mail the running poll has just stored,
+	// by row id, for the handler (see handleStored).
+	fresh map[int64][]byte
+
+	// copies holds the masked copies (Options.Mask) of handled mail not yet
+	// taken out of the mailbox, made while its bytes were in memory.
+	copies map[int64][]byte
+
+	// warnedMask is set once the log has said that handled mail cannot
+	// be replaced by its masked copy on this server.
+	warnedMask bool
 
 	// hook, when set (tests only), is called after each step of a mail
 	// (stepFetched, stepStored, stepHandled, stepMoved); an error stops the
@@ -272,6 +283,9 @@ func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news [
 			return err
 		}
 		if !f.gone {
+			if err := in.recordArrival(ctx, &f.m); err != nil {
+				return err
+			}
 			if err := in.step(stepFetched, f.m); err != nil {
 				return err
 			}
@@ -296,6 +310,12 @@ func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news [
 	for i, f := range batch {
 		if f.gone {
 			continue
+		}
+		if dups[i] == 0 {
+			if in.fresh == nil {
+				in.fresh = map[int64][]byte{}
+			}
+			in.fresh[rows[i].ID] = f.m.Raw
 		}
 		in.logStored(rows[i], f, dups[i])
 		if err := in.step(stepStored, rows[i]); err != nil {
@@ -373,6 +393,22 @@ func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error
 	}
 	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
 	return fetched{m: m, quarantine: quarantine}, nil
+}
+
+// recordArrival asks the server (Options.Arrival) how m arrived, after its
+// bytes were fetched: the message's (mailbox, UIDVALIDITY, UID) is the key,
+// and a UID is never reused within a UIDVALIDITY, so the record is of the
+// message fetched.
+func (in *Intake) recordArrival(ctx context.Context, m *store.Mail) error {
+	if in.o.Arrival == nil {
+		return nil
+	}
+	a, err := in.o.Arrival(ctx, m.Mailbox, m.UIDValidity, m.UID)
+	if err != nil {
+		return fmt.Errorf("inbox: reading how UID %d arrived: %w", m.UID, err)
+	}
+	m.Arrival = a
+	return nil
 }
 
 // intakeOne stores one fetched message, with the watermark, in one
@@ -533,18 +569,35 @@ func (in *Intake) handlePending(ctx context.Context) error {
 // handleStored runs the Handler for every stored mail, oldest first. It
 // stops at the first failure, so mail is handled in arrival order. The
 // caller holds in.mu, so the Handler never runs twice at once.
+//
+// The mail is listed without its bytes; each mail's are those the poll just
+// fetched (Intake.fresh) or, for mail stored earlier, read from the store
+// when its turn comes — so that a backlog of large mail after a restart is
+// never in memory at once.
 func (in *Intake) handleStored(ctx context.Context) error {
-	rows, err := in.db.MailByStatus(ctx, store.MailStored)
+	defer clear(in.fresh)
+	rows, err := in.db.MailHeadsByStatus(ctx, store.MailStored)
 	if err != nil {
 		return err
 	}
+	for i := range rows {
+		rows[i].Raw = in.fresh[rows[i].ID]
+	}
 	if in.o.BatchHandler != nil && len(rows) > 1 {
-		return in.handleBatch(ctx, rows)
+		err := in.handleBatch(ctx, rows)
+		in.maskHandled(ctx, rows)
+		return err
 	}
 	for _, m := range rows {
+		if m.Raw == nil {
+			if m, err = in.db.Mail(ctx, m.ID); err != nil {
+				return err
+			}
+		}
 		if err := in.handle(ctx, m); err != nil {
 			return err
 		}
+		in.maskHandled(ctx, []store.Mail{m})
 	}
 	return nil
 }
@@ -574,6 +627,12 @@ func (in *Intake) handleBatch(ctx context.Context, rows []store.Mail) (err error
 				for _, rest := range rows {
 					if r, err := in.db.MailHead(ctx, rest.ID); err != nil || r.Status != store.MailStored {
 						continue
+					}
+					if rest.Raw == nil {
+						var err error
+						if rest, err = in.db.Mail(ctx, rest.ID); err != nil {
+							return err
+						}
 					}
 					if err := in.handle(ctx, rest); err != nil {
 						return err
@@ -626,90 +685,6 @@ func (in *Intake) handle(ctx context.Context, m store.Mail) (err error) {
 	}
 	log.Debug("handled", "status", cur.Status, "classification", cur.Classification)
 	return in.step(stepHandled, cur)
-}
-
-// moveBatch bounds the UIDs named in one MOVE, COPY or STORE.
-const moveBatch = 500
-
-// moveHandled takes every handled mail of this mailbox out of it (see
-// session.moveOut) and marks it moved. Mail stored under an earlier
-// UIDVALIDITY cannot be named any more; its copy under the current one was
-// stored as a duplicate by this poll (or the message is gone), so it is
-// marked moved with a note.
-func (in *Intake) moveHandled(ctx context.Context, s *session, uv uint32, keywordOK bool) error {
-	var rows []store.Mail
-	for _, st := range []store.MailStatus{store.MailHandled, store.MailIgnored, store.MailQuarantined, store.MailAcknowledged} {
-		rs, err := in.db.MailHeadsByStatus(ctx, st)
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			if r.Mailbox == in.o.Mailbox {
-				r.Raw = nil
-				rows = append(rows, r)
-			}
-		}
-	}
-	slices.SortFunc(rows, func(a, b store.Mail) int { return int(a.ID - b.ID) })
-	var current []store.Mail
-	for _, r := range rows {
-		if r.UIDValidity == uv {
-			current = append(current, r)
-			continue
-		}
-		note := fmt.Sprintf("UIDVALIDITY changed from %d to %d before it was moved; the message, if still there, was found again by its SHA-256 and moved as a duplicate", r.UIDValidity, uv)
-		if err := in.db.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, joinNote(r.Error, note)); err != nil {
-			return err
-		}
-	}
-	for len(current) > 0 {
-		batch := current[:min(len(current), moveBatch)]
-		current = current[len(batch):]
-		uids := make([]imap.UID, len(batch))
-		for i, r := range batch {
-			uids[i] = imap.UID(r.UID)
-		}
-		how, err := s.moveOut(uids, &in.o, keywordOK)
-		var ie *imap.Error
-		if err != nil && errors.As(err, &ie) && ie.Code == imap.ResponseCodeTryCreate {
-			// The processed mailbox was deleted under us.
-			s.processed = s.ensureProcessed(in.o.ProcessedMailbox)
-			how, err = s.moveOut(uids, &in.o, keywordOK)
-		}
-		if err != nil && errors.As(err, &ie) {
-			// Some servers answer NO for UIDs no longer there (moved before
-			// a crash, or by a person): move what is left.
-			left, serr := s.present(uids)
-			if serr == nil && len(left) < len(uids) {
-				how, err = "already gone", nil
-				if len(left) > 0 {
-					how, err = s.moveOut(left, &in.o, keywordOK)
-				}
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("inbox: taking %d handled messages out of %s: %w", len(uids), in.o.Mailbox, err)
-		}
-		for _, r := range batch {
-			if err := in.step(stepMoved, r); err != nil {
-				return err
-			}
-		}
-		// Marked moved together, in one transaction.
-		err = in.db.Update(ctx, func(tx *store.Tx) error {
-			for _, r := range batch {
-				if err := tx.SetMailStatus(ctx, r.ID, store.MailMoved, r.Classification, r.Error); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		in.log.Info("handled mail taken out of the mailbox", "how", how, "count", len(batch), "to", in.o.ProcessedMailbox)
-	}
-	return nil
 }
 
 func joinNote(a, b string) string {

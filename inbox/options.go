@@ -122,12 +122,42 @@ type Options struct {
 	// BatchHandler, when set, is given stored mail several at a time (in
 	// arrival order, at most the batch the intake just stored) instead of
 	// Handler, so that it can record several outcomes in one transaction.
+	// A mail stored by an earlier poll or run comes without its bytes (Raw
+	// nil): the BatchHandler reads them (store.DB.Mail) when it needs them,
+	// so that a backlog of large mail is not in memory at once.
 	// It has Handler's contract for each mail, and must handle them in
 	// order: when it returns an error, the mail not yet handled waits, and
 	// so does every mail after it. A panic is recovered and the first mail
 	// still stored quarantined. Handler is still required (it is used for
 	// one mail at a time, as after a failure).
 	BatchHandler func(ctx context.Context, ms []store.Mail) error
+
+	// Arrival, when set, is asked for the mail server's own record of how
+	// each new message came into the mailbox (see Arrival); the intake
+	// stores the answer with the mail (store.Mail.Arrival), in the
+	// transaction that stores its bytes, and sender authentication in the
+	// embedded mode believes nothing else. pbem's embedded server answers
+	// from its record (mailserver.Server.ArrivalOf); "" means it has none
+	// (the message left the mailbox meanwhile). An error stops the poll,
+	// which tries again. nil (an external provider) records nothing.
+	Arrival func(ctx context.Context, mailbox string, uidValidity, uid uint32) (string, error)
+
+	// Mask, when set, gives for a handled mail (with its raw bytes) the
+	// copy to leave in the processed mailbox in its place — pbem's copy
+	// with every password masked (see MaskedCopy) — or nil to move the
+	// mail as it is (nothing in it to mask, or nothing pbem read). The
+	// copy replaces the original only where that can be done safely: with
+	// MoveOut, or on a server with UIDPLUS (APPEND the copy, then UID
+	// EXPUNGE exactly the original); elsewhere the original is moved or
+	// flagged as it is, and the log says so once.
+	Mask func(ctx context.Context, m store.Mail) ([]byte, error)
+
+	// MoveOut, when set, takes handled mail out of the mailbox instead of
+	// IMAP: into ProcessedMailbox, each message replaced by its Copy when
+	// it has one, all of them in one step that is safe to repeat (a UID
+	// already gone is skipped). pbem's embedded server does it in process
+	// (mailserver.Server.MoveOut), in one transaction.
+	MoveOut func(ctx context.Context, mailbox string, uidValidity uint32, processed string, items []OutMail) error
 
 	// Logger receives the intake's log. Default slog.Default().
 	Logger *slog.Logger

@@ -12,19 +12,55 @@
 //	lock       held with flock(2) while a Server has the store open, so two
 //	           processes never serve the same mail
 //
-// The database has four tables:
+// The database has five tables:
 //
-//	meta       key/value integers: schema_version, last_uidvalidity
-//	accounts   id, user (the local part, lower case), pass_salt, pass_hash
-//	           (PBKDF2-SHA256; passwords are never stored in clear)
-//	mailboxes  id, account_id, name, uidvalidity, uidnext, subscribed
-//	messages   (mailbox_id, uid) primary key, internal_date (RFC 3339 with
-//	           the zone it was given), size, flags (space separated, case
-//	           preserved), raw (the bytes as delivered)
+//	meta            key/value integers: schema_version, last_uidvalidity
+//	accounts        id, user (the local part, lower case), pass_salt, pass_hash
+//	                (PBKDF2-SHA256; passwords are never stored in clear)
+//	mailboxes       id, account_id, name, uidvalidity, uidnext, subscribed
+//	messages        (mailbox_id, uid) primary key, internal_date (RFC 3339
+//	                with the zone it was given), size, flags (space
+//	                separated, case preserved), raw (the bytes as delivered,
+//	                or their first MiB), arrival (how the message came in:
+//	                see below), dedupe (the delivery key: see below)
+//	message_chunks  (mailbox_id, uid, seq): the rest of a message over
+//	                1 MiB, a MiB a row, deleted with the message
 //
-// Open runs PRAGMA integrity_check and loads every mailbox's message index
-// (uid, date, size, flags — not the bodies) into memory; bodies are read
+// Open runs PRAGMA integrity_check, brings an older store up to date (schema
+// version 1 had no arrival, dedupe or chunks: its messages are whole in raw
+// and have no arrival record) and loads every mailbox's message index (uid,
+// date, size, flags, arrival — not the bodies) into memory; bodies are read
 // from SQLite when a command needs them.
+//
+// # How a message arrived (arrival.go)
+//
+// Every message stored gets a record of how it came into its mailbox, kept
+// with it and never taken from its bytes: "smtp auth=ADDRESS" (delivered by
+// SMTP from a client logged in as ADDRESS), "smtp auth=none", "imap-append
+// user=ADDRESS", "imap-copy user=…", "imap-move user=…" (the account's owner
+// put it there by IMAP), "local" (Server.Deliver) or "masked" (MoveOut), with
+// the client's IP. A COPY or MOVE records how it was copied, not what the
+// original was: a copy is what a client made of a message. pbem's daemon
+// runs this server in its own process and asks it (ArrivalOf, by account,
+// mailbox, UIDVALIDITY and UID) for the record of each mail its intake
+// fetches; a mail counts as sent by an account only when the record says
+// "smtp auth=" that account. So whoever holds the game account's IMAP
+// password can APPEND any bytes to its INBOX — the server's own
+// Authentication-Results stamp for the referee written on top — and the
+// daemon still sees "imap-append user=orders@…": a client can write any
+// header, but not the record. The record is as safe as the server's files:
+// whoever can write mail.db can write anything.
+//
+// # Exactly one copy (dedupe.go)
+//
+// A mail sent again by the same logged-in account with the same Message-ID
+// and the same bytes — a client that lost the connection after the final
+// dot, pbem's outbox after a crash — is stored once per mailbox: the second
+// delivery is answered 250 and not stored. Only mail sent after SMTP AUTH
+// has a key (else a stranger could pre-empt a report's predictable
+// Message-ID), and only the same bytes (a client that reuses a Message-ID
+// for another text has both stored). The key stays with the message (COPY,
+// MOVE, MoveOut), so it holds while the message is in the mailbox.
 //
 // # UIDs and UIDVALIDITY
 //
@@ -52,8 +88,22 @@
 //
 // A message up to 1 MiB is read into memory; a larger one is spooled to a
 // file in Dir as it arrives, one large message at a time across all SMTP
-// sessions, and stored with one copy in memory (spool.go). A FETCH of only
-// a message's header reads only the start of it from the store.
+// sessions (spool.go), and stored from the file a MiB at a time: the first
+// MiB in messages.raw, the rest in message_chunks (chunks.go). SQLite
+// copies a blob whole on INSERT and SELECT and the driver offers no
+// incremental blob I/O, so a message is never bound or read whole: a FETCH
+// of the whole message (BODY[], what pbem's intake asks for) writes it to
+// the client a chunk at a time, and a FETCH of only a message's header
+// reads only its first MiB. Other uses (BODYSTRUCTURE, SEARCH BODY, a part
+// of a message, APPEND) hold the message whole.
+//
+// # pbem's handled mail (moveout.go)
+//
+// MoveOut takes handled mail out of the game's INBOX into the processed
+// mailbox in one transaction, each message replaced by the copy pbem gives
+// (its passwords masked) or moved as it is: a crash leaves either the
+// original in the INBOX or the copy in the processed mailbox, never both
+// and never neither, and a repeat skips what is gone.
 //
 // # Concurrency
 //
@@ -81,15 +131,30 @@
 //
 // SMTP (github.com/emersion/go-smtp) accepts mail for Options.Domain only,
 // refuses unknown local users with 550 5.1.1 and other domains with 550
-// 5.7.1, enforces MaxMessageBytes (552 5.3.4, naming the limit) and offers
-// AUTH PLAIN with the accounts' passwords. It is a submission server for its
-// own accounts (submission.go): mail from one of them needs AUTH (530
-// 5.7.0), and a logged-in client may send only as itself (envelope sender,
-// From and Sender; 553/550 5.7.1); a client that did not log in may not
-// name an account in From or Sender. Each recipient's copy gets
-// Return-Path, an Authentication-Results field with Options.AuthServID
-// ("auth=pass smtp.auth=ADDRESS" or "auth=none") above everything the
-// client wrote, and Received, as a final-delivery server writes them.
+// 5.7.1, enforces MaxMessageBytes (552 5.3.4, naming the limit) and a
+// header that ends within 256 KiB (552 5.3.4, whatever its shape), and
+// offers AUTH PLAIN with the accounts' passwords. It is a submission server
+// for its own accounts (submission.go): mail from one of them needs AUTH
+// (530 5.7.0), and a logged-in client may send only as itself (envelope
+// sender, From and Sender; 553/550 5.7.1); a client that did not log in
+// may not name an account in From or Sender; a From or Sender that cannot
+// be read as addresses is refused with the reason (5.7.1 when it names an
+// account in an encoded word or with a trailing dot, 5.1.7 otherwise).
+// Each recipient's copy gets Return-Path, an Authentication-Results field
+// with Options.AuthServID ("auth=pass smtp.auth=ADDRESS" or "auth=none")
+// above everything the client wrote (any field of that id the client wrote
+// is removed: RFC 8601 section 5), and Received, as a final-delivery server
+// writes them. The field is for people and mail programs; the arrival
+// record is what pbem believes.
+//
+// Password guessing (authlimit.go) is slowed, never locked out: after three
+// failures for an account (or from a client IP that is not loopback), its
+// checks are spaced 1 s apart, doubling to 15 s, and queued; an attempt
+// that would wait over 30 s is told to try again later (SMTP 454 4.7.0,
+// IMAP NO [UNAVAILABLE]) without being counted; a key is forgotten 15
+// minutes after its last failure. The right password always passes once
+// its turn comes, so a stranger cannot lock the referee out; he can make
+// the referee's login wait, or be retried, while he keeps failing.
 //
 // # Security
 //

@@ -27,8 +27,19 @@ func FuzzSubmissionHeader(f *testing.F) {
 		if loggedIn {
 			sess.authUser = "prussia"
 		}
-		if sess.checkHeader(header) != nil {
+		info, err := sess.checkHeader(header, true)
+		if err != nil {
 			return
+		}
+		// What is dropped is this server's Authentication-Results, in
+		// order, within the header.
+		last := 0
+		for _, d := range info.drop {
+			if d[0] < last || d[1] <= d[0] || d[1] > len(header) ||
+				!bytes.HasPrefix(bytes.ToLower(header[d[0]:d[1]]), []byte("authentication-results")) {
+				t.Fatalf("dropped %v of %q", d, header)
+			}
+			last = d[1]
 		}
 		h, err := textproto.ReadHeader(bufio.NewReader(bytes.NewReader(header)))
 		if err != nil {

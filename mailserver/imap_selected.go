@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"io"
 	"sort"
 
@@ -169,7 +170,14 @@ func (s *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, optio
 
 	needRaw := options.Envelope || options.BodyStructure != nil || len(options.BodySection) > 0 ||
 		len(options.BinarySection) > 0 || len(options.BinarySectionSize) > 0
+	stream := streamable(options)
 	for _, t := range targets {
+		if stream {
+			if err := s.srv.fetchStreamed(w, sel.mbox.id, &t, options, newlySeen[t.msg.uid]); err != nil {
+				return err
+			}
+			continue
+		}
 		var raw []byte
 		if needRaw {
 			var ok bool
@@ -204,9 +212,9 @@ func (s *Server) loadRaw(mailboxID int64, uid imap.UID) ([]byte, bool, error) {
 	return loadRaw(context.Background(), db, mailboxID, uid)
 }
 
-// writeFetch writes one FETCH response. The UID is always included, and
-// FLAGS also when the fetch itself set \Seen.
-func writeFetch(w *imapserver.FetchResponseWriter, msg *message, raw []byte, options *imap.FetchOptions, flagsChanged bool) error {
+// writeFetchAttrs writes the attributes of a FETCH response that need no
+// bytes of the message: UID, FLAGS, INTERNALDATE, RFC822.SIZE.
+func writeFetchAttrs(w *imapserver.FetchResponseWriter, msg *message, options *imap.FetchOptions, flagsChanged bool) {
 	w.WriteUID(msg.uid)
 	if options.Flags || flagsChanged {
 		w.WriteFlags(nonNilFlags(msg.flags))
@@ -217,6 +225,58 @@ func writeFetch(w *imapserver.FetchResponseWriter, msg *message, raw []byte, opt
 	if options.RFC822Size {
 		w.WriteRFC822Size(msg.size)
 	}
+}
+
+// streamable reports a FETCH whose only need of the message's bytes is the
+// whole message (BODY[] or BODY.PEEK[]): it is written a chunk at a time
+// (chunks.go), never held whole.
+func streamable(o *imap.FetchOptions) bool {
+	return len(o.BodySection) == 1 && wholeMessage(o.BodySection[0]) && o.BodySection[0].Partial == nil &&
+		!o.Envelope && o.BodyStructure == nil && len(o.BinarySection) == 0 && len(o.BinarySectionSize) == 0
+}
+
+// fetchStreamed writes one FETCH response of a streamable FETCH; a message
+// expunged meanwhile is left out (its EXPUNGE follows).
+func (s *Server) fetchStreamed(w *imapserver.FetchWriter, mailboxID int64, t *target, options *imap.FetchOptions, flagsChanged bool) error {
+	s.mu.RLock()
+	db := s.db
+	s.mu.RUnlock()
+	if db == nil {
+		return errClosed
+	}
+	var first []byte
+	err := db.QueryRowContext(context.Background(), "SELECT raw FROM messages WHERE mailbox_id = ? AND uid = ?",
+		mailboxID, int64(t.msg.uid)).Scan(&first)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rw := w.CreateMessage(t.seqNum)
+	writeFetchAttrs(rw, &t.msg, options, flagsChanged)
+	wc := rw.WriteBodySection(options.BodySection[0], t.msg.size)
+	if _, err := wc.Write(first); err != nil {
+		return err
+	}
+	if err := eachChunk(context.Background(), db, mailboxID, t.msg.uid, t.msg.size, func(b []byte) error {
+		_, err := wc.Write(b)
+		return err
+	}); err != nil {
+		// The literal promised more than there is: the connection cannot
+		// go on.
+		return err
+	}
+	if err := wc.Close(); err != nil {
+		return err
+	}
+	return rw.Close()
+}
+
+// writeFetch writes one FETCH response. The UID is always included, and
+// FLAGS also when the fetch itself set \Seen.
+func writeFetch(w *imapserver.FetchResponseWriter, msg *message, raw []byte, options *imap.FetchOptions, flagsChanged bool) error {
+	writeFetchAttrs(w, msg, options, flagsChanged)
 	if options.Envelope {
 		w.WriteEnvelope(envelope(raw))
 	}
@@ -224,7 +284,15 @@ func writeFetch(w *imapserver.FetchResponseWriter, msg *message, raw []byte, opt
 		w.WriteBodyStructure(bodyStructure(raw))
 	}
 	for _, bs := range options.BodySection {
-		b := imapserver.ExtractBodySection(bytes.NewReader(raw), bs)
+		var b []byte
+		if wholeMessage(bs) {
+			// The message as stored, not parsed and written again: what
+			// BODY[] means, and no copy of a large message (the intake
+			// fetches every mail so).
+			b = partial(raw, bs.Partial)
+		} else {
+			b = imapserver.ExtractBodySection(bytes.NewReader(raw), bs)
+		}
 		if err := writeAndClose(w.WriteBodySection(bs, int64(len(b))), b); err != nil {
 			return err
 		}
@@ -240,6 +308,27 @@ func writeFetch(w *imapserver.FetchResponseWriter, msg *message, raw []byte, opt
 		w.WriteBinarySectionSize(bss, imapserver.ExtractBinarySectionSize(bytes.NewReader(raw), bss))
 	}
 	return w.Close()
+}
+
+// wholeMessage reports a body section that is the whole message: BODY[] or
+// BODY[]<offset.size>.
+func wholeMessage(bs *imap.FetchItemBodySection) bool {
+	return bs.Specifier == imap.PartSpecifierNone && len(bs.Part) == 0 && len(bs.HeaderFields) == 0 && len(bs.HeaderFieldsNot) == 0
+}
+
+// partial is the <offset.size> part of b (all of b without one).
+func partial(b []byte, p *imap.SectionPartial) []byte {
+	if p == nil {
+		return b
+	}
+	if p.Offset >= int64(len(b)) {
+		return nil
+	}
+	end := int64(len(b))
+	if p.Size >= 0 && p.Offset+p.Size < end {
+		end = p.Offset + p.Size
+	}
+	return b[p.Offset:end]
 }
 
 // maxMultiparts bounds the MIME nesting bodyStructure hands to the parser:
@@ -418,8 +507,12 @@ func (s *imapSession) copyOrMove(numSet imap.NumSet, destName string, move bool)
 		next := dest.uidNext
 		var gone []int
 		var copies []*message
+		arrival := Arrival{Via: ViaCopy, User: s.srv.address(s.acct.user), Remote: remoteIP(s.conn.NetConn().RemoteAddr())}
+		if move {
+			arrival.Via = ViaMove
+		}
 		for _, t := range targets {
-			if err := copyMessage(context.Background(), tx, sel.mbox.id, t.msg.uid, dest.id, next); err != nil {
+			if err := copyMessage(context.Background(), tx, sel.mbox.id, t.msg.uid, dest.id, next, arrival); err != nil {
 				return nil, err
 			}
 			if move {
@@ -430,6 +523,7 @@ func (s *imapSession) copyOrMove(numSet imap.NumSet, destName string, move bool)
 			}
 			c := t.msg
 			c.uid = next
+			c.arrival = arrival.String()
 			copies = append(copies, &c)
 			data.SourceUIDs.AddNum(t.msg.uid)
 			data.DestUIDs.AddNum(next)

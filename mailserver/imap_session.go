@@ -58,18 +58,21 @@ func (s *imapSession) Login(username, password string) error {
 			Text: "Clear-text login is accepted from loopback only",
 		}
 	}
-	name, err := s.srv.localUser(username)
+	remote := s.conn.NetConn().RemoteAddr()
+	name, ok, err := s.srv.login(username, password, remote)
 	if err != nil {
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeUnavailable, Text: err.Error()}
+	}
+	if !ok {
+		s.srv.log.Info("IMAP login failed", "user", name, "remote", remote.String())
 		return imapserver.ErrAuthFailed
 	}
 	s.srv.mu.RLock()
-	a := s.srv.accounts[name]
+	s.acct = s.srv.accounts[name]
 	s.srv.mu.RUnlock()
-	if a == nil || !checkPassword(password, a.passSalt, a.passHash) {
-		s.srv.log.Info("IMAP login failed", "user", name, "remote", s.conn.NetConn().RemoteAddr().String())
+	if s.acct == nil { // deleted meanwhile: cannot happen, accounts are never deleted
 		return imapserver.ErrAuthFailed
 	}
-	s.acct = a
 	return nil
 }
 
@@ -226,7 +229,8 @@ func (s *imapSession) Append(name string, r imap.LiteralReader, options *imap.Ap
 		date = s.srv.now()
 	}
 	uids, err := s.srv.appendMessages(context.Background(), []newMessage{{
-		mailbox: m, raw: raw, flags: addFlags(nil, options.Flags), date: date,
+		mailbox: m, body: bytesContent(raw), flags: addFlags(nil, options.Flags), date: date,
+		arrival: Arrival{Via: ViaAppend, User: s.srv.address(s.acct.user), Remote: remoteIP(s.conn.NetConn().RemoteAddr())},
 	}})
 	if err != nil {
 		return nil, err

@@ -48,10 +48,11 @@ type mailbox struct {
 // flags is replaced, never modified in place, so a copy of the struct is a
 // consistent snapshot.
 type message struct {
-	uid   imap.UID
-	date  time.Time
-	size  int64
-	flags []imap.Flag
+	uid     imap.UID
+	date    time.Time
+	size    int64
+	flags   []imap.Flag
+	arrival string // Arrival.String(): how it came into the mailbox
 }
 
 func (m *mailbox) newTracker() {
@@ -420,29 +421,48 @@ func (s *Server) setSubscribed(ctx context.Context, a *account, name string, sub
 // newMessage is a message to be stored by appendMessages.
 type newMessage struct {
 	mailbox *mailbox
-	raw     []byte
+	body    content // the bytes, read a chunk at a time
 	flags   []imap.Flag
 	date    time.Time
+	arrival Arrival
+	// dedupe, when not "", is the delivery's key (dedupe.go): a message
+	// whose mailbox holds one with the same key already is not stored
+	// again.
+	dedupe string
 }
 
 // appendMessages stores messages, in one transaction, each under the next
-// UID of its mailbox, and wakes the sessions watching those mailboxes.
+// UID of its mailbox, and wakes the sessions watching those mailboxes. A
+// message with a delivery key its mailbox holds already is not stored; its
+// UID is given as 0.
 func (s *Server) appendMessages(ctx context.Context, msgs []newMessage) ([]imap.UID, error) {
 	uids := make([]imap.UID, len(msgs))
 	err := s.update(ctx, func(tx *sql.Tx) (func(), error) {
 		next := make(map[*mailbox]imap.UID)
 		for i := range msgs {
 			nm := &msgs[i]
+			uids[i] = 0
 			// Internal dates have second precision, in memory as on disk.
 			nm.date = nm.date.Truncate(time.Second)
 			if nm.mailbox.deleted {
 				return nil, errTryCreate
 			}
+			if nm.dedupe != "" {
+				// Earlier messages of this transaction count too: the
+				// transaction sees its own rows.
+				dup, err := hasDelivery(ctx, tx, nm.mailbox.id, nm.dedupe)
+				if err != nil {
+					return nil, fmt.Errorf("mail store: %w", err)
+				}
+				if dup {
+					continue
+				}
+			}
 			uid, ok := next[nm.mailbox]
 			if !ok {
 				uid = nm.mailbox.uidNext
 			}
-			if err := insertMessage(ctx, tx, nm.mailbox.id, uid, nm.date, nm.flags, nm.raw); err != nil {
+			if err := insertMessage(ctx, tx, nm.mailbox.id, uid, nm); err != nil {
 				return nil, fmt.Errorf("mail store: storing message: %w", err)
 			}
 			uids[i] = uid
@@ -450,8 +470,14 @@ func (s *Server) appendMessages(ctx context.Context, msgs []newMessage) ([]imap.
 		}
 		return func() {
 			for i, nm := range msgs {
+				if uids[i] == 0 {
+					s.log.Info("a message delivered again was not stored a second time", "mailbox", nm.mailbox.name,
+						"user", nm.mailbox.account.user, "arrival", nm.arrival.String())
+					continue
+				}
 				m := nm.mailbox
-				m.msgs = append(m.msgs, &message{uid: uids[i], date: nm.date, size: int64(len(nm.raw)), flags: nm.flags})
+				m.msgs = append(m.msgs, &message{uid: uids[i], date: nm.date, size: nm.body.Len(), flags: nm.flags,
+					arrival: nm.arrival.String()})
 				m.uidNext = uids[i] + 1
 				m.tracker.QueueNumMessages(uint32(len(m.msgs)))
 			}

@@ -112,6 +112,9 @@ type Server struct {
 	authMu sync.Mutex
 	authOK map[[32]byte]bool
 
+	// limiter slows password guessing (authlimit.go).
+	limiter authLimiter
+
 	// changed is closed (and replaced) after every committed change, to
 	// wake the sessions in IDLE; see imapSession.Idle.
 	changedMu sync.Mutex
@@ -481,9 +484,10 @@ func (s *Server) EnsureAccount(ctx context.Context, user, password string) error
 	})
 }
 
-// Deliver stores raw in user's INBOX as if it had arrived by SMTP (with a
-// Received header and CRLF line ends) and wakes IMAP clients idling on it.
-// It returns once the message is on disk. The server must be open.
+// Deliver stores raw in user's INBOX as a local delivery (with a Received
+// header and CRLF line ends) and wakes IMAP clients idling on it. It
+// returns once the message is on disk. The server must be open. Its
+// Arrival is ViaLocal: not sent by any account, whatever its header says.
 func (s *Server) Deliver(ctx context.Context, user string, raw []byte) error {
 	name, err := s.localUser(user)
 	if err != nil {
@@ -509,7 +513,7 @@ func (s *Server) Deliver(ctx context.Context, user string, raw []byte) error {
 	received := fmt.Sprintf("Received: by %s (pbem mailserver) with local id %s\r\n\tfor <%s@%s>; %s\r\n",
 		s.opts.Domain, newID(), name, s.opts.Domain, now.Format(time.RFC1123Z))
 	msg := append([]byte(received), toCRLF(raw)...)
-	_, err = s.appendMessages(ctx, []newMessage{{mailbox: inbox, raw: msg, date: now}})
+	_, err = s.appendMessages(ctx, []newMessage{{mailbox: inbox, body: bytesContent(msg), date: now, arrival: Arrival{Via: ViaLocal}}})
 	return err
 }
 

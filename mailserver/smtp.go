@@ -67,15 +67,13 @@ func (s *smtpSession) Auth(mech string) (sasl.Server, error) {
 		if identity != "" && !strings.EqualFold(identity, username) {
 			return smtp.ErrAuthFailed
 		}
-		name, err := s.srv.localUser(username)
+		remote := s.conn.Conn().RemoteAddr()
+		name, ok, err := s.srv.login(username, password, remote)
 		if err != nil {
-			return smtp.ErrAuthFailed
+			return &smtp.SMTPError{Code: 454, EnhancedCode: smtp.EnhancedCode{4, 7, 0}, Message: err.Error()}
 		}
-		s.srv.mu.RLock()
-		a := s.srv.accounts[name]
-		s.srv.mu.RUnlock()
-		if a == nil || !s.srv.passwordOK(name, password, a.passSalt, a.passHash) {
-			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", s.conn.Conn().RemoteAddr().String())
+		if !ok {
+			s.srv.log.Info("SMTP authentication failed", "user", name, "remote", remote.String())
 			return smtp.ErrAuthFailed
 		}
 		s.authUser = name
@@ -139,10 +137,16 @@ func (s *smtpSession) Data(r io.Reader) error {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Error reading message data"}
 	}
 	defer sp.close()
-	if err := s.checkHeader(sp.head); err != nil {
+	info, err := s.checkHeader(sp.head, sp.whole())
+	if err != nil {
 		s.srv.log.Info("SMTP message refused", "from", s.from, "user", s.authUser, "err", err)
 		return err
 	}
+	arrival := Arrival{Via: ViaSMTP, Remote: remoteIP(s.conn.Conn().RemoteAddr())}
+	if s.authUser != "" {
+		arrival.User = s.srv.address(s.authUser)
+	}
+	key := deliveryKey(arrival.User, info.messageID, sp.sum)
 
 	var msgs []newMessage
 	var prefixes []string
@@ -159,18 +163,13 @@ func (s *smtpSession) Data(r io.Reader) error {
 			return &smtp.SMTPError{Code: 450, EnhancedCode: smtp.EnhancedCode{4, 2, 0},
 				Message: fmt.Sprintf("Mailbox of <%s> unavailable", rc.addr)}
 		}
-		msgs = append(msgs, newMessage{mailbox: inbox, date: now})
+		msgs = append(msgs, newMessage{mailbox: inbox, date: now, arrival: arrival, dedupe: key})
 		prefixes = append(prefixes, s.traceHeaders(rc.addr, id, now))
 	}
 	s.srv.mu.RUnlock()
 	for i := range msgs {
-		raw, err := sp.withPrefix(prefixes[i])
-		if err != nil {
-			s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)
-			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0},
-				Message: "Could not store the message; try again later"}
-		}
-		msgs[i].raw = raw
+		// Stored from the spool a chunk at a time (chunks.go).
+		msgs[i].body = spooledContent(prefixes[i], sp, info.drop)
 	}
 
 	if err := s.srv.deliverGrouped(context.Background(), msgs); err != nil {

@@ -3,6 +3,7 @@ package mailserver
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -17,9 +18,10 @@ import (
 // read into memory, but one larger than smallMessage is spooled to a file in
 // the server's folder as it arrives, and only one large message at a time
 // (all SMTP sessions together) is read and stored: the others wait their
-// turn before reading on. Storing it then needs the message once in memory,
-// with its trace headers, for SQLite's INSERT. Line ends are made CRLF while
-// the data streams past, without another copy.
+// turn before reading on. It is stored from the file a MiB at a time
+// (chunks.go). Line ends are made CRLF while the data streams past, without
+// another copy, and the SHA-256 of the message is taken on the way (for the
+// delivery key, dedupe.go).
 
 // smallMessage is the size up to which a message is read into memory.
 const smallMessage = 1 << 20
@@ -29,18 +31,25 @@ type spooled struct {
 	mem     []byte   // the whole message, when small
 	file    *os.File // the spool file, when large
 	size    int64
-	head    []byte // the start of the message (up to maxPolicyHeader)
-	release func() // lets the next large message in
+	head    []byte            // the start of the message (up to maxPolicyHeader)
+	sum     [sha256.Size]byte // SHA-256 of the message (CRLF line ends)
+	release func()            // lets the next large message in
 }
+
+// whole reports whether head is the whole message.
+func (sp *spooled) whole() bool { return int64(len(sp.head)) == sp.size }
 
 // spool reads r (dot-unstuffed DATA) with CRLF line ends.
 func (s *Server) spool(r io.Reader) (*spooled, error) {
 	var buf bytes.Buffer
-	w := &crlfWriter{w: &buf}
+	hash := sha256.New()
+	w := &crlfWriter{w: io.MultiWriter(&buf, hash)}
 	n, err := io.CopyN(w, r, smallMessage)
 	if err == io.EOF {
 		b := buf.Bytes()
-		return &spooled{mem: b, size: int64(len(b)), head: b[:min(len(b), maxPolicyHeader)], release: func() {}}, nil
+		sp := &spooled{mem: b, size: int64(len(b)), head: b[:min(len(b), maxPolicyHeader)], release: func() {}}
+		hash.Sum(sp.sum[:0])
+		return sp, nil
 	}
 	if err != nil {
 		return nil, err
@@ -61,7 +70,7 @@ func (s *Server) spool(r io.Reader) (*spooled, error) {
 		return nil, err
 	}
 	buf = bytes.Buffer{}
-	fw := &crlfWriter{w: f, lastCR: w.lastCR}
+	fw := &crlfWriter{w: io.MultiWriter(f, hash), lastCR: w.lastCR}
 	if _, err := io.Copy(fw, r); err != nil {
 		sp.close()
 		return nil, err
@@ -72,21 +81,8 @@ func (s *Server) spool(r io.Reader) (*spooled, error) {
 		return nil, err
 	}
 	sp.size, sp.head = st.Size(), head
+	hash.Sum(sp.sum[:0])
 	return sp, nil
-}
-
-// withPrefix returns prefix followed by the message, in one allocation.
-func (sp *spooled) withPrefix(prefix string) ([]byte, error) {
-	out := make([]byte, len(prefix)+int(sp.size))
-	copy(out, prefix)
-	if sp.file == nil {
-		copy(out[len(prefix):], sp.mem)
-		return out, nil
-	}
-	if _, err := sp.file.ReadAt(out[len(prefix):], 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("mailserver: reading the spool file: %w", err)
-	}
-	return out, nil
 }
 
 // close removes the spool file and lets the next large message in.

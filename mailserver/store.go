@@ -19,9 +19,29 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// schemaVersion is the version of the tables created by schema; a store with
-// a newer version is refused rather than misread.
-const schemaVersion = 1
+// schemaVersion is the version of the tables created by schema and brought
+// up to date by upgrades; a store with a newer version is refused rather
+// than misread.
+const schemaVersion = 2
+
+// upgrades[v] takes a store from schema version v+1 to v+2. Steps are never
+// edited once released: a change is a new step at the end.
+var upgrades = []string{
+	// 2: how each message arrived (Arrival), the key that makes a
+	// delivery by SMTP idempotent (dedupe.go), and large messages in
+	// pieces (chunks.go).
+	`ALTER TABLE messages ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
+	 ALTER TABLE messages ADD COLUMN dedupe TEXT NOT NULL DEFAULT '';
+	 CREATE INDEX messages_by_dedupe ON messages(mailbox_id, dedupe) WHERE dedupe != '';
+	 CREATE TABLE message_chunks (
+		mailbox_id INTEGER NOT NULL,
+		uid        INTEGER NOT NULL,
+		seq        INTEGER NOT NULL,
+		data       BLOB NOT NULL,
+		PRIMARY KEY (mailbox_id, uid, seq),
+		FOREIGN KEY (mailbox_id, uid) REFERENCES messages(mailbox_id, uid) ON DELETE CASCADE
+	 );`,
+}
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -140,14 +160,38 @@ func initDB(ctx context.Context, db *sql.DB) error {
 	err := db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'schema_version'").Scan(&version)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		_, err = db.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", schemaVersion)
-		return err
+		// A new store: the tables of version 1, brought up to date below.
+		if _, err = db.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('schema_version', 1)"); err != nil {
+			return err
+		}
+		version = 1
 	case err != nil:
 		return err
 	case version > schemaVersion:
 		return fmt.Errorf("written by a newer pbem (schema version %d, this one knows %d)", version, schemaVersion)
 	}
+	for ; version < schemaVersion; version++ {
+		if err := upgrade(ctx, db, version+1, upgrades[version-1]); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// upgrade applies one step and records the new version, in one transaction.
+func upgrade(ctx context.Context, db *sql.DB, to int64, step string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, step); err != nil {
+		return fmt.Errorf("upgrading to schema version %d: %w", to, err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = ? WHERE key = 'schema_version'", to); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // nextUIDValidity allocates a UIDVALIDITY that no mailbox of this store has
@@ -262,7 +306,7 @@ func loadIndex(ctx context.Context, db *sql.DB) (map[string]*account, error) {
 	}
 
 	rows, err = db.QueryContext(ctx,
-		"SELECT mailbox_id, uid, internal_date, size, flags FROM messages ORDER BY mailbox_id, uid")
+		"SELECT mailbox_id, uid, internal_date, size, flags, arrival FROM messages ORDER BY mailbox_id, uid")
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +319,7 @@ func loadIndex(ctx context.Context, db *sql.DB) (map[string]*account, error) {
 			msg       message
 			flags     string
 		)
-		if err := rows.Scan(&mailboxID, &uid, &date, &msg.size, &flags); err != nil {
+		if err := rows.Scan(&mailboxID, &uid, &date, &msg.size, &flags, &msg.arrival); err != nil {
 			return nil, err
 		}
 		m := mailboxes[mailboxID]
@@ -304,34 +348,23 @@ func loadIndex(ctx context.Context, db *sql.DB) (map[string]*account, error) {
 	return accounts, nil
 }
 
-// loadRaw reads one message's bytes; ok is false if the message is gone.
-func loadRaw(ctx context.Context, db *sql.DB, mailboxID int64, uid imap.UID) (raw []byte, ok bool, err error) {
-	err = db.QueryRowContext(ctx, "SELECT raw FROM messages WHERE mailbox_id = ? AND uid = ?",
-		mailboxID, int64(uid)).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	return raw, err == nil, err
-}
-
 // insertMessage stores one message under uid and moves the mailbox's
 // uidnext past it.
-func insertMessage(ctx context.Context, tx *sql.Tx, mailboxID int64, uid imap.UID, date time.Time, flags []imap.Flag, raw []byte) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO messages (mailbox_id, uid, internal_date, size, flags, raw)
-		VALUES (?, ?, ?, ?, ?, ?)`,
-		mailboxID, int64(uid), date.Format(dateLayout), len(raw), formatFlags(flags), raw)
-	if err != nil {
+func insertMessage(ctx context.Context, tx *sql.Tx, mailboxID int64, uid imap.UID, nm *newMessage) error {
+	if err := insertContent(ctx, tx, mailboxID, uid, nm); err != nil {
 		return err
 	}
 	return setUIDNext(ctx, tx, mailboxID, uid+1)
 }
 
-// copyMessage copies a message row inside SQLite, without reading its body
-// into memory.
-func copyMessage(ctx context.Context, tx *sql.Tx, fromMailbox int64, fromUID imap.UID, toMailbox int64, toUID imap.UID) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO messages (mailbox_id, uid, internal_date, size, flags, raw)
-		SELECT ?, ?, internal_date, size, flags, raw FROM messages WHERE mailbox_id = ? AND uid = ?`,
-		toMailbox, int64(toUID), fromMailbox, int64(fromUID))
+// copyMessage copies a message row, and its chunks, inside SQLite, without
+// reading its body into memory. The copy's arrival is how it was copied (a
+// copy is never what the original was: see Arrival); the delivery key goes
+// with it.
+func copyMessage(ctx context.Context, tx *sql.Tx, fromMailbox int64, fromUID imap.UID, toMailbox int64, toUID imap.UID, arrival Arrival) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO messages (mailbox_id, uid, internal_date, size, flags, raw, arrival, dedupe)
+		SELECT ?, ?, internal_date, size, flags, raw, ?, dedupe FROM messages WHERE mailbox_id = ? AND uid = ?`,
+		toMailbox, int64(toUID), arrival.String(), fromMailbox, int64(fromUID))
 	if err != nil {
 		return err
 	}
@@ -339,6 +372,9 @@ func copyMessage(ctx context.Context, tx *sql.Tx, fromMailbox int64, fromUID ima
 		return err
 	} else if n != 1 {
 		return fmt.Errorf("message %d of mailbox %d vanished from the store", fromUID, fromMailbox)
+	}
+	if err := copyChunks(ctx, tx, fromMailbox, fromUID, toMailbox, toUID); err != nil {
+		return err
 	}
 	return setUIDNext(ctx, tx, toMailbox, toUID+1)
 }

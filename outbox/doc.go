@@ -66,7 +66,9 @@
 // Run starts by sending again, unchanged, every row left in sending by a
 // process that stopped mid-send (store.RecoverSending): the server may or
 // may not have taken it, and the Message-ID is the same, so at worst the
-// recipient's mail client gets two copies of one message and shows one.
+// recipient gets two copies of one message — except on pbem's embedded
+// server, which stores a message sent again by the same login unchanged
+// once per mailbox (mailserver, dedupe.go).
 // Then Run repeats passes, waking when Enqueue adds mail or every
 // Options.PollInterval. Flush does one pass, for tests and the command
 // line.

@@ -49,14 +49,19 @@ var mailRank = map[MailStatus]int{
 // the key IMAP gives it; the SHA-256 of the raw bytes finds the same message
 // again after the server changed UIDVALIDITY.
 type Mail struct {
-	ID             int64      // row id, assigned by StoreMail
-	Mailbox        string     // the IMAP mailbox it was fetched from
-	UIDValidity    uint32     // the mailbox's UIDVALIDITY when fetched
-	UID            uint32     // its UID in that mailbox
-	Raw            []byte     // the message exactly as fetched
-	SHA256         string     // lower-case hex of SHA-256(Raw); computed by StoreMail
-	MessageID      string     // the Message-ID header, "" if none (not a key: it can be missing or forged)
-	From           string     // the From address as read
+	ID          int64  // row id, assigned by StoreMail
+	Mailbox     string // the IMAP mailbox it was fetched from
+	UIDValidity uint32 // the mailbox's UIDVALIDITY when fetched
+	UID         uint32 // its UID in that mailbox
+	Raw         []byte // the message exactly as fetched
+	SHA256      string // lower-case hex of SHA-256(Raw); computed by StoreMail
+	MessageID   string // the Message-ID header, "" if none (not a key: it can be missing or forged)
+	From        string // the From address as read
+	// Arrival is how the mail server recorded the message's arrival, read
+	// from the server itself when the intake stored it (see
+	// inbox.Options.Arrival): "" when the server keeps no such record (an
+	// external provider).
+	Arrival        string
 	ReceivedAt     time.Time  // set by the caller
 	Status         MailStatus // how far the daemon has got with it
 	Classification string     // the intake's verdict, such as "orders", "auto-reply"
@@ -96,14 +101,23 @@ func (tx *Tx) StoreMail(ctx context.Context, m Mail) (Mail, bool, error) {
 	}
 	m.SHA256 = SHA256Hex(m.Raw)
 	res, err := tx.exec(ctx, `INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, message_id, from_addr,
-		received_at, status, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'stored', ?)
+		received_at, status, updated_at, arrival, raw_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'stored', ?, ?, ?)
 		ON CONFLICT (mailbox, uidvalidity, uid) DO NOTHING`,
-		m.Mailbox, int64(m.UIDValidity), int64(m.UID), m.Raw, m.SHA256, m.MessageID, m.From,
-		encTime(m.ReceivedAt), encTime(tx.now()))
+		m.Mailbox, int64(m.UIDValidity), int64(m.UID), firstPiece(m.Raw), m.SHA256, m.MessageID, m.From,
+		encTime(m.ReceivedAt), encTime(tx.now()), m.Arrival, len(m.Raw))
 	if err != nil {
 		return Mail{}, false, fmt.Errorf("store: StoreMail %s/%d/%d: %w", m.Mailbox, m.UIDValidity, m.UID, err)
 	}
 	n, _ := res.RowsAffected()
+	if n == 1 {
+		id, err := res.LastInsertId()
+		if err != nil {
+			return Mail{}, false, err
+		}
+		if err := tx.storePieces(ctx, id, m.Raw); err != nil {
+			return Mail{}, false, fmt.Errorf("store: StoreMail %s/%d/%d: %w", m.Mailbox, m.UIDValidity, m.UID, err)
+		}
+	}
 	got, err := tx.queryMail(ctx, false, `WHERE mailbox = ? AND uidvalidity = ? AND uid = ?`,
 		m.Mailbox, int64(m.UIDValidity), int64(m.UID))
 	if err != nil {
@@ -204,25 +218,41 @@ func (tx *Tx) queryMail(ctx context.Context, withRaw bool, where string, args ..
 		raw = "raw"
 	}
 	rows, err := tx.query(ctx, `SELECT id, mailbox, uidvalidity, uid, `+raw+`, sha256, message_id, from_addr,
-		received_at, status, classification, error FROM mail `+where, args...)
+		received_at, status, classification, error, arrival, coalesce(raw_size, length(raw)) FROM mail `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading mail: %w", err)
 	}
-	defer rows.Close()
 	var out []Mail
+	var sizes []int64
 	for rows.Next() {
 		var m Mail
-		var uidv, uid int64
+		var uidv, uid, size int64
 		var received, status string
 		if err := rows.Scan(&m.ID, &m.Mailbox, &uidv, &uid, &m.Raw, &m.SHA256, &m.MessageID, &m.From,
-			&received, &status, &m.Classification, &m.Error); err != nil {
+			&received, &status, &m.Classification, &m.Error, &m.Arrival, &size); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("store: reading mail: %w", err)
 		}
 		m.UIDValidity, m.UID, m.Status = uint32(uidv), uint32(uid), MailStatus(status)
 		if m.ReceivedAt, err = decTime(received); err != nil {
+			rows.Close()
 			return nil, err
 		}
 		out = append(out, m)
+		sizes = append(sizes, size)
 	}
-	return out, rows.Err()
+	if err := rows.Close(); err != nil {
+		return nil, fmt.Errorf("store: reading mail: %w", err)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reading mail: %w", err)
+	}
+	if withRaw {
+		for i := range out {
+			if out[i].Raw, err = tx.loadPieces(ctx, out[i].ID, out[i].Raw, sizes[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }

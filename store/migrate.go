@@ -153,6 +153,28 @@ CREATE TABLE deadlines (
 
 ALTER TABLE mail ADD COLUMN raw_purged_at TEXT;  -- when the raw bytes were cleared; NULL while kept
 `},
+	mailArrivalMigration(6),
+}
+
+// mailArrivalMigration records with each mail how the mail server says it
+// arrived (Mail.Arrival): in the embedded mode, the server's own record of
+// the message (SMTP logged in as whom, or put there by IMAP), which sender
+// authentication believes instead of any header. Mail stored before it has
+// an empty record, as has all mail from an external provider. It also
+// keeps large mail in pieces (mailchunks.go): mail.raw holds the first
+// piece, mail_chunks the rest, mail.raw_size the whole size (NULL for a
+// mail stored whole before).
+func mailArrivalMigration(version int) migration {
+	return migration{version, "mail arrival as the mail server recorded it; large mail in pieces", `
+ALTER TABLE mail ADD COLUMN arrival TEXT NOT NULL DEFAULT '';
+ALTER TABLE mail ADD COLUMN raw_size INTEGER;
+CREATE TABLE mail_chunks (
+	mail_id INTEGER NOT NULL REFERENCES mail(id) ON DELETE CASCADE,
+	seq     INTEGER NOT NULL,
+	data    BLOB NOT NULL,
+	PRIMARY KEY (mail_id, seq)
+) STRICT;
+`}
 }
 
 // SchemaVersion is the schema version this code writes: the number of the

@@ -42,8 +42,14 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 		Seed: 99, ResolvedAt: t0}, []Event{{Kind: "start"}}, []OutboxMessage{outMsg("<m@syw>", t0, "hello")}); err != nil {
 		t.Fatal(err)
 	}
-	mail, _, err := old.StoreMail(ctx, Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: []byte("x"), ReceivedAt: t0})
+	// A mail stored before the last step (the columns of migration 5).
+	res, err := old.writer.Exec(`INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, received_at, updated_at)
+		VALUES ('INBOX', 1, 1, X'78', ?, ?, ?)`, SHA256Hex([]byte("x")), encTime(t0), encTime(t0))
 	if err != nil {
+		t.Fatal(err)
+	}
+	var mail Mail
+	if mail.ID, err = res.LastInsertId(); err != nil {
 		t.Fatal(err)
 	}
 	// A sheet stored before orders were kept as engine data.

@@ -20,7 +20,11 @@ func (db *DB) PurgeRawMail(ctx context.Context, before time.Time) (n int64, err 
 
 // PurgeRawMail is DB.PurgeRawMail inside a transaction.
 func (tx *Tx) PurgeRawMail(ctx context.Context, before time.Time) (int64, error) {
-	res, err := tx.exec(ctx, `UPDATE mail SET raw = X'', raw_purged_at = ?
+	if _, err := tx.exec(ctx, `DELETE FROM mail_chunks WHERE mail_id IN (SELECT id FROM mail
+		WHERE received_at < ? AND status != 'stored' AND raw_purged_at IS NULL)`, encTime(before)); err != nil {
+		return 0, fmt.Errorf("store: PurgeRawMail: %w", err)
+	}
+	res, err := tx.exec(ctx, `UPDATE mail SET raw = X'', raw_size = 0, raw_purged_at = ?
 		WHERE received_at < ? AND status != 'stored' AND raw_purged_at IS NULL`, encTime(tx.now()), encTime(before))
 	if err != nil {
 		return 0, fmt.Errorf("store: PurgeRawMail: %w", err)

@@ -10,7 +10,7 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"unknown-sender":      nil,
 		"no-sheet":            map[string]any{"Game": "syw", "Nation": "eisenmark", "Turn": 3},
 		"wrong-password":      map[string]any{"Nation": "Eisenmark", "From": "a@b"},
-		"unregistered-notice": map[string]any{"Nation": "Eisenmark", "From": "a@b"},
+		"unregistered-notice": map[string]any{"Nation": "Eisenmark", "From": "a@b", "Password": true},
 		"spoof-notice":        map[string]any{"Reason": "two From headers"},
 		"wrong-nation":        map[string]any{"Named": "x", "From": "a@b", "Registered": "eisenmark"},
 		"unreadable":          map[string]any{"Why": "too large"},

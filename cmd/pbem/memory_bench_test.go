@@ -19,12 +19,16 @@ import (
 )
 
 // BenchmarkRunMemory runs the built "pbem run" on the shipped config and
-// sends it, all at once, three 30 MB mails (from three nations) and the bomb
-// set (deep nesting, thousands of parts, a huge header, broken base64 and
-// quoted-printable, unknown charsets, HTML tag soup, a 100,000-line sheet)
-// from the other two; it waits until every mail is answered — by pbem in
-// the sender's mailbox, or refused by the server at SMTP — and reports the
-// process's peak resident memory (VmHWM). Run with -benchtime=1x; figure in
+// sends it, in three phases: all at once, three 30 MB mails (from three
+// nations) and the bomb set (deep nesting, thousands of parts, a huge
+// header, broken base64 and quoted-printable, unknown charsets, HTML tag
+// soup, a 100,000-line sheet) from the other two; then six order sheets
+// with a map attached that the server accepts, of 9 MiB and just under the
+// 10 MiB limit, at once; then the bomb series again, back to back. After
+// each phase it waits until every mail is answered — by pbem in the
+// sender's mailbox, or refused by the server at SMTP — and logs the
+// process's peak resident memory in the phase (VmHWM, reset before each);
+// it reports the highest. Run with -benchtime=1x; figures in
 // docs/intake.md.
 func BenchmarkRunMemory(b *testing.B) {
 	dir := b.TempDir()
@@ -63,67 +67,136 @@ func BenchmarkRunMemory(b *testing.B) {
 				b.Fatalf("pbem run did not start:\n%s", log.String())
 			}
 		}
-		smtpAddr, imapAddr := fmt.Sprintf("127.0.0.1:%d", smtpPort), fmt.Sprintf("127.0.0.1:%d", imapPort)
-		type job struct {
-			nation string
-			raw    []byte
-		}
-		var jobs []job
-		for _, n := range []string{"eisenmark", "morgronskia", "unterreich"} {
-			jobs = append(jobs, job{n, bigMail(n, 30<<20)})
-		}
-		for k, raw := range bombSetFor() {
-			n := []string{"fromande", "hispardia"}[k%2]
-			jobs = append(jobs, job{n, bytes.ReplaceAll(raw, []byte("From: bomb@example.org"), []byte("From: "+n+"@pbem.localhost"))})
-		}
+		r := &memRun{b: b, pid: cmd.Process.Pid, log: &log, accepted: map[string]int{},
+			smtp: fmt.Sprintf("127.0.0.1:%d", smtpPort), imap: fmt.Sprintf("127.0.0.1:%d", imapPort)}
 		b.ResetTimer()
-		var mu sync.Mutex
-		accepted, refused := map[string]int{}, 0
-		var wg sync.WaitGroup
-		for _, j := range jobs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				login := &mailserver.Login{User: j.nation + "@pbem.localhost", Password: "demo-mail-" + j.nation}
-				err := mailserver.SendAs(context.Background(), smtpAddr, login, login.User, []string{"orders@pbem.localhost"}, j.raw)
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					refused++ // the server's refusal is the answer
-					b.Logf("%s: refused at SMTP: %v", j.nation, err)
-					return
-				}
-				accepted[j.nation]++
-			}()
+
+		// 1. At once: three 30 MB mails (refused at SMTP) and the bomb set.
+		var jobs []memJob
+		for _, n := range []string{"eisenmark", "morgronskia", "unterreich"} {
+			jobs = append(jobs, memJob{n, bigMail(n, 30<<20, "")})
 		}
-		wg.Wait()
-		jobs = nil // the mails, freed: only the daemon's memory counts
-		answered := 0
-		for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-			answered = 0
-			for n, want := range accepted {
-				answered += min(len(mailbox(b, imapAddr, n+"@pbem.localhost", "demo-mail-"+n)), want)
-			}
-			if answered == sum(accepted) {
-				break
-			}
+		jobs = append(jobs, bombJobs()...)
+		r.phase("at once: three 30 MB mails and the bomb set", jobs, true)
+
+		// 2. Accepted mail up to the limit, at once: from three nations an
+		// order sheet with a map attached, 9 MiB and just under 10 MiB.
+		jobs = nil
+		for k, n := range []string{"eisenmark", "morgronskia", "unterreich"} {
+			jobs = append(jobs, memJob{n, bigMail(n, 9<<20, "a")}, memJob{n, bigMail(n, nearLimit-k*4096, "b")})
 		}
+		r.phase("accepted mail of 9 and 10 MiB, six at once", jobs, true)
+
+		// 3. The bomb series back to back: each mail sent as soon as the
+		// server took the one before.
+		r.phase("the bomb series back to back", bombJobs(), false)
+
 		b.StopTimer()
-		status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
-		if answered < sum(accepted) {
-			b.Errorf("%d of %d accepted mails answered\n%s", answered, sum(accepted), log.String())
-		}
-		for _, line := range strings.Split(string(status), "\n") {
-			if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-				kb, _ := strconv.Atoi(f[1])
-				b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
-			}
-		}
-		b.ReportMetric(float64(answered), "answered")
-		b.ReportMetric(float64(refused), "refused-at-SMTP")
+		b.ReportMetric(r.peak, "peak-RSS-MB")
+		b.ReportMetric(float64(r.answered), "answered")
+		b.ReportMetric(float64(r.refused), "refused-at-SMTP")
 	}
+}
+
+// nearLimit is the size of the largest accepted mail of the benchmark: the
+// embedded server's limit (inbox.DefaultMaxRawBytes, 10 MiB) less room for
+// the trace fields the server puts on top.
+const nearLimit = 10<<20 - 8<<10
+
+// memJob is one mail of the benchmark and the nation that sends it.
+type memJob struct {
+	nation string
+	raw    []byte
+}
+
+// memRun is one run of BenchmarkRunMemory: the daemon under test and what
+// it was sent.
+type memRun struct {
+	b          *testing.B
+	pid        int
+	log        *syncLog
+	smtp, imap string
+	accepted   map[string]int // mails the server took, by nation
+	answered   int
+	refused    int
+	peak       float64 // the highest peak RSS of a phase, MB
+}
+
+// phase sends jobs (all at once, or one after another), waits until every
+// mail the server took is answered, and logs the phase's peak RSS: the
+// kernel's high-water mark is reset before the phase (clear_refs 5).
+func (r *memRun) phase(name string, jobs []memJob, atOnce bool) {
+	b := r.b
+	os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", r.pid), []byte("5"), 0)
+	var mu sync.Mutex
+	send := func(j memJob) {
+		login := &mailserver.Login{User: j.nation + "@pbem.localhost", Password: "demo-mail-" + j.nation}
+		err := mailserver.SendAs(context.Background(), r.smtp, login, login.User, []string{"orders@pbem.localhost"}, j.raw)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			r.refused++ // the server's refusal is the answer
+			return
+		}
+		r.accepted[j.nation]++
+	}
+	var wg sync.WaitGroup
+	for _, j := range jobs {
+		if !atOnce {
+			send(j)
+			continue
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); send(j) }()
+	}
+	wg.Wait()
+	jobs = nil // the mails, freed: only the daemon's memory counts
+	want := sum(r.accepted)
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		r.answered = 0
+		for n, sent := range r.accepted {
+			r.answered += min(answers(b, r.imap, n), sent)
+		}
+		if r.answered == want {
+			break
+		}
+	}
+	if r.answered < want {
+		b.Errorf("%s: %d of %d accepted mails answered\n%s", name, r.answered, want, r.log.String())
+	}
+	status, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.pid))
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.Atoi(f[1])
+			mb := float64(kb) / 1024
+			b.Logf("%s: peak RSS %.1f MB (%d answered, %d refused at SMTP so far)", name, mb, r.answered, r.refused)
+			r.peak = max(r.peak, mb)
+		}
+	}
+}
+
+// answers counts pbem's answers in a nation's mailbox: every mail but the
+// starting report.
+func answers(b *testing.B, imapAddr, nation string) int {
+	n := 0
+	for _, m := range mailbox(b, imapAddr, nation+"@pbem.localhost", "demo-mail-"+nation) {
+		if !strings.Contains(m, "starting report") {
+			n++
+		}
+	}
+	return n
+}
+
+// bombJobs is the bomb set, from Fromande and Hispardia by turns.
+func bombJobs() []memJob {
+	var jobs []memJob
+	for k, raw := range bombSetFor() {
+		n := []string{"fromande", "hispardia"}[k%2]
+		jobs = append(jobs, memJob{n, bytes.ReplaceAll(raw, []byte("From: bomb@example.org"), []byte("From: "+n+"@pbem.localhost"))})
+	}
+	return jobs
 }
 
 func sum(m map[string]int) int {
@@ -134,16 +207,20 @@ func sum(m map[string]int) int {
 	return n
 }
 
-// bigMail is a mail with a note and an attachment of size bytes (a scan of
-// the map, say), base64 as clients send it.
-func bigMail(nation string, size int) []byte {
-	data := make([]byte, size*3/4)
+// bigMail is a mail of about size bytes: the nation's order sheet (with
+// its password) and an attachment (a scan of the map, say), base64 as
+// clients send it. tag tells apart the Message-IDs of one nation's mails.
+func bigMail(nation string, size int, tag string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "From: %s@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: my orders and map\r\nMessage-ID: <big.%s.%s@pbem.localhost>\r\n"+
+		"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=big\r\n\r\n--big\r\nContent-Type: text/plain\r\n\r\n"+
+		"GAME syw\r\nNATION %s\r\nPASSWORD demo-%s\r\nTURN 1\r\nEND\r\n"+
+		"--big\r\nContent-Type: image/png\r\nContent-Disposition: attachment; filename=map.png\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+		nation, nation, tag, nation, nation)
+	// base64 lines of 76 characters and CRLF: 78 bytes for 57 of data.
+	data := make([]byte, (size-b.Len()-16)/78*57)
 	rand.Read(data)
 	enc := base64.StdEncoding.EncodeToString(data)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "From: %s@pbem.localhost\r\nTo: orders@pbem.localhost\r\nSubject: my map\r\nMessage-ID: <big.%s@pbem.localhost>\r\n"+
-		"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=big\r\n\r\n--big\r\nContent-Type: text/plain\r\n\r\nHere is my map.\r\n"+
-		"--big\r\nContent-Type: image/png\r\nContent-Disposition: attachment; filename=map.png\r\nContent-Transfer-Encoding: base64\r\n\r\n", nation, nation)
 	for len(enc) > 76 {
 		b.WriteString(enc[:76] + "\r\n")
 		enc = enc[76:]
