@@ -53,7 +53,7 @@ type FrameLine struct {
 	Text string
 	// Line and EndLine are its first and last mail lines.
 	Line, EndLine int
-	lg           *logical
+	lg            *logical
 }
 
 // LineAt returns the mail line an offset of Text came from (a statement
