@@ -88,7 +88,7 @@ func (t *turn) stepLeaderless() {
 		a.March, a.Task, a.TaskSince = nil, "", 0
 		if t.r.Leaderless.OnLoss == LeaderlessHome && a.Aboard == "" {
 			if home := t.nearestHomeCity(a); home != "" && home != a.At {
-				a.March = t.route(a.At, home)
+				a.March = t.route(a.Nation, a.At, home)
 				e.Action, e.Toward = LeaderlessHome, home
 			}
 		}

@@ -320,9 +320,15 @@ func sortedIDs[V any](m map[game.ForceID]V) []game.ForceID {
 	return out
 }
 
-// route is the shortest land route from one province to another: fewest
-// provinces, then the most road, then the first by name at each step (the
-// search visits borders in sorted order). Empty when there is none.
-func (t *turn) route(from, to string) []string {
-	return landRoute(t.m, from, to)
+// route is an army of n's quickest land route (Route), round the towns and
+// ports of its enemies. Empty when there is none.
+func (t *turn) route(n game.NationID, from, to string) []string {
+	return Route(t.m, from, to, func(p string) bool { return t.barred(n, p) })
+}
+
+// barred reports a town or port held by an enemy of n.
+func (t *turn) barred(n game.NationID, p string) bool {
+	pr, ok := t.m.Province(p)
+	c := t.s.Controller(p)
+	return ok && pr.Kind.IsCity() && c != game.Neutral && t.s.Hostile(n, c)
 }

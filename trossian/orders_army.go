@@ -249,7 +249,7 @@ func applyMove(t *turn, n game.NationID, o engine.Order, tick int) {
 	a, _ := t.s.Army(x.Force)
 	path := slices.Clone(x.Path)
 	if x.Dest != "" {
-		path = t.route(a.At, x.Dest)
+		path = t.route(n, a.At, x.Dest)
 	}
 	a.March = path
 	a.Task, a.TaskSince = "", 0

@@ -114,14 +114,10 @@ func (t *turn) stepOrders() {
 			case k.Keyword == "courier":
 				t.couriers[n] = append(t.couriers[n], o.(SendCourier))
 			case k.ByCourier:
+				// A force made by an earlier order of the sheet (DETACH) is
+				// judged when its order is carried out.
 				f := SubjectOf(o)
-				if !t.owns(n, f) {
-					t.ignore(n, o, k.Section, "you have no army or navy %s", f)
-					continue
-				}
-				if at := t.forcePlace(f); at.Province != seat || seat == "" {
-					t.ignore(n, o, secCouriers, "%s is at %s, away from your King's seat %s: its orders go by courier (\"shall direct their generals via messages sent by couriers\")",
-						f, at, seatName(seat))
+				if t.owns(n, f) && !t.atSeat(n, f, seat, o) {
 					continue
 				}
 				t.immediate[n] = append(t.immediate[n], o)
@@ -130,6 +126,17 @@ func (t *turn) stepOrders() {
 			}
 		}
 	}
+}
+
+// atSeat reports a force at the King's seat; one away from it is refused:
+// its orders go by courier.
+func (t *turn) atSeat(n game.NationID, f game.ForceID, seat string, o engine.Order) bool {
+	if at := t.forcePlace(f); at.Province != seat || seat == "" {
+		t.ignore(n, o, secCouriers, "%s is at %s, away from your King's seat %s: its orders go by courier (\"shall direct their generals via messages sent by couriers\")",
+			f, at, seatName(seat))
+		return false
+	}
+	return true
 }
 
 func seatName(s string) string {
@@ -203,7 +210,11 @@ func (t *turn) forcePlace(f game.ForceID) CourierPlace {
 func (t *turn) stepOrganisation() {
 	t.startClock()
 	for _, n := range t.nationIDs() {
+		seat := t.seat(n)
 		for _, o := range t.immediate[n] {
+			if f := SubjectOf(o); t.owns(n, f) && !t.atSeat(n, f, seat, o) {
+				continue
+			}
 			t.carryOut(n, o, 0)
 		}
 	}

@@ -80,21 +80,25 @@ type edge struct {
 	cost int
 }
 
-// Route returns the shortest land route between two provinces: fewest
-// provinces, then the most of them along roads, then by name. The engine
-// marches MOVE … TO on it; the checker shows it.
-func Route(m *areamap.Map, from, to string) []string { return landRoute(m, from, to) }
-
-func landRoute(m *areamap.Map, from, to string) []string {
+// Route returns the quickest land route between two provinces: a step
+// along a road costs 2, any other 3 (a road moves foot twice as far and
+// horse half as far again), a step into a province barred (a hostile town
+// or port, whose garrison stops a march) 100 more unless it is the
+// destination; ties by name. The engine marches MOVE … TO on it; the
+// checker shows it. barred may be nil.
+func Route(m *areamap.Map, from, to string, barred func(string) bool) []string {
 	if from == to {
 		return nil
 	}
 	path := search(node{province: from}, node{province: to}, func(n node) []edge {
 		var out []edge
 		for _, q := range m.Neighbors(n.province) {
-			c := 10
-			if !m.Road(n.province, q) {
-				c++
+			c := 3
+			if m.Road(n.province, q) {
+				c = 2
+			}
+			if q != to && barred != nil && barred(q) {
+				c += 100
 			}
 			out = append(out, edge{node{province: q}, c})
 		}
@@ -109,10 +113,11 @@ func landRoute(m *areamap.Map, from, to string) []string {
 
 // courierRoute is a courier's way from one place to another, by land and
 // sea: "Couriers can travel by horse or by ship, and freely convert back
-// and forth at any coastal town". Each place entered is a step; of routes
-// of equal steps the one through fewer risky places (risky reports them)
-// wins, then by name. closed reports lanes the courier may not enter (the
-// frozen lanes in Early Spring and Late Autumn).
+// and forth at any coastal town". Each place entered costs 10, a risky one
+// (risky reports them: enemy provinces and enemy-held lanes) 18 — a
+// courier rides one province out of its way to spare itself a 1-in-6 risk
+// — and ties go by name. closed reports lanes the courier may not enter
+// (the frozen lanes in Early Spring and Late Autumn).
 func courierRoute(m *areamap.Map, from, to CourierPlace, risky func(CourierPlace) bool, closed func(string) bool) []CourierPlace {
 	if from == to {
 		return nil
@@ -122,7 +127,7 @@ func courierRoute(m *areamap.Map, from, to CourierPlace, risky func(CourierPlace
 		add := func(p CourierPlace) {
 			c := 10
 			if risky(p) {
-				c++
+				c += 8 // a one-province detour is worth a 1-in-6 risk
 			}
 			out = append(out, edge{node{province: p.Province, lane: p.Lane}, c})
 		}
