@@ -219,7 +219,10 @@ func (t *turn) applyResult(sh BattleSheet, res BattleResult) {
 			if !ok {
 				continue
 			}
-			a.March, a.Task, a.TaskSince = nil, "", 0
+			a.March = nil
+			if sa.Outcome != "win" {
+				a.Task, a.TaskSince = "", 0
+			}
 			switch sa.Outcome {
 			case "win":
 				// "The winning army remains in the province where the battle

@@ -41,6 +41,7 @@ import (
 //	chance norvale 5                  (a chance card on turn 5)
 //	ORDERS
 //	norvale {"kind":"move","Force":"N1","Dest":"Tarnwick"}
+//	norvale@3 {…}                     (a sheet for turn 3)
 //	RULINGS
 //	{"Effects":[{"Kind":"ap","Province":"Norhaven","Delta":5}]}
 //	RESULT {"Province":"Elkmoor","Outcome":"win","Winner":"norvale","Units":[…]}
@@ -408,6 +409,11 @@ func buildTrOrders(c *trCase) ([]engine.Orders, error) {
 	var order []game.NationID
 	for i, l := range c.orders {
 		n, js, _ := strings.Cut(l, " ")
+		turn := c.turn
+		if nn, t, ok := strings.Cut(n, "@"); ok {
+			n = nn
+			turn, _ = strconv.Atoi(t)
+		}
 		o, err := UnmarshalOrder([]byte(js))
 		if err != nil {
 			return nil, fmt.Errorf("ORDERS %q: %v", l, err)
@@ -415,7 +421,7 @@ func buildTrOrders(c *trCase) ([]engine.Orders, error) {
 		o = withLine(o, i+1)
 		id := game.NationID(n)
 		if by[id] == nil {
-			by[id] = &engine.Orders{Nation: id, Turn: c.turn}
+			by[id] = &engine.Orders{Nation: id, Turn: turn}
 			order = append(order, id)
 		}
 		by[id].List = append(by[id].List, o)

@@ -123,6 +123,7 @@ func (t *turn) stepMovement() {
 	}
 	t.dispatchCouriers()
 	t.planRides()
+	t.seaClashes(0)
 	t.contacts(0)
 	for tick := 1; tick <= Ticks; tick++ {
 		t.courierTick(tick)

@@ -130,9 +130,12 @@ func (t *turn) stepPacification() {
 // pacification, and takes the province when enough have.
 func (t *turn) countPhase(p string, n game.NationID, worth int, city, port bool) {
 	ps, _ := t.s.Province(p)
-	progress, required := &ps.Pacify.Progress, ps.Pacify.Required
+	var progress *int
+	var required int
 	if city {
 		progress, required = &ps.Siege.Progress, ps.Siege.Required
+	} else {
+		progress, required = &ps.Pacify.Progress, ps.Pacify.Required
 	}
 	reason := ""
 	switch {
