@@ -20,7 +20,11 @@ import (
 // NationView is what one kingdom sees.
 type NationView struct {
 	Nation game.NationID
-	Turn   int
+	Letter string
+	// NextForce, NextNavy and NextCourier are the numbers the kingdom's
+	// next army, navy and courier will take (the checker foretells IDs).
+	NextForce, NextNavy, NextCourier int
+	Turn                             int
 	Label  string
 	Phase  Phase
 	// Seat is where the King is; IdleCouriers the couriers waiting there.
@@ -55,7 +59,8 @@ type ForeignForce struct {
 func View(m *areamap.Map, r *Rules, s *State, n game.NationID) *NationView {
 	v := &NationView{Nation: n, Turn: s.Turn, Label: s.Label(), Phase: s.Calendar.PhaseOf(s.Turn), Seat: seatOf(m, s, n)}
 	if ns, ok := s.Nation(n); ok {
-		v.IdleCouriers, v.Census = ns.Couriers, ns.Census
+		v.IdleCouriers, v.Census, v.Letter = ns.Couriers, ns.Census, ns.Letter
+		v.NextForce, v.NextNavy, v.NextCourier = ns.NextForce, ns.NextNavy, ns.NextCourier
 	}
 	watchP := map[string]bool{}
 	watchL := map[string]bool{}
@@ -137,11 +142,17 @@ func View(m *areamap.Map, r *Rules, s *State, n game.NationID) *NationView {
 }
 
 // StateOfView rebuilds the part of a state a view holds — the kingdom's
-// own forces and couriers, the provinces as it sees them, the foreign
-// forces it sees as empty shells — for the checker's legality checks,
-// which ask the same questions of it as the engine of the real state.
-func StateOfView(v *NationView, calendar Calendar, nations []NationState) *State {
-	s := &State{Turn: v.Turn, Calendar: calendar, Nations: slices.Clone(nations)}
+// own forces, couriers and counters, the provinces as it sees them, the
+// foreign forces it sees as empty shells — for the checker, whose legality
+// checks ask the same questions of it as the engine's of the real state.
+func StateOfView(m *areamap.Map, r *Rules, v *NationView, calendar Calendar) *State {
+	s := &State{Turn: v.Turn, Calendar: calendar, Ruleset: r.ID}
+	ns := NationState{ID: v.Nation, Letter: v.Letter, Capital: m.Capital(v.Nation), Couriers: v.IdleCouriers, Census: v.Census,
+		NextForce: v.NextForce, NextNavy: v.NextNavy, NextCourier: v.NextCourier}
+	if k, ok := m.Kingdom(v.Nation); ok {
+		ns.Name = k.Name
+	}
+	s.Nations = []NationState{ns}
 	s.Provinces = slices.Clone(v.Provinces)
 	s.Armies = slices.Clone(v.Armies)
 	s.Navies = slices.Clone(v.Navies)
