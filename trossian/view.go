@@ -25,8 +25,8 @@ type NationView struct {
 	// next army, navy and courier will take (the checker foretells IDs).
 	NextForce, NextNavy, NextCourier int
 	Turn                             int
-	Label  string
-	Phase  Phase
+	Label                            string
+	Phase                            Phase
 	// Seat is where the King is; IdleCouriers the couriers waiting there.
 	Seat         string
 	IdleCouriers int

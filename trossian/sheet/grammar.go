@@ -327,7 +327,9 @@ func parseMerge(p *reader) {
 	p.out = trossian.Merge{At: p.at(), Force: f, Into: p.force("the army to merge into")}
 }
 
-func parsePacify(p *reader) { p.out = trossian.Pacify{At: p.at(), Force: p.force("the army to pacify with")} }
+func parsePacify(p *reader) {
+	p.out = trossian.Pacify{At: p.at(), Force: p.force("the army to pacify with")}
+}
 
 func parseBesiege(p *reader) {
 	p.out = trossian.Besiege{At: p.at(), Force: p.force("the army to besiege with")}
