@@ -92,3 +92,26 @@ kingdoms:
 		t.Errorf("unknown key: %v", err)
 	}
 }
+
+// FuzzParseScenario: no scenario.yaml makes the reader panic, and one it
+// accepts makes a state every kingdom of the map is in.
+func FuzzParseScenario(f *testing.F) {
+	data, err := fs.ReadFile(scenarios.Trossian(), "scenario.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(data))
+	f.Add("name: x\nstart_year: 1801\nkingdoms: []\n")
+	f.Add("name: x\nkingdoms:\n  - id: norvale\n    banks: {Elkmoor: -1}\n")
+	m := loadDefault(f).Map
+	f.Fuzz(func(t *testing.T, src string) {
+		sc, err := ParseScenario([]byte(src), m, "s.yaml")
+		if err != nil {
+			return
+		}
+		st := sc.InitialState("f", Trossian1801())
+		if len(st.Nations) != len(m.Kingdoms) {
+			t.Fatalf("%d nations", len(st.Nations))
+		}
+	})
+}
