@@ -22,8 +22,8 @@ func Trossian() Campaign { return trossianCampaign{} }
 
 type trossianCampaign struct{}
 
-func (trossianCampaign) ID() string              { return "trossian" }
-func (trossianCampaign) Rulesets() []string      { return trossian.IDs() }
+func (trossianCampaign) ID() string             { return "trossian" }
+func (trossianCampaign) Rulesets() []string     { return trossian.IDs() }
 func (trossianCampaign) DefaultScenario() fs.FS { return scenarios.Trossian() }
 
 // trossianScenario is a loaded Trossian scenario.
@@ -200,7 +200,9 @@ func (g *trossianGame) OrderKinds() []OrderKind {
 	return out
 }
 
-func (g *trossianGame) EncodeOrders(o engine.Orders) ([]byte, error) { return trossian.MarshalOrders(o) }
+func (g *trossianGame) EncodeOrders(o engine.Orders) ([]byte, error) {
+	return trossian.MarshalOrders(o)
+}
 
 func (g *trossianGame) DecodeOrders(data []byte) (engine.Orders, error) {
 	return trossian.UnmarshalOrders(data)
