@@ -19,7 +19,7 @@ import (
 // scenario.yaml: each kingdom's census of stands ("each Kingdom will
 // receive a full census of the forces available for the coming campaign to
 // include naval forces and couriers available"), its couriers, AP banked
-// and starting armies and navies. docs/scenario-trossian.md describes the
+// and starting armies and navies. docs/trossian.md ("The default scenario") describes the
 // file; ParseScenario reads it strictly (every mistake with its line) and
 // InitialState makes turn 1. The reading of the file's bytes is the
 // caller's (package campaign reads the folder).
