@@ -241,7 +241,7 @@ func (m *Map) Names() []string {
 // Neighbors returns the provinces bordering a province, sorted.
 func (m *Map) Neighbors(p string) []string { return m.land[p] }
 
-// Borders reports whether two provinces share a border.
+// Bordering reports whether two provinces share a border.
 func (m *Map) Bordering(a, b string) bool { return slices.Contains(m.land[a], b) }
 
 // Road reports whether a road runs along the border between a and b.

@@ -270,7 +270,13 @@ func (t *turn) seaClash(ids []game.ForceID, tick int) {
 	for _, id := range e.Losers {
 		nv, _ := t.s.Navy(id)
 		t.beaten[id] = true
+		var aboard []game.ForceID
 		for _, a := range t.s.Aboard(id) {
+			aboard = append(aboard, a.ID)
+		}
+		// By ID: an army that loses its last stand leaves the slice.
+		for _, aid := range aboard {
+			a, _ := t.s.Army(aid)
 			var lost Stands
 			for _, st := range a.Stands {
 				for i := 0; i < st.Count; i++ {

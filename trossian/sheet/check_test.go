@@ -153,3 +153,22 @@ func TestCheckerFogOfWar(t *testing.T) {
 		t.Errorf("a foreign army is answered otherwise than a made-up one:\n%s\n%s", a.Text(), b.Text())
 	}
 }
+
+// TestDetachByCourier: a detachment a courier carries can be given orders on
+// the same sheet: they ride with the same courier.
+func TestDetachByCourier(t *testing.T) {
+	ctx := ctxFor(t, 2)
+	n2, _ := ctx.State.Army("N2")
+	n2.Stands = n2.Stands.Plus(trossian.Stands{{Type: trossian.HQ, Count: 1}})
+	r := Check(sheetOf("norvale", 2, "COURIER TO N2\nDETACH N2 1 hq, 1 line-infantry AS N9\nMOVE N9 Wendmoor\nMOVE N8 Wendmoor"), ctx)
+	if len(r.Orders.List) != 1 {
+		t.Fatalf("%s", r.Text())
+	}
+	c := r.Orders.List[0].(trossian.SendCourier)
+	if len(c.Carries) != 2 || c.Carries[1].(trossian.Move).Force != "N9" {
+		t.Errorf("the courier carries %v", c.Carries)
+	}
+	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Line != 8 || !strings.Contains(r.Diagnostics[0].Message, "you have no army or navy N8") {
+		t.Errorf("%s", r.Text())
+	}
+}

@@ -56,13 +56,11 @@ func (c *checker) run(stmts []Statement) {
 			}
 			couriers = append(couriers, &courierStmt{idx: i, x: x, at: at})
 		case k.ByCourier:
+			// A force not known yet may be made by a detachment a courier
+			// carries: it is judged with the orders away from the seat.
 			f := trossian.SubjectOf(o)
 			at, ok := c.sit.TargetPlace(f)
-			if !ok {
-				c.errorAt(st, string(f), fmt.Sprintf("you have no army or navy %s", f), "Name your force by its ID as printed on your report.")
-				continue
-			}
-			if at.Province != c.seat || c.seat == "" {
+			if !ok || at.Province != c.seat || c.seat == "" {
 				deferred = append(deferred, i)
 				continue
 			}
@@ -78,7 +76,11 @@ func (c *checker) run(stmts []Statement) {
 	for _, i := range deferred {
 		st := stmts[i]
 		f := trossian.SubjectOf(st.Order)
-		at, _ := c.sit.TargetPlace(f)
+		at, ok := c.sit.TargetPlace(f)
+		if !ok {
+			c.errorAt(st, string(f), fmt.Sprintf("you have no army or navy %s", f), "Name your force by its ID as printed on your report.")
+			continue
+		}
 		var to *courierStmt
 		for _, cs := range couriers {
 			if cs.x.To == f || to == nil && cs.at == at {
