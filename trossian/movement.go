@@ -154,6 +154,11 @@ func (t *turn) armyTick(tick int) {
 			continue
 		}
 		next := a.March[0]
+		if c.met[a.At] == "battle" {
+			// Orders delivered to an army in a battle wait for the battle.
+			t.halt(a, next, tick, "it is in the battle at "+a.At)
+			continue
+		}
 		if t.r.Leaderless.NoContact && !a.HasHQ() && t.hostileArmyIn(a.Nation, next) {
 			t.halt(a, next, tick, "it has no HQ: \"An army without an HQ will not move to contact an enemy force\"")
 			continue
