@@ -216,6 +216,10 @@ func (c *checker) shadowOf(o engine.Order) (engine.Order, string) {
 	case trossian.Detach:
 		a, _ := s.Army(x.Force)
 		ns := &s.Nations[0]
+		note := ""
+		if x.As != "" && c.taken(x.As) {
+			note = " (" + string(x.As) + " is taken)"
+		}
 		if x.As == "" || c.taken(x.As) {
 			x.As = game.ForceID(fmt.Sprintf("%s%d", ns.Letter, max(ns.NextForce, 1)))
 		}
@@ -228,7 +232,7 @@ func (c *checker) shadowOf(o engine.Order) (engine.Order, string) {
 		a.Stands = rest
 		s.Armies = append(s.Armies, trossian.Army{ID: x.As, Nation: c.nation, At: a.At, Aboard: a.Aboard, Stands: x.Stands, Stance: a.Stance})
 		c.created[x.As] = true
-		return x, "new army " + string(x.As)
+		return x, "new army " + string(x.As) + note
 	case trossian.Merge:
 		a, _ := s.Army(x.Force)
 		b, _ := s.Army(x.Into)
