@@ -41,6 +41,20 @@ func NewDice(seed uint64) *Dice {
 	return &Dice{r: rand.New(rand.NewPCG(seed, seed^pcgStream))}
 }
 
+// Script makes the next rolls made for purpose show faces, in order, before
+// the generator is asked: the DICE purpose: lines of another campaign's
+// rules cases (the SYW cases set them through Input). Never called in play.
+func (d *Dice) Script(purpose string, faces ...int) {
+	if d.fixed == nil {
+		d.fixed = map[string][]int{}
+	}
+	d.fixed[purpose] = append(d.fixed[purpose], faces...)
+}
+
+// Force makes the next rolls of any purpose show faces, in order (a rules
+// case's DICE line without a purpose). Never called in play.
+func (d *Dice) Force(faces ...int) { d.forced = append(d.forced, faces...) }
+
 // SetStep names the pipeline step the next rolls belong to.
 func (d *Dice) SetStep(step string) { d.step = step }
 

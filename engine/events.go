@@ -85,6 +85,19 @@ func registerEvent(f func() Event) {
 	eventKinds[f().Kind()] = f
 }
 
+// RegisterEvent adds an event kind of another campaign's engine (package
+// trossian registers its own) to the registry, so that UnmarshalEvents,
+// the daemon's event log and the reports decode it like the SYW kinds. It
+// is called from an init function; a kind already registered — an SYW kind
+// or another campaign's of the same name — panics at start-up, so that two
+// campaigns can never decode each other's events by mistake.
+func RegisterEvent(f func() Event) {
+	if _, dup := eventKinds[f().Kind()]; dup {
+		panic("engine.RegisterEvent: event kind " + f().Kind() + " is registered twice")
+	}
+	registerEvent(f)
+}
+
 // EventKinds lists the registered event kinds, sorted.
 func EventKinds() []string {
 	out := make([]string, 0, len(eventKinds))

@@ -22,6 +22,15 @@ type redacter interface {
 	redactFor(n game.NationID) Event
 }
 
+// Redacter is an event of another campaign's engine (package trossian)
+// whose fields are not all for every nation it is visible to: the exported
+// twin of redacter, so that EventsFor stays the one place events are fogged
+// whichever campaign made them.
+type Redacter interface {
+	// RedactFor returns a copy of the event as nation n may see it.
+	RedactFor(n game.NationID) Event
+}
+
 // EventFor returns the event as nation n may see it, and whether n may see
 // it at all. Referee sees every event whole.
 func EventFor(e Event, n game.NationID) (Event, bool) {
@@ -30,6 +39,9 @@ func EventFor(e Event, n game.NationID) (Event, bool) {
 	}
 	if r, ok := e.(redacter); ok && n != Referee {
 		return r.redactFor(n), true
+	}
+	if r, ok := e.(Redacter); ok && n != Referee {
+		return r.RedactFor(n), true
 	}
 	return e, true
 }

@@ -265,7 +265,15 @@ func spendingNote(c *checker) string {
 // year-end", "year-end 1752"; game.Calendar.ParseName), stopping at the
 // next header keyword: the turn number and how many words it took.
 func (v *Vocabulary) turnByName(words []string) (turn, used int, ok bool) {
-	if v == nil || v.calendar == nil || v.calendar.StartYear == 0 {
+	var parse func(string) (int, error)
+	switch {
+	case v == nil:
+		return 0, 0, false
+	case v.calendar != nil && v.calendar.StartYear != 0:
+		parse = v.calendar.ParseName
+	case v.turnNames != nil:
+		parse = v.turnNames // another campaign's calendar (ReadFrame)
+	default:
 		return 0, 0, false
 	}
 	end := len(words)
@@ -277,7 +285,7 @@ func (v *Vocabulary) turnByName(words []string) (turn, used int, ok bool) {
 	}
 	// The longest run of up to three words that names a turn.
 	for n := min(end, 3); n >= 2; n-- {
-		if t, err := v.calendar.ParseName(strings.Join(words[:n], " ")); err == nil {
+		if t, err := parse(strings.Join(words[:n], " ")); err == nil {
 			return t, n, true
 		}
 	}

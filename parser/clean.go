@@ -277,6 +277,10 @@ type extraction struct {
 	diags       []Diagnostic
 	baseIndent  int
 	depth       int // the reply-quoting depth of the sheet
+	// startsStatement reports a line that begins a statement (never joined
+	// to the line above): startsWithKeyword for SYW sheets, the campaign's
+	// own keywords for ReadFrame.
+	startsStatement func(string) bool
 }
 
 // isSignature reports the "-- " signature separator (its trailing space is
@@ -326,8 +330,12 @@ func isEndTreaty(s string) bool {
 }
 
 // extract runs the first stage over a mail body.
-func extract(mail string) *extraction {
-	ex := &extraction{}
+func extract(mail string) *extraction { return extractWith(mail, startsWithKeyword) }
+
+// extractWith runs the first stage with another campaign's statement
+// keywords (ReadFrame).
+func extractWith(mail string, startsStatement func(string) bool) *extraction {
+	ex := &extraction{startsStatement: startsStatement}
 	raw := strings.Split(normalize(mail), "\n")
 	hi, depth := findHeader(raw)
 	if hi < 0 {
@@ -394,7 +402,7 @@ func (ex *extraction) splitBody(lines []physLine) {
 				quotedFrom = pl.num
 			}
 			quotedTo = pl.num
-			if t, _ := dequote(pl.text, 1<<30); startsWithKeyword(t) && !isEndLine(t) {
+			if t, _ := dequote(pl.text, 1<<30); ex.startsStatement(t) && !isEndLine(t) {
 				quotedOrders = true
 			}
 			blank = true
@@ -517,7 +525,7 @@ func (ex *extraction) continues(prev string, pl physLine, rest []physLine) bool 
 			return true
 		}
 	}
-	if startsWithKeyword(t) {
+	if ex.startsStatement(t) {
 		return false
 	}
 	if continuationWords[firstWord(t)] {

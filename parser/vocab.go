@@ -32,6 +32,8 @@ type Vocabulary struct {
 	leadWords int
 	// calendar names the turns (TURN May 1752); nil without a state.
 	calendar *game.Calendar
+	// turnNames reads another campaign's turn names (FrameOptions.TurnByName).
+	turnNames func(string) (int, error)
 }
 
 // NewVocabulary collects the names of a map and a game state; either may be

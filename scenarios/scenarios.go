@@ -18,6 +18,24 @@ import (
 //go:embed default/map.txt default/scenario.yaml
 var files embed.FS
 
+//go:embed trossian/map.txt trossian/scenario.yaml
+var trossianFiles embed.FS
+
+// TrossianDir is the Trossian campaign's default scenario folder as configs
+// will name it (the wiring phase's pbem init --scenario trossian).
+const TrossianDir = "scenarios/trossian"
+
+// Trossian returns the Trossian campaign's default scenario (seed 004):
+// map.txt (package areamap's format) and scenario.yaml (package trossian's)
+// at its root.
+func Trossian() fs.FS {
+	sub, err := fs.Sub(trossianFiles, "trossian")
+	if err != nil {
+		panic(err) // a valid path; fs.Sub fails only on invalid ones
+	}
+	return sub
+}
+
 // DefaultDir is the default scenario's folder as configs name it
 // (game.scenario's default, relative to the config's folder).
 const DefaultDir = "scenarios/default"
