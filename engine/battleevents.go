@@ -110,6 +110,12 @@ type BattleRetreat struct {
 	Force   game.ForceID
 	To      game.Hex `json:",omitzero"`
 	Blocked bool     `json:",omitempty"`
+	// Captured (V4): the force was beaten and could not retreat: its
+	// figures (Figures, guns and generals with them) are captured and
+	// removed ("Losing-side figures that end the battle surrounded such
+	// that they could not do a retreat move are captured").
+	Captured bool `json:",omitempty"`
+	Figures  int  `json:",omitempty"`
 }
 
 // Kind returns "LandBattle".

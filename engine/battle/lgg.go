@@ -126,7 +126,7 @@ func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 		}
 		ai, di := b.intact(att), b.intact(1-att)
 		if di*2 < ai {
-			b.res.Outcome, b.res.Winner = Withdrew, att
+			b.res.Outcome, b.res.Winner = Withdrew, 1-att
 			b.moment(Moment{What: MWithdraw, Side: 1 - att})
 			break
 		}

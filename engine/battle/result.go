@@ -17,8 +17,11 @@ const (
 	Repulse = "repulse"
 	// BothRepulsed: both sides attacked and neither broke; nobody won.
 	BothRepulsed = "both-repulsed"
-	// Withdrew (V4 multi-day battles): the defender retired after a day of
-	// battle, unbroken, with no pursuit; the attacker holds the field.
+	// Withdrew (V4 multi-day battles): after a day the attacker had failed
+	// to break, the defender retired one hex, unbroken and unpursued. The
+	// defender is the winner ("If a force has defend orders, it merely has
+	// to avoid having its army morale broken"); the attacker, holding the
+	// field, is "treated as the loser" (003:198, 202, 254).
 	Withdrew = "withdrew"
 )
 

@@ -213,7 +213,7 @@ func FightSim(r *ruleset.Ruleset, s *Setup, d Dice, p SimParams) *Result {
 		// strong as the attacker.
 		ai, di := b.intact(att), b.intact(1-att)
 		if di*2 < ai {
-			b.res.Outcome, b.res.Winner = Withdrew, att
+			b.res.Outcome, b.res.Winner = Withdrew, 1-att
 			b.moment(Moment{What: MWithdraw, Side: 1 - att})
 			b.finish()
 			return b.res

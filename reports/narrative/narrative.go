@@ -713,9 +713,10 @@ func (t *teller) ending() any {
 	case e.Outcome == battle.Repulse:
 		d.Outcome = "our attack was repulsed, though our army held together"
 	case e.Outcome == battle.Withdrew && won:
-		d.Outcome = "the enemy withdrew in good order, leaving us the field"
+		// V4: the defender that withdraws unbroken is the winner.
+		d.Outcome = "the enemy had failed to break us, and we withdrew in good order, unpursued"
 	case e.Outcome == battle.Withdrew:
-		d.Outcome = "we withdrew in good order, unpursued"
+		d.Outcome = "the enemy withdrew in good order, unbroken, leaving us the field"
 	default:
 		d.Outcome = "neither army could break the other, and both drew off"
 	}
@@ -745,10 +746,10 @@ func (t *teller) ending() any {
 		if r.Blocked {
 			continue
 		}
-		if e.Winner == t.mine {
-			d.Retreat = fmt.Sprintf("the enemy fell back into hex %s", r.To)
-		} else {
+		if slices.Contains(us.Forces, r.Force) {
 			d.Retreat = fmt.Sprintf("we fell back into hex %s", r.To)
+		} else {
+			d.Retreat = fmt.Sprintf("the enemy fell back into hex %s", r.To)
 		}
 		break
 	}
