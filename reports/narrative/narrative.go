@@ -714,9 +714,9 @@ func (t *teller) ending() any {
 		d.Outcome = "our attack was repulsed, though our army held together"
 	case e.Outcome == battle.Withdrew && won:
 		// V4: the defender that withdraws unbroken is the winner.
-		d.Outcome = "the enemy had failed to break us, and we withdrew in good order, unpursued"
+		d.Outcome = "the enemy had failed to break us, and we drew off in good order, unpursued"
 	case e.Outcome == battle.Withdrew:
-		d.Outcome = "the enemy withdrew in good order, unbroken, leaving us the field"
+		d.Outcome = "the enemy drew off in good order, unbroken, and our attack had failed"
 	default:
 		d.Outcome = "neither army could break the other, and both drew off"
 	}
