@@ -292,7 +292,7 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if actions <= 0 {
 			return
 		}
-		if u.routed && u.rallyOK && !u.gone {
+		if u.routed && u.rallyOK && !u.gone && !u.taken {
 			actions--
 			if b.d10("rally", u.sub) <= b.morale(u) {
 				u.routed = false
@@ -305,10 +305,10 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if actions <= 0 {
 			return
 		}
-		if u.kind != Battery || u.routed || u.gone {
+		if u.kind != Battery || u.routed || u.gone || b.rough() {
 			continue
 		}
-		t := b.target(en, u)
+		t := b.gunTarget(en)
 		if t == nil {
 			continue
 		}
@@ -322,15 +322,22 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if u.routed || u.gone || u.kind == Battery || u.approach == 0 {
 			continue
 		}
-		// One increment per activation: no attrition check (LGG 8.3
-		// checks only the increments beyond the first).
+		// One increment per activation: no attrition check for the
+		// increment itself (8.3 checks only increments beyond the first),
+		// but one for moving through Rough terrain (8.4 f: "moves through
+		// Rough terrain, it must take an attrition check").
 		actions--
 		u.approach--
+		if b.rough() {
+			b.attrition(u)
+		}
 		if u.approach == 0 && !slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MAdvance && m.Side == me.idx && m.Day == b.day }) {
 			b.moment(Moment{What: MAdvance, Side: me.idx, Nation: u.parts[0].Nation})
 		}
 	}
-	ready := func(u *lunit) bool { return !u.routed && !u.gone && u.kind != Battery && u.approach == 0 }
+	ready := func(u *lunit) bool {
+		return !u.routed && !u.gone && u.kind != Battery && u.approach == 0 && !(u.kind == HeavyCav && b.rough())
+	}
 	used := map[*lunit]bool{}
 	for _, u := range me.units {
 		if actions < 1 {
@@ -404,7 +411,7 @@ func (u *lunit) inCity(b *lgg) bool {
 	if b.s.CitySide != u.side || !u.kind.IsFoot() {
 		return false
 	}
-	left := b.s.CityValue * DefaultSimParams.CityFiguresPer100 / 100
+	left := b.s.CityValue * 96 / 100
 	for _, x := range b.sides[u.side].units {
 		if !x.kind.IsFoot() {
 			continue
@@ -420,16 +427,39 @@ func (u *lunit) inCity(b *lgg) bool {
 	return false
 }
 
+// rough: the hex is rough or wooded: LGG's Rough ("Dense forest, swamp,
+// marshland, rocky terrain. This terrain is impassable to artillery,
+// vehicles, and heavy cavalry"): guns cannot be brought into action and
+// heavy cavalry cannot attack.
+func (b *lgg) rough() bool { return b.s.Terrain == game.Rough || b.s.Terrain == game.Woods }
+
+// gunTarget is what a battery fires at: "It must fire on the closest enemy
+// infantry or cavalry unit within its frontal perspective. (Potential
+// artillery targets may be ignored, if they are closer). If two units are
+// equidistant, it may choose": an enemy in contact before one still
+// marching up, infantry and cavalry only, the weakest of the nearest.
+func (b *lgg) gunTarget(en *lside) *lunit {
+	var best *lunit
+	for _, t := range en.units {
+		if t.routed || t.gone || t.kind == Battery || t.inCity(b) {
+			continue
+		}
+		switch {
+		case best == nil, t.approach < best.approach, t.approach == best.approach && t.sp < best.sp:
+			best = t
+		}
+	}
+	return best
+}
+
 // bombard is an artillery unit's fire: d10 + FP against the target's d10
 // (+2 cavalry, +4 artillery, +2 soft cover, +4 hard): higher, one hit;
-// double, two.
+// double, two. FP: "a 12-pdr heavy unit has FP=2" (heavy guns); the
+// lighter field and light guns 1.
 func (b *lgg) bombard(me *lside, u, t *lunit) {
 	fp := 1
-	switch u.parts[0].GunKind {
-	case game.FieldGun:
+	if u.parts[0].GunKind == game.HeavyGun {
 		fp = 2
-	case game.HeavyGun:
-		fp = 3
 	}
 	if b.res.Weather == "rain" {
 		fp--
@@ -442,7 +472,7 @@ func (b *lgg) bombard(me *lside, u, t *lunit) {
 	case t.kind == Battery:
 		def += 4
 	}
-	def += b.cover(t)
+	def += b.cover(t, false)
 	def = max(1, def)
 	if !slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MCannonade && m.Side == me.idx }) {
 		b.moment(Moment{What: MCannonade, Side: me.idx, Nation: u.parts[0].Nation, Kind: Battery, Grade: u.grade, Target: t.kind})
@@ -455,19 +485,55 @@ func (b *lgg) bombard(me *lside, u, t *lunit) {
 	}
 }
 
-// cover is a defender's protection: the city's blocks +4, fieldworks +2
-// (a defender's infantry), broken ground +2 (a defender).
-func (b *lgg) cover(t *lunit) int {
+// cover is a defender's protection: the city's blocks +4 (hard cover),
+// fieldworks +2 (as many of a defender's infantry units as the works'
+// length shelters), broken or wooded ground +2 for a defender standing in
+// it (soft cover) — 13.0's "+2 Soft cover +4 Hard cover", against fire and
+// in combat alike.
+func (b *lgg) cover(t *lunit, combat bool) int {
 	ls := b.sides[t.side]
 	switch {
 	case t.inCity(b):
 		return 4
-	case !ls.attack && t.kind.IsFoot() && ls.side.Fieldworks > 0:
+	case !ls.attack && b.inWorks(t):
 		return 2
-	case !ls.attack && (b.s.Terrain == game.Rough || b.s.Terrain == game.Woods):
+	case !ls.attack && b.rough() && !combat:
 		return 2
 	}
 	return 0
+}
+
+// attrition is LGG's attrition check (8.3): a d10 at or under the unit's
+// morale, or it takes a hit.
+func (b *lgg) attrition(u *lunit) {
+	if b.d10("attrition check", u.sub) > b.morale(u) {
+		b.hit(nil, nil, u, 1, false)
+	}
+}
+
+// inWorks: the works' length shelters the defender's first foot units,
+// FieldworksInchesPerUnit inches for each battalion of an LGG unit (24" of
+// V4's works shelter one division; 1752's inch per figure most of a line).
+func (b *lgg) inWorks(t *lunit) bool {
+	ls := b.sides[t.side]
+	per := b.r.LandBattles.FieldworksInchesPerUnit * b.p.InfantryPerUnit
+	if !t.kind.IsFoot() || per <= 0 {
+		return false
+	}
+	left := (ls.side.Fieldworks + per/2) / per
+	for _, u := range ls.units {
+		if !u.kind.IsFoot() || u.inCity(b) {
+			continue
+		}
+		if left <= 0 {
+			return false
+		}
+		if u == t {
+			return true
+		}
+		left--
+	}
+	return false
 }
 
 // attack resolves one combat: the attackers' CVs + d10 + modifiers against
@@ -517,7 +583,7 @@ func (b *lgg) attack(me, en *lside, u, p, t *lunit) {
 		a += attackValue(p, t)
 	}
 	a += b.d10("combat", u.sub)
-	dv += gradeMod(t) + b.d10("combat", t.sub) + b.cover(t)
+	dv += gradeMod(t) + b.d10("combat", t.sub) + b.cover(t, true)
 	if p != nil && p.sp > u.sp {
 		u = p // the attacker takes a hit on the stronger unit
 	}
@@ -550,7 +616,6 @@ func (b *lgg) attack(me, en *lside, u, p, t *lunit) {
 		if !t.routed {
 			b.rout(t, true)
 		}
-		b.riskGeneral(en, t)
 	default:
 		b.hit(me, u, t, 1, true)
 	}
@@ -581,7 +646,9 @@ func (b *lgg) hit(by *lside, from, t *lunit, n int, combat bool) {
 	t.sp -= n
 	t.hitsLost += n
 	if from != nil && by != nil {
-		by.hits[hitKey{from.parts[0].Nation, from.parts[0].Arm, from.grade}] += n * max(1, t.figures/max(t.maxSP, 1)) * b.p.KilledPerHit / 100 / max(DefaultSimParams.FiguresPerSP, 1)
+		// A campaign hit is a figure: the figures of the lost strength
+		// points that were killed.
+		by.hits[hitKey{from.parts[0].Nation, from.parts[0].Arm, from.grade}] += n * max(1, t.figures/max(t.maxSP, 1)) * b.p.KilledPerHit / 100
 	}
 	if t.sp <= 0 {
 		b.rout(t, combat)
@@ -608,11 +675,17 @@ func (b *lgg) rout(t *lunit, combat bool) {
 	}
 }
 
-// riskGeneral: an enemy breaking through where the commander stands (his
-// side's first unit) makes him roll a d10: on a 1 he is killed or taken,
-// and the army's skill drops a level.
-func (b *lgg) riskGeneral(ls *lside, t *lunit) {
-	if !ls.chief || len(ls.units) == 0 || ls.units[0] != t {
+// riskGeneral: "The army commander is not a unit. He does not block fire,
+// may not be a target ... if the commander is penetrated by an enemy unit of
+// any type, he must take a casualty check ... If the result is "1" then the
+// commander has been killed or captured". He keeps behind his line, out of
+// the way of an enemy taking a unit's ground ("one attacking unit ... must
+// occupy the ground held by the defender"); he is run over only when his
+// army breaks and the enemy's light cavalry pursues ("If, however, the
+// winning side has a greater number of light cavalry SPs on the board, then
+// he will pursue"): one casualty check then.
+func (b *lgg) riskGeneral(ls *lside) {
+	if !ls.chief || lightSP(b.sides[1-ls.idx]) <= lightSP(ls) {
 		return
 	}
 	c := ls.side.Commander
@@ -623,6 +696,17 @@ func (b *lgg) riskGeneral(ls *lside, t *lunit) {
 	ls.skill = max(0, ls.skill-1)
 	b.res.Sides[ls.idx].Generals = append(b.res.Sides[ls.idx].Generals, GeneralFate{Nation: c.Nation, Force: c.Force, ID: c.ID, Name: c.Name, Fate: Killed})
 	b.moment(Moment{What: MGeneral, Side: ls.idx, General: c.Name, Nation: c.Nation, Outcome: Killed})
+}
+
+// lightSP is a side's light cavalry strength standing on the field.
+func lightSP(ls *lside) int {
+	n := 0
+	for _, u := range ls.units {
+		if u.kind == LightCav && !u.routed && !u.gone {
+			n += u.sp
+		}
+	}
+	return n
 }
 
 // lost is the figures the campaign's morale rule counts as lost: routed
@@ -667,6 +751,7 @@ func (b *lgg) checkBreak(i int) bool {
 	b.res.Broken[i] = true
 	b.res.Outcome, b.res.Winner = Decisive, 1-i
 	c := b.count(ls)
+	b.riskGeneral(ls)
 	b.moment(Moment{What: MBreak, Side: i, Count: &c})
 	if b.res.Turning < 0 {
 		for k := len(b.res.Moments) - 2; k >= 0; k-- {
@@ -695,6 +780,12 @@ func (b *lgg) endOfDay() {
 		}
 		for _, u := range ls.units {
 			if !u.routed || u.gone {
+				continue
+			}
+			// A battery whose guns the enemy overran has nothing to rally
+			// with: "Routed artillery loses its guns".
+			if u.taken {
+				u.gone = true
 				continue
 			}
 			pen := 0
@@ -765,7 +856,7 @@ func (b *lgg) finish() {
 				}
 				c.Killed += killed
 				c.Routed += routed
-				if u.taken && p.Guns > 0 {
+				if u.taken && p.Guns > 0 && b.r.LandBattles.GunsTakenOnField {
 					sr.GunsLost = append(sr.GunsLost, GunsLost{Nation: p.Nation, Force: p.Force, Kind: p.GunKind, Count: p.Guns})
 				}
 			}

@@ -38,9 +38,12 @@ type Result struct {
 	Winner int
 	// Broken says whose army morale broke.
 	Broken [2]bool
-	// Days fought; Turns is the tabletop turns of the last day.
+	// Days fought; Turns is the tabletop turns of the last day; Bound is
+	// which of that turn's two bounds the battle ended in when an army
+	// broke (0: the day ran its course, or the model has no bounds).
 	Days  int
 	Turns int
+	Bound int `json:",omitempty"`
 	// Weather of the (first) day: "fair", "overcast" or "rain".
 	Weather string `json:",omitempty"`
 	Sides   [2]SideResult
