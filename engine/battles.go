@@ -239,7 +239,7 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 	}
 	af := battle.Aftermath(t.r, s, res, forces, t.dice)
 	ev := &LandBattle{Hex: e.hex, Terrain: s.Terrain, City: s.City, Date: t.s.Calendar.Label(t.number), Weather: res.Weather, Model: model,
-		Tick: e.tick, Outcome: res.Outcome, Winner: res.Winner, Days: res.Days, Turns: res.Turns, Moments: res.Moments, Turning: res.Turning, Pursued: af.Pursued}
+		Tick: e.tick, Outcome: res.Outcome, Winner: res.Winner, Days: res.Days, Turns: res.Turns, Bound: res.Bound, Moments: res.Moments, Turning: res.Turning, Pursued: af.Pursued}
 	day := TicksPerTurn / max(t.r.Overrun.BattleFraction, 1)
 	ev.EndOfTurn = TicksPerTurn-e.tick < day
 	if !ev.EndOfTurn {

@@ -866,9 +866,37 @@ func (b *lgg) finish() {
 				sr.Losses = append(sr.Losses, *c)
 			}
 		}
-		for _, k := range sortedHitKeys(ls.hits) {
-			if ls.hits[k] > 0 {
-				sr.Hits = append(sr.Hits, Hits{Nation: k.n, Arm: k.a, Grade: k.g, Hits: ls.hits[k]})
+	}
+	// A campaign hit is a figure killed: each side's hits, counted by arm
+	// and grade as its strikes fell, come to the enemy figures killed in
+	// the end (strength recovered or rallied was stragglers, not hits).
+	for i, ls := range b.sides {
+		killed := 0
+		for _, c := range b.res.Sides[1-i].Losses {
+			killed += c.Killed
+		}
+		keys := sortedHitKeys(ls.hits)
+		total := 0
+		for _, k := range keys {
+			total += ls.hits[k]
+		}
+		share := make([]int, len(keys))
+		given := 0
+		for j, k := range keys {
+			if total > 0 {
+				share[j] = ls.hits[k] * killed / total
+			}
+			given += share[j]
+		}
+		for j := 0; given < killed && total > 0; j = (j + 1) % len(keys) {
+			if ls.hits[keys[j]] > 0 {
+				share[j]++
+				given++
+			}
+		}
+		for j, k := range keys {
+			if share[j] > 0 {
+				b.res.Sides[i].Hits = append(b.res.Sides[i].Hits, Hits{Nation: k.n, Arm: k.a, Grade: k.g, Hits: share[j]})
 			}
 		}
 	}

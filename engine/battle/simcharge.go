@@ -61,7 +61,7 @@ func (b *sim) charges(ms, fs *simSide) {
 		}
 		if tgt == nil {
 			for _, k := range []int{u.slot - 1, u.slot + 1} {
-				if t := b.facing(fs, k); t != nil && ms.front[k] == nil {
+				if t := b.facing(fs, k); t != nil {
 					tgt, flank = t, true
 					break
 				}

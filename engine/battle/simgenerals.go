@@ -79,7 +79,7 @@ func (b *sim) reach(ss *simSide, g *general) int {
 // unit in his reach that most needs him — a routing unit before a shaken
 // one, the bigger first — and attaches to it for its test.
 func (b *sim) attachForRally(ss *simSide) {
-	taken := map[*sunit]bool{}
+	taken := make([]*sunit, 0, len(ss.gens))
 	for _, g := range ss.gens {
 		if g.out {
 			continue
@@ -87,7 +87,7 @@ func (b *sim) attachForRally(ss *simSide) {
 		// Gone back with a unit that failed to rally: he tries again while
 		// it still routs or is shaken, and detaches otherwise.
 		if g.keep && g.unit != nil && (g.unit.st == stRouting || g.unit.shaken) {
-			taken[g.unit] = true
+			taken = append(taken, g.unit)
 			continue
 		}
 		g.unit, g.keep = nil, false
@@ -98,7 +98,7 @@ func (b *sim) attachForRally(ss *simSide) {
 		}
 		var best *sunit
 		for _, u := range ss.units {
-			if taken[u] || !(u.st == stRouting || u.shaken && u.st != stDead && u.st != stOff && u.st != stSurrendered) {
+			if !(u.st == stRouting || u.shaken && u.st != stDead && u.st != stOff && u.st != stSurrendered) || slices.Contains(taken, u) {
 				continue
 			}
 			if abs(u.slot-g.where()) > b.reach(ss, g) {
@@ -110,7 +110,7 @@ func (b *sim) attachForRally(ss *simSide) {
 		}
 		if best != nil {
 			g.unit = best
-			taken[best] = true
+			taken = append(taken, best)
 		}
 	}
 }

@@ -133,7 +133,7 @@ func (b *sim) move(ms, fs *simSide) {
 		if u == nil || u.st != stFront {
 			continue
 		}
-		e := b.facing(fs, k)
+		e := b.objective(fs, k)
 		switch {
 		case ms.attack && ms.calledOff:
 			// Out of musket range: 7" or more from the enemy.
@@ -298,6 +298,26 @@ func (b *sim) closed(ss *simSide) bool {
 		}
 	}
 	return false
+}
+
+// objective is what a unit in slot k goes for: the enemy's first-line unit
+// facing it, else a battery there left bare, else the flank of the enemy's
+// unit beside it (nil: none).
+func (b *sim) objective(en *simSide, k int) *sunit {
+	if e := b.facing(en, k); e != nil {
+		return e
+	}
+	for _, bt := range en.batt {
+		if bt.st == stBattery && bt.slot == k {
+			return bt
+		}
+	}
+	for _, j := range []int{k - 1, k + 1} {
+		if e := b.facing(en, j); e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 // facing is the enemy's first-line unit in slot k (nil: none).

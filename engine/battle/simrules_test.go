@@ -1,6 +1,7 @@
 package battle
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/syw-pbem/pbem/game"
@@ -348,5 +349,90 @@ func TestGarrisonChargingOut(t *testing.T) {
 	b.charge(b.sides[0], b.sides[1], au, du, false)
 	if b.inCity(au) || b.coverOf(au) != coverNone {
 		t.Error("a unit that charged out of the city keeps its cover")
+	}
+}
+
+// TestHitsAreFigures: the campaign's promotions count hits ("Each 4 hits
+// (but not rout hits) earns 1 point"; V4 "1 promotion point per hit it
+// inflicted"), and a hit on the campaign's table is a figure: the hits a
+// side is credited with are the figures it killed (fire and melee; rout
+// hits are not hits).
+func TestHitsAreFigures(t *testing.T) {
+	for _, m := range []Model{Simulation{}, LGG{}} {
+		for _, r := range []*ruleset.Ruleset{ruleset.SYW1752(), ruleset.SYWV4()} {
+			for seed := uint64(1); seed <= 40; seed++ {
+				d := newDice(seed)
+				s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 120), army("fromande", game.Defend, game.GradeC, 120), d)
+				res := m.Fight(r, s, d)
+				for i := range 2 {
+					hits, killed := 0, 0
+					for _, h := range res.Sides[i].Hits {
+						hits += h.Hits
+					}
+					for _, c := range res.Sides[1-i].Losses {
+						killed += c.Killed
+					}
+					if hits != killed {
+						t.Errorf("%s %s seed %d: side %d credited with %d hits for %d enemy figures killed", m.Name(), r.ID, seed, i, hits, killed)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGunsTakenOnlyInPursuit: the campaign takes a beaten army's guns in
+// the pursuit ("The loser also has a chance to lose gun models as follows
+// (D6 score)"), not on the field: both models tell a battery overrun (001:
+// "the Gun is deemed Captured by the Winner") but report no guns lost,
+// unless the ruleset takes guns on the field (LandBattleRules.
+// GunsTakenOnField).
+func TestGunsTakenOnlyInPursuit(t *testing.T) {
+	// The simulation: a battery that routs is overrun.
+	for _, on := range []bool{false, true} {
+		r := ruleset.SYW1752()
+		r.LandBattles.GunsTakenOnField = on
+		d := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, 12), {Arm: game.Gunners, Grade: game.GradeC, Count: 8}},
+			guns: []game.Guns{{Kind: game.FieldGun, Count: 2}}}
+		s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 24), d, newDice(1))
+		b := newSim(r, s, newDice(1), DefaultSimParams)
+		bt := b.sides[1].batt[0]
+		b.rout(bt)
+		b.res.Outcome, b.res.Winner, b.sides[1].broken = Decisive, 0, true
+		b.finish()
+		told := slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MGunsTaken && m.Side == 0 })
+		if !told {
+			t.Error("simulation: a battery routed, and no moment tells it was overrun")
+		}
+		if got := len(b.res.Sides[1].GunsLost); on != (got > 0) {
+			t.Errorf("simulation, GunsTakenOnField %v: %d guns lost on the field reported", on, got)
+		}
+	}
+	for _, m := range []Model{LGG{}} {
+		for _, on := range []bool{false, true} {
+			r := ruleset.SYW1752()
+			r.LandBattles.GunsTakenOnField = on
+			overrun, reported := 0, 0
+			for seed := uint64(1); seed <= 100; seed++ {
+				d := newDice(seed)
+				a := army("eisenmark", game.Attack, game.GradeC, 240)
+				s := setupOf(r, game.Clear, a, army("fromande", game.Defend, game.GradeC, 120), d)
+				res := m.Fight(r, s, d)
+				for _, mo := range res.Moments {
+					if mo.What == MGunsTaken && mo.Side == 0 {
+						overrun++
+					}
+				}
+				reported += len(res.Sides[1].GunsLost)
+			}
+			switch {
+			case overrun == 0:
+				t.Errorf("%s: no battery overrun in 100 battles: the test proves nothing", m.Name())
+			case !on && reported > 0:
+				t.Errorf("%s: %d batteries reported lost on the field, though the campaign takes guns only in the pursuit", m.Name(), reported)
+			case on && reported == 0:
+				t.Errorf("%s, GunsTakenOnField: %d batteries overrun, none reported lost", m.Name(), overrun)
+			}
+		}
 	}
 }
