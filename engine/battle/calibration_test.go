@@ -242,16 +242,15 @@ var notMet = []miss{
 	{"simulation", "defB", []int{48}, `As att. B: −0.03 to −0.04 at 48 figures.`},
 	{"simulation", "woods", []int{48}, `As att. B: the woods' soft cover is worth less than the lumps of the first volley at 48 figures (−0.07 in 1752, 0.00 in V4).`},
 	// La Grande Guerre (002).
-	{"lgg", "odds15", nil, `LGG's units are divisions (four battalions): at 48 figures an army is one to three units and the odds move in lumps (one unit more at 1.5:1 and 2:1); from 240 figures the bigger army's command dice buy it more attacks each round (our wings: a roll counts once per eight units) and it wins nearly always.`},
-	{"lgg", "odds2", nil, `As 1.5:1.`},
-	{"lgg", "even", []int{1200}, `At 1,200 figures the attacker, with the same command dice as the defender, attacks with every unit in contact each round while the defender only strikes weakened units: more combats, each nearly even; in V4 it fights on the next day and wins (0.97).`},
-	{"lgg", "median", []int{48}, `An army of three LGG units breaks when one routs: at 48 figures the day is decided by the first combats.`},
+	{"lgg", "odds15", []int{240, 1200}, `From 240 figures the bigger army's command dice buy it more attacks each round (our wings: a roll counts once per eight units standing) and LGG's combats are decisive (a double routs): half as many again wins nine battles in ten, twice as many nearly all.`},
+	{"lgg", "odds2", nil, `As 1.5:1; at 48 figures an army is one to three LGG units (divisions of four battalions) and the odds move in lumps: 2:1 brings one unit more, and wins 0.72–0.75.`},
+	{"lgg", "even", []int{1200}, `At 1,200 figures each side fields a dozen or more big divisions (MaxUnits: LGG's armies are "a dozen or so"); the attacker, committing every unit in contact to an attack each round while the defender strikes only weakened units, wins (0.83; V4, fighting on the next day, 0.90).`},
+	{"lgg", "median", []int{48}, `An army of three LGG units breaks when one routs: at 48 figures the day is decided by its first combats (turn 6–7).`},
 	{"lgg", "repulse-woods", nil, `LGG's day is long (100–140 actions) and its combats decisive: an attack in the woods breaks one army or the other before nightfall.`},
-	{"lgg", "repulse-works", nil, `1752's works shelter most of the line and hold (0.68 repulses at 1,200 figures); V4's 24" shelter one division and the battle is decided elsewhere; at 48 figures an army is one to three units.`},
-	{"lgg", "works", []int{1200}, `V4's 24" of works shelter one division of thirty: no tilt at 1,200 figures.`},
+	{"lgg", "repulse-works", nil, `LGG's day is long and its combats decisive: the works' +2 shelters the defender's first divisions (V4's 24": one division) and the battle is decided on the rest of the line; at 48 figures an army is one to three units.`},
+	{"lgg", "works", []int{1200}, `V4's 24" of works shelter one division: at 1,200 figures the attacker wins as often as without them.`},
 	{"lgg", "chief", nil, `002's casualty check is one d10 ("If the result is "1" then the commander has been killed or captured"): we take it when the commander's army breaks under pursuit (the one time an enemy sweeps through the ground behind the line where he stands), so about one beaten commander in ten is lost; only a gentler chance than 002's would bring it under 5%.`},
-	{"lgg", "attB", []int{1200}, `At 1,200 figures a grade (+1 on every combat roll, +1 morale) wins nearly always (0.98–1.00).`},
-	{"lgg", "genius", []int{1200}, `Great command dice (2d10) against Average (2d6) at 1,200 figures: the genius's army attacks far more often and nearly always holds (0.01 in 1752).`},
+	{"lgg", "attB", []int{1200}, `At 1,200 figures a grade (+1 on every combat roll, +1 morale) wins every battle.`},
 }
 
 func (m miss) covers(model string, size int, metric string) bool {

@@ -32,10 +32,13 @@ type LGGParams struct {
 	// (the zones are 18″ apart: one 18″ cavalry increment, two 12″
 	// infantry increments).
 	InfantryApproach, CavalryApproach int
+	// MaxUnits: a side of more LGG units forms bigger ones (LGG's armies
+	// are a dozen or so divisions); 0 for no limit.
+	MaxUnits int
 }
 
 // DefaultLGGParams are the values docs/battles.md explains.
-var DefaultLGGParams = LGGParams{InfantryPerUnit: 4, CavalryPerUnit: 3, BatteriesPerUnit: 2, KilledPerHit: 35, InfantryApproach: 2, CavalryApproach: 1}
+var DefaultLGGParams = LGGParams{InfantryPerUnit: 4, CavalryPerUnit: 3, BatteriesPerUnit: 2, KilledPerHit: 35, InfantryApproach: 2, CavalryApproach: 1, MaxUnits: 16}
 
 // cv is a unit type's Combat Values: attacking and defending, against foot
 // or artillery and against cavalry. Line infantry's are LGG's own (4/4,
@@ -106,8 +109,16 @@ func (LGG) Fight(r *ruleset.Ruleset, s *Setup, d Dice) *Result {
 func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 	b := &lgg{r: r, p: p, s: s, d: d, res: &Result{Model: ruleset.BattleLGG, Winner: -1, Turning: -1}}
 	b.res.Weather = rollWeather(d, s)
+	// LGG is played with armies of a dozen or so divisions ("A good base is
+	// 400 points ... a typical Napoleonic army of about 60,000 men"): when
+	// the larger side would field more than MaxUnits, both sides form
+	// bigger units alike, so that a unit stays worth the same on either.
+	scale := 1
+	for b.p.MaxUnits > 0 && max(len(b.group(0, scale)), len(b.group(1, scale))) > b.p.MaxUnits {
+		scale++
+	}
 	for i := range s.Sides {
-		b.sides[i] = b.form(i)
+		b.sides[i] = b.form(i, scale)
 	}
 	days := max(1, s.Days)
 	if !r.LandBattles.MultiDay {
@@ -145,7 +156,7 @@ func (b *lgg) attacker() int { return attackingSide(b.sides[0].attack, b.sides[1
 // form groups a side's campaign units into LGG units: consecutive units of
 // one force, kind, grade and tiredness, four battalions (three regiments,
 // two batteries) to a unit.
-func (b *lgg) form(i int) *lside {
+func (b *lgg) form(i, scale int) *lside {
 	sd := &b.s.Sides[i]
 	ls := &lside{idx: i, side: sd, attack: sd.Stance == game.Attack, hits: map[hitKey]int{}}
 	switch c := sd.Commander; {
@@ -159,30 +170,15 @@ func (b *lgg) form(i int) *lside {
 		ls.skill = 1
 	}
 	ls.chief = sd.Commander != nil
-	var cur *lunit
-	for k := range sd.Units {
-		u := &sd.Units[k]
-		if u.Figures == 0 {
-			continue
-		}
-		per := b.p.InfantryPerUnit
-		switch {
-		case u.Kind.IsCavalry():
-			per = b.p.CavalryPerUnit
-		case u.Kind == Battery:
-			per = b.p.BatteriesPerUnit
-		}
-		if cur == nil || cur.kind != u.Kind || cur.grade != u.Grade || cur.tired != u.Tired || cur.parts[0].Force != u.Force || len(cur.parts) >= per {
-			cur = &lunit{side: i, kind: u.Kind, grade: u.Grade, tired: u.Tired, sub: u.ID}
-			ls.units = append(ls.units, cur)
-		}
-		cur.parts = append(cur.parts, u)
-		cur.figures += u.Figures
-		cur.guns += u.Guns
-	}
+	ls.units = b.group(i, scale)
 	for _, u := range ls.units {
-		u.maxSP = len(u.parts)
-		if u.kind == Battery {
+		// "An infantry unit has 4SPs, a cavalry unit has 3SPs, and an
+		// artillery unit has 1SP."
+		u.maxSP = ceilDiv(len(u.parts), scale)
+		switch {
+		case u.kind.IsCavalry():
+			u.maxSP = ceilDiv(len(u.parts), scale)
+		case u.kind == Battery:
 			u.maxSP = 1
 		}
 		u.sp = u.maxSP
@@ -204,6 +200,36 @@ func (b *lgg) form(i int) *lside {
 		}
 	}
 	return ls
+}
+
+// group forms a side's LGG units: consecutive campaign units of one force,
+// kind, grade and tiredness, scale times InfantryPerUnit battalions
+// (CavalryPerUnit regiments, BatteriesPerUnit batteries) to a unit.
+func (b *lgg) group(i, scale int) []*lunit {
+	sd := &b.s.Sides[i]
+	var out []*lunit
+	var cur *lunit
+	for k := range sd.Units {
+		u := &sd.Units[k]
+		if u.Figures == 0 {
+			continue
+		}
+		per := b.p.InfantryPerUnit
+		switch {
+		case u.Kind.IsCavalry():
+			per = b.p.CavalryPerUnit
+		case u.Kind == Battery:
+			per = b.p.BatteriesPerUnit
+		}
+		if cur == nil || cur.kind != u.Kind || cur.grade != u.Grade || cur.tired != u.Tired || cur.parts[0].Force != u.Force || len(cur.parts) >= per*scale {
+			cur = &lunit{side: i, kind: u.Kind, grade: u.Grade, tired: u.Tired, sub: u.ID}
+			out = append(out, cur)
+		}
+		cur.parts = append(cur.parts, u)
+		cur.figures += u.Figures
+		cur.guns += u.Guns
+	}
+	return out
 }
 
 func (b *lgg) morale(u *lunit) int {
@@ -454,12 +480,12 @@ func (b *lgg) gunTarget(en *lside) *lunit {
 
 // bombard is an artillery unit's fire: d10 + FP against the target's d10
 // (+2 cavalry, +4 artillery, +2 soft cover, +4 hard): higher, one hit;
-// double, two. FP: "a 12-pdr heavy unit has FP=2" (heavy guns); the
-// lighter field and light guns 1.
+// double, two. FP: "a 12-pdr heavy unit has FP=2": heavy and field guns
+// (the foot batteries) 2, light (horse) guns 1.
 func (b *lgg) bombard(me *lside, u, t *lunit) {
-	fp := 1
-	if u.parts[0].GunKind == game.HeavyGun {
-		fp = 2
+	fp := 2
+	if u.parts[0].GunKind == game.LightGun {
+		fp = 1
 	}
 	if b.res.Weather == "rain" {
 		fp--
