@@ -226,15 +226,17 @@ func (b *sim) pointOfAttack(ms, fs *simSide) []int {
 	return order
 }
 
-// worthAttacking: an attacker goes for an enemy on open or soft ground, or
-// one already shaken or spent; behind an obstacle, in buildings or works it
-// is left to the guns until the first NoRetreatTurns turns are played.
+// worthAttacking: an attacker goes for an enemy on open ground, or one
+// already shaken or spent; one in cover (a wood's edge, behind an obstacle,
+// in buildings or works) it leaves to its guns until the first
+// NoRetreatTurns turns are played ("no unit may do any voluntary retreat
+// moves for the first 8 turns": a line sent against cover must stay).
 func (b *sim) worthAttacking(u, e *sunit) bool {
 	if !b.atPosition(e) || e.shaken || e.retiring || b.status(e) < 0 || b.turn > b.r.LandBattles.NoRetreatTurns {
 		return true
 	}
 	g := b.f.g[e.side][e.slot]
-	return !g.obstacle && (g.cover == coverNone || g.cover == coverSoft)
+	return !g.obstacle && g.cover == coverNone
 }
 
 // room is how many more figures a side may put into the enemy's musket
