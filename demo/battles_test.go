@@ -55,23 +55,7 @@ func playInProcess(t *testing.T, seed uint64) []engine.Event {
 	for st.Calendar.Date(st.Turn).Year == year {
 		var orders []engine.Orders
 		for _, p := range players {
-			v := engine.View(sc.Map, rules, st, p.nation)
-			pl := &plan{p: p, m: sc.Map, rules: rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
-			for _, f := range v.Own {
-				if n, err := strconv.Atoi(string(f.ID)[len(p.letter):]); err == nil && n >= pl.next {
-					pl.next = n + 1
-				}
-			}
-			var d draft
-			if st.Calendar.Date(st.Turn).IsYearEnd() {
-				treasury := 0
-				for _, c := range v.Cities {
-					treasury += c.Treasury
-				}
-				d = pl.yearEnd(capitolOf(pl), treasury)
-			} else {
-				d = pl.monthly()
-			}
+			v, d := p.draft(sc.Map, rules, st)
 			lines := d.lines
 			if d.fixed != nil {
 				lines = d.fixed

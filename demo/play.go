@@ -17,6 +17,8 @@ import (
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // demoGame is the demo in play.
@@ -102,6 +104,26 @@ func (g *demoGame) send(ctx context.Context, a *account, subject, text string) (
 	return a.replyTo(ctx, id)
 }
 
+// draft writes the nation's sheet for the turn from its own view: the
+// year-end's buy, or a month's orders.
+func (p *player) draft(m *hexmap.Map, rules *ruleset.Ruleset, st *engine.State) (*engine.NationView, draft) {
+	v := engine.View(m, rules, st, p.nation)
+	pl := &plan{p: p, m: m, rules: rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
+	for _, f := range v.Own {
+		if n, err := strconv.Atoi(strings.TrimPrefix(string(f.ID), p.letter)); err == nil && n >= pl.next {
+			pl.next = n + 1
+		}
+	}
+	if st.Calendar.Date(st.Turn).IsYearEnd() {
+		treasury := 0
+		for _, c := range v.Cities {
+			treasury += c.Treasury
+		}
+		return v, pl.yearEnd(capitolOf(pl), treasury)
+	}
+	return v, pl.monthly()
+}
+
 // playNation writes and mails one nation's sheet, corrects it if it was
 // written with a mistake, and notes a treaty attested.
 func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) error {
@@ -116,23 +138,7 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 			}
 		}
 	}
-	v := engine.View(g.d.Game.Map, g.d.Game.Rules, st, p.nation)
-	pl := &plan{p: p, m: g.d.Game.Map, rules: g.d.Game.Rules, v: v, used: map[game.ForceID]bool{}, next: v.NextForce}
-	for _, f := range v.Own {
-		if n, err := strconv.Atoi(strings.TrimPrefix(string(f.ID), p.letter)); err == nil && n >= pl.next {
-			pl.next = n + 1
-		}
-	}
-	var d draft
-	if st.Calendar.Date(st.Turn).IsYearEnd() {
-		treasury := 0
-		for _, c := range v.Cities {
-			treasury += c.Treasury
-		}
-		d = pl.yearEnd(capitolOf(pl), treasury)
-	} else {
-		d = pl.monthly()
-	}
+	v, d := p.draft(g.d.Game.Map, g.d.Game.Rules, st)
 	subject := "Orders for " + st.Calendar.Name(st.Turn)
 	greeting := "Sire, the orders for " + st.Calendar.Name(st.Turn) + "."
 	text := p.sheet(v, d.lines, greeting)

@@ -162,8 +162,6 @@ type sim struct {
 	weather string
 	res     *Result
 	lastGap int
-	// trace, when a test sets it, sees the field after every bound.
-	trace func(b *sim, mover int)
 }
 
 // Fight plays the battle with DefaultSimParams.
@@ -267,9 +265,6 @@ func (b *sim) fightDay() bool {
 			b.bound = k + 1
 			b.seq++
 			b.playBound(mover)
-			if b.trace != nil {
-				b.trace(b, mover)
-			}
 			if b.checkBreak(1 - mover) {
 				b.res.Bound = b.bound
 				return true

@@ -17,42 +17,16 @@ func (b *sim) fire(fs, ts *simSide) {
 		if u.st != stBattery || u.sp <= 0 {
 			continue
 		}
-		shots := min(ceilDiv(u.u.Guns, 2), 2)
-		for range shots {
-			tgt, g, reduced := b.targetOf(u, ts)
-			if tgt == nil {
+		for range min(ceilDiv(u.u.Guns, 2), 2) {
+			if !b.fireOne(fs, ts, u, MCannonade) {
 				break
-			}
-			mod, ok := b.gunRange(u, g)
-			if !ok {
-				break
-			}
-			if reduced {
-				mod--
-			}
-			b.shot(fs, u, tgt, mod, true)
-			if g > 9 {
-				b.momentOnce(MCannonade, fs, u, tgt)
 			}
 		}
 	}
 	for _, u := range fs.skirm {
-		if u.st != stSkirmish {
-			continue
+		if u.st == stSkirmish {
+			b.fireOne(fs, ts, u, MSkirmish)
 		}
-		tgt, g, reduced := b.targetOf(u, ts)
-		if tgt == nil {
-			continue
-		}
-		mod, ok := b.musketRange(u, g)
-		if !ok {
-			continue
-		}
-		if reduced {
-			mod--
-		}
-		b.shot(fs, u, tgt, mod, false)
-		b.momentOnce(MSkirmish, fs, u, tgt)
 	}
 	for _, u := range fs.front {
 		if u == nil || u.st != stFront || !u.u.Kind.IsFoot() || u.sp <= 0 {
@@ -63,20 +37,37 @@ func (b *sim) fire(fs, ts *simSide) {
 		if b.inCity(u) && !b.r.LandBattles.MultiDay && !fs.attack {
 			continue
 		}
-		tgt, g, reduced := b.targetOf(u, ts)
-		if tgt == nil {
-			continue
-		}
-		mod, ok := b.musketRange(u, g)
-		if !ok {
-			continue
-		}
-		if reduced {
-			mod-- // "Reduced Fire -1"
-		}
-		b.shot(fs, u, tgt, mod, false)
-		b.momentOnce(MVolley, fs, u, tgt)
+		b.fireOne(fs, ts, u, MVolley)
 	}
+}
+
+// fireOne fires u at its target, if it has one in range, and tells the
+// first of its kind each day (a cannonade only at range); it reports
+// whether it fired.
+func (b *sim) fireOne(fs, ts *simSide, u *sunit, what string) bool {
+	tgt, g, reduced := b.targetOf(u, ts)
+	if tgt == nil {
+		return false
+	}
+	guns := u.u.Kind == Battery
+	var mod int
+	var ok bool
+	if guns {
+		mod, ok = b.gunRange(u, g)
+	} else {
+		mod, ok = b.musketRange(u, g)
+	}
+	if !ok {
+		return false
+	}
+	if reduced {
+		mod-- // "Reduced Fire -1"
+	}
+	b.shot(fs, u, tgt, mod, guns)
+	if !guns || g > 9 {
+		b.momentOnce(what, fs, u, tgt)
+	}
+	return true
 }
 
 // targetOf picks what a unit fires at: the nearest of the enemy's units in
