@@ -36,11 +36,17 @@ type LandBattle struct {
 	MPFraction int `json:",omitempty"`
 	Outcome    string
 	Winner     int
-	Days       int
-	Turns      int
-	Sides      [2]BattleSide
-	Moments    []battle.Moment `json:",omitempty"`
-	Turning    int
+	// Days fought (V4 multi-day battles: more than one); Turns is the
+	// tabletop turns of the last day (16 when the day ran its course); Bound
+	// is which of that turn's two bounds the battle ended in when an army
+	// broke (0: the day ran its course, or a model or a referee's result
+	// without bounds).
+	Days    int
+	Turns   int
+	Bound   int `json:",omitempty"`
+	Sides   [2]BattleSide
+	Moments []battle.Moment `json:",omitempty"`
+	Turning int
 	// Retreats: where each force of the retreating side went.
 	Retreats []BattleRetreat `json:",omitempty"`
 	// Pursued: the winner's cavalry pursued.
@@ -110,6 +116,12 @@ type BattleRetreat struct {
 	Force   game.ForceID
 	To      game.Hex `json:",omitzero"`
 	Blocked bool     `json:",omitempty"`
+	// Captured (V4): the force was beaten and could not retreat: its
+	// figures (Figures, guns and generals with them) are captured and
+	// removed ("Losing-side figures that end the battle surrounded such
+	// that they could not do a retreat move are captured").
+	Captured bool `json:",omitempty"`
+	Figures  int  `json:",omitempty"`
 }
 
 // Kind returns "LandBattle".

@@ -240,7 +240,7 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 	}
 	af := battle.Aftermath(t.r, s, res, forces, t.dice)
 	ev := &LandBattle{Hex: e.hex, Terrain: s.Terrain, City: s.City, Date: t.s.Calendar.Label(t.number), Weather: res.Weather, Model: model,
-		Tick: e.tick, Outcome: res.Outcome, Winner: res.Winner, Days: res.Days, Turns: res.Turns, Moments: res.Moments, Turning: res.Turning, Pursued: af.Pursued}
+		Tick: e.tick, Outcome: res.Outcome, Winner: res.Winner, Days: res.Days, Turns: res.Turns, Bound: res.Bound, Moments: res.Moments, Turning: res.Turning, Pursued: af.Pursued}
 	day := TicksPerTurn / max(t.r.Overrun.BattleFraction, 1)
 	ev.EndOfTurn = TicksPerTurn-e.tick < day
 	if !ev.EndOfTurn {
@@ -280,7 +280,13 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 		}
 	}
 	if af.Retreat >= 0 {
-		ev.Retreats = t.battleRetreat(e.hex, forces[af.Retreat], from[af.Retreat])
+		ev.Retreats = t.battleRetreat(e.hex, forces[af.Retreat], from[af.Retreat], af.Roles[af.Retreat] == "loser" && t.r.LandBattles.SurroundedCaptured)
+		for _, r := range ev.Retreats {
+			if r.Captured {
+				ev.Sides[af.Retreat].Captured += r.Figures
+				ev.Sides[af.Retreat].Lost += r.Figures
+			}
+		}
 	}
 	t.emit(ev, t.cite("Land Battles", "Attack and Defend"), game.AtHex(e.hex), to(nations...), nations...)
 	for i := range 2 {
@@ -323,9 +329,13 @@ func (t *turn) battleSideBefore(s *battle.Setup, i int, forces []*game.Force) Ba
 
 // battleRetreat moves each force of the beaten side one hex: back the way
 // it came if it can, else to a neighbour holding a city its nation
-// controls, else the first open neighbour in map order; never into a hex held by a hostile force. A force with nowhere to go
-// stays (Blocked).
-func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex) []BattleRetreat {
+// controls, else the first open neighbour in map order; never into a hex
+// held by a hostile force. A force with nowhere to go stays (Blocked) —
+// unless capture is set (V4, a losing side: "Losing-side figures that end
+// the battle surrounded such that they could not do a retreat move are
+// captured and removed from the game"), when it is captured whole, its
+// guns and generals with it.
+func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex, capture bool) []BattleRetreat {
 	var out []BattleRetreat
 	hostileAt := func(x game.Hex, n game.NationID) bool {
 		for _, f := range t.live() {
@@ -358,7 +368,12 @@ func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex) 
 			}
 		}
 		if bestScore < 0 {
-			out = append(out, BattleRetreat{Force: f.ID, Blocked: true})
+			br := BattleRetreat{Force: f.ID, Blocked: true}
+			if capture {
+				br.Captured, br.Figures = true, f.Figures()
+				t.remove(f.ID)
+			}
+			out = append(out, br)
 			continue
 		}
 		f.At = game.AtHex(best)

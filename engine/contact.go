@@ -19,7 +19,9 @@ import (
 //     excluded) and a battle would occur or that side is marching on, the
 //     smaller side is wiped out after inflicting the assault table's damage.
 //     At 7:1 it costs the overrunning movers nothing; at 6:1 an extra 1/6 of
-//     their move, rounded up to whole MP.
+//     their move, rounded up to whole MP. A side holding the hex's city is
+//     never overrun: its walls are "all the stuff that keeps you from just
+//     overrunning the place".
 //  3. If either side attacks, each force whose standing order says so
 //     retreats one hex before battle.
 //  4. If either side still attacks, a battle is pending: every force of both
@@ -173,7 +175,7 @@ func (mv *movement) contactPair(h game.Hex, a, b []game.NationID) {
 		big, small, bigPV, smallPV = sb, sa, pb, pa
 	}
 	marching := slices.ContainsFunc(big, func(u *unit) bool { return u.moving })
-	if bigPV > 0 && (battle || marching) && bigPV >= smallPV*t.r.Overrun.OneSixthOdds {
+	if bigPV > 0 && (battle || marching) && bigPV >= smallPV*t.r.Overrun.OneSixthOdds && !mv.behindWalls(h, small) {
 		mv.overrun(h, big, small, bigPV, smallPV)
 		return
 	}
@@ -225,6 +227,24 @@ func (mv *movement) contactPair(h game.Hex, a, b []game.NationID) {
 	if fresh {
 		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "standoff"}, t.cite("Land Battles", "Attack and Defend"), game.AtHex(h), to(all2...), all2...)
 	}
+}
+
+// behindWalls reports whether the side holds the city in hex h (the city's
+// controller is one of its nations): its walls keep it from being overrun
+// (OverrunRules.WallsStopOverrun; "all the stuff that keeps you from just
+// overrunning the place"). A besieger marching off, or an army marching
+// through, leaves it where it is; an attack on it is a battle.
+func (mv *movement) behindWalls(h game.Hex, side []*unit) bool {
+	t := mv.t
+	if !t.r.Overrun.WallsStopOverrun {
+		return false
+	}
+	c, ok := t.m.CityAt(h)
+	if !ok {
+		return false
+	}
+	ctl := t.cityState(c.Name).Controller
+	return ctl != game.Neutral && slices.ContainsFunc(side, func(u *unit) bool { return u.nation == ctl })
 }
 
 // filterSide lets a side's Grenzers filter past the enemy and returns the

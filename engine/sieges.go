@@ -650,7 +650,7 @@ func (t *turn) breaches(sc *siegeCity, att, def []*game.Force) {
 		return
 	}
 	d := t.dice.Roll("surrender", 6, sc.name)
-	sv := &Surrender{City: sc.name, Attackers: forceNations(att), Die: d, Breaches: sc.cs.Breaches, Need: sr.SurrenderOn + min(sc.cs.Breaches, sr.SurrenderBonusMax)}
+	sv := &Surrender{City: sc.name, Attackers: forceNations(att), Die: d, Breaches: sc.cs.Breaches, Need: sr.SurrenderNeed(sc.cs.Breaches)}
 	sv.Surrendered = sr.Surrenders(d, sc.cs.Breaches)
 	if sv.Surrendered {
 		sv.Garrison = idsOfForces(t.alive(def))

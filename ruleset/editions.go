@@ -38,7 +38,7 @@ func syw1752() *Ruleset {
 		Supply:       SupplyRules{RangeMP: 12, GrenzerRangeMP: 18, BlockingFigures: 100, ProtectRadius: 2, CityBlocksAs: 100, UnsuppliedPenalty: 1},
 		MinimumForce: MinimumForceSizes{ForeignCityMilitia: 9, OutsideCityDeserts: 9, FriendlyTownDeserts: 4},
 		Capture:      CaptureRules{CaptureFigures: 100, Garrison: 10},
-		Overrun:      OverrunRules{FreeOdds: 7, OneSixthOdds: 6, BattleFraction: 6},
+		Overrun:      OverrunRules{FreeOdds: 7, OneSixthOdds: 6, BattleFraction: 6, WallsStopOverrun: true},
 		SlowingEnemy: SlowingEnemyRules{CavalryOdds: 2, InfantryPerCavalry: 3},
 		SizeClasses:  IntelligenceSizeClasses{SmallTroops: 100, LargeTroops: 300, SmallShips: 3, LargeShips: 8},
 		ScoutingPoints: ScoutingPoints{

@@ -72,6 +72,15 @@ type LandBattleRules struct {
 	// that day of battle are exhausted". V4: "Resurrected figures are in
 	// normal status."
 	ExhaustRegained, ExhaustHalfStrength bool
+	// GunsTakenOnField: a battery routed on the table loses its guns to
+	// the winner ("When ART Routs the Crew run away & the Gun is deemed
+	// Captured by the Winner", 001). The campaign rules take the loser's
+	// guns in the pursuit instead ("The loser also has a chance to lose gun
+	// models as follows (D6 score)", Pursuit Losses), so both editions
+	// leave it off: a battery overrun by a model is told, and its guns are
+	// lost only to the pursuit roll. A referee's tabletop result that names
+	// guns lost on the field is his ruling and is applied either way.
+	GunsTakenOnField bool
 	// FieldworksInchesPerUnit is how many inches of works shelter one
 	// 12-figure unit (a battalion's frontage in line): a reading, the rules
 	// give the works in inches and the units in figures.

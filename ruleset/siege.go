@@ -46,9 +46,11 @@ type SiegeSurrender struct {
 	// SurrenderOn, SurrenderBonusMax: "The first time the walls are
 	// breached, the defenders may surrender (they must be besieged to
 	// surrender): 1-3 = surrender, +1 for each breach up to +2." Read as: a
-	// D6 of SurrenderOn or less plus one per breach made, at most
-	// SurrenderBonusMax more (1–3 with one breach, 1–4 with two, 1–5 with
-	// three or more).
+	// D6 of SurrenderOn or less with the first breach, plus one for each
+	// breach beyond it, at most SurrenderBonusMax more (1–3 with one
+	// breach, 1–4 with two, 1–5 with three or more): the roll comes only
+	// once a breach is made, so a bonus for the first breach would leave
+	// "1-3" never used (docs/rules-notes.md §Sieges).
 	SurrenderOn, SurrenderBonusMax int
 	// CounterBatteryOn: "On a 6 an enemy heavy gun is destroyed, along with
 	// 4 crewmen"; CrewPerGun the crewmen. The attackers roll one die per
@@ -70,10 +72,16 @@ func (s SiegeSurrender) CounterBatteryHits(die int, gunners game.Grade) bool {
 	return die+s.GunnerModifier[gunners] >= s.CounterBatteryOn
 }
 
+// SurrenderNeed is the highest die on which the garrison surrenders with the
+// walls breached breaches times (at least one).
+func (s SiegeSurrender) SurrenderNeed(breaches int) int {
+	return s.SurrenderOn + min(max(breaches-1, 0), s.SurrenderBonusMax)
+}
+
 // Surrenders reports whether the garrison surrenders on the die, with the
 // walls breached breaches times.
 func (s SiegeSurrender) Surrenders(die, breaches int) bool {
-	return die <= s.SurrenderOn+min(breaches, s.SurrenderBonusMax)
+	return die <= s.SurrenderNeed(breaches)
 }
 
 func siegeSurrender(exhaust bool) SiegeSurrender {

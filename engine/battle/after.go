@@ -104,8 +104,11 @@ func Aftermath(r *ruleset.Ruleset, s *Setup, res *Result, forces [2][]*game.Forc
 			a.Retreat = 1 - res.Winner
 		}
 	case Withdrew:
-		// V4: "The enemy may then retire one hex with no pursuit losses".
-		a.Retreat = 1 - res.Winner
+		// V4: "The enemy may then retire one hex with no pursuit losses";
+		// the defender that withdraws unbroken is the winner (it "merely
+		// has to avoid having its army morale broken"), so it is the
+		// winner that leaves the hex.
+		a.Retreat = res.Winner
 	}
 	pursuit := a.Retreat >= 0 && res.Winner >= 0 && res.Outcome != Withdrew
 	for i := range 2 {
@@ -148,25 +151,41 @@ func Aftermath(r *ruleset.Ruleset, s *Setup, res *Result, forces [2][]*game.Forc
 			}
 		}
 	}
-	// Experience: the winner's senior general, if he survived.
+	// Experience: "Each time an army wins a battle the senior general gets
+	// 1 experience point" — the army's senior general when the battle is
+	// won: the commander, or, if he was killed or taken, the general who
+	// took over from him (the next of the staff still with the army).
 	if w := res.Winner; w >= 0 && lb.ExperiencePerWin > 0 {
-		if c := s.Sides[w].Commander; c != nil {
-			for _, f := range forces[w] {
-				for k := range f.Leaders {
-					l := &f.Leaders[k]
-					if l.ID == c.ID {
-						l.Experience += lb.ExperiencePerWin
-						a.Sides[w].Experience = &XPGain{Nation: f.Nation, Force: f.ID, ID: l.ID, Name: l.Name, XP: l.Experience,
-							Genius: lb.GeniusXP > 0 && l.Experience >= lb.GeniusXP}
-					}
-				}
-			}
+		if f, l := seniorSurvivor(s, w, forces); l != nil {
+			l.Experience += lb.ExperiencePerWin
+			a.Sides[w].Experience = &XPGain{Nation: f.Nation, Force: f.ID, ID: l.ID, Name: l.Name, XP: l.Experience,
+				Genius: lb.GeniusXP > 0 && l.Experience >= lb.GeniusXP}
 		}
 	}
 	for i := range 2 {
 		promote(r, res.Sides[i].Hits, forces[i], &a.Sides[i])
 	}
 	return a
+}
+
+// seniorSurvivor is the winning side's senior general after the battle:
+// the first of its staff (the commander first, then by seniority) still
+// with one of its forces — a general killed or captured has left it.
+func seniorSurvivor(s *Setup, w int, forces [2][]*game.Force) (*game.Force, *game.Leader) {
+	staff := s.Sides[w].Staff
+	if len(staff) == 0 && s.Sides[w].Commander != nil {
+		staff = []Commander{*s.Sides[w].Commander}
+	}
+	for _, c := range staff {
+		for _, f := range forces[w] {
+			for k := range f.Leaders {
+				if l := &f.Leaders[k]; l.ID == c.ID && l.Role == game.General {
+					return f, l
+				}
+			}
+		}
+	}
+	return nil, nil
 }
 
 // frac returns n·num/den, rolling for the fraction when the ruleset says so

@@ -86,11 +86,14 @@ func TestMultiDayV4(t *testing.T) {
 		long, outcomes := 0, map[string]int{}
 		for seed := range 200 {
 			d := newDice(uint64(seed) + 1)
-			// A defender in a city cannot be charged ("The attacker may not
+			// A garrison in a city cannot be charged ("The attacker may not
 			// launch an assault on a city during a field battle"): only fire
-			// can break it, and a day may not be enough.
-			s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeB, 240), army("fromande", game.Defend, game.GradeC, 100), d)
-			s.City, s.CitySide, s.CityValue, s.Days = "Mitte", 1, 400, 3
+			// can break it (V4: "All targets in a city are hit on a
+			// 6(4-6)"; 1752: not at all while it holds its fire), and a day
+			// is not enough.
+			garrison := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, 96)}}
+			s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeB, 120), garrison, d)
+			s.City, s.CitySide, s.CityValue, s.Days = "Mitte", 1, 100, 3
 			res := Simulation{}.Fight(r, s, d)
 			outcomes[res.Outcome+map[int]string{0: " attacker", 1: " defender", -1: ""}[res.Winner]]++
 			if res.Days > 1 || res.Outcome == Withdrew {

@@ -16,23 +16,30 @@
 //
 // Two models implement Model:
 //
-//   - Simulation (the default) plays the SYW tabletop rules without a table.
-//     Each side stands in a line of slots (cavalry on the wings, infantry in
-//     the centre, the smaller side's width plus a slot of overlap each side),
-//     with skirmishers ahead, batteries along the line and the rest in
-//     reserve. The lines start at long range; the side on attack advances a
-//     band (long, medium, close) each bound. Bounds alternate as on the
-//     table: the mover rallies, fills gaps from the reserve and advances; the
-//     other side fires (2d6 + factors: 7–11 one strength point, 12+ two; the
-//     target tests morale on the same score); at close range the mover
-//     charges (1d6 + factors against the target's morale index, else
-//     melee). Generals steady and rally units and risk death, wounds and
-//     capture. After each bound the passive side's army morale is checked by
-//     the edition's rule; the day ends at the 16th turn, and the winner is
-//     decided by the attack/defend conditions (V4: further days).
-//   - LGG adapts La Grande Guerre: few big units, command dice by the
-//     commander's experience, actions spent on attacks, bombardment, rally
-//     and recovery, d10 combat totals; the day's length from the season.
+//   - Simulation (the default) plays the SYW tabletop rules (001) without a
+//     table: slots along the front, a battalion's frontage each, and in each
+//     the inches between the two sides' units. Each side draws up in two
+//     lines with skirmishers ahead and batteries along the line; cover is the
+//     ground's — the positions of a defender's line, rolled by the hex's
+//     terrain, the city's front, fieldworks by their length — so the unit on
+//     a position has it and the unit that leaves it does not. Bounds follow
+//     001's sequence: the mover rallies (its generals attaching to rally, the
+//     only time but leading a charge that a general is with a unit and at
+//     risk), routs run, the mover moves (a side on attack closes at 001's
+//     rates, striking where the ground is open and sending in no more than
+//     one volley could shake without breaking it), the other side fires
+//     (2d6 and factors; the target tests its morale), the mover charges and
+//     melees.
+//     After each bound the passive side's army morale is checked by the
+//     edition's rule; after the 8th turn a losing attacker calls its attack
+//     off; the day ends at the 16th turn, V4 goes on for more days.
+//   - LGG adapts La Grande Guerre (002): a dozen or so big units, command
+//     dice by the commander's experience, actions spent on attacks,
+//     bombardment, rally and recovery, d10 combat totals; the day's length
+//     from the season.
+//
+// Both are calibrated by one test over 500 seeds a cell
+// (calibration_test.go), whose table docs/battles.md carries.
 //
 // docs/battles.md explains every parameter and why it has its value.
 package battle

@@ -69,3 +69,11 @@ func inf(g game.Grade, n int) game.Troops {
 func cav(a game.Arm, g game.Grade, n int) game.Troops {
 	return game.Troops{Arm: a, Grade: g, Count: n}
 }
+
+// army is a typical campaign army: infantry, a sixth as many dragoons, a
+// field gun per 40 infantry with its crews.
+func army(n game.NationID, st game.Stance, g game.Grade, foot int) armySpec {
+	guns := max(1, foot/40)
+	return armySpec{nation: n, stance: st, troops: []game.Troops{inf(g, foot), cav(game.MediumCavalry, g, foot/6),
+		{Arm: game.Gunners, Grade: g, Count: 4 * guns}}, guns: []game.Guns{{Kind: game.FieldGun, Count: guns}}}
+}

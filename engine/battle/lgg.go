@@ -32,10 +32,13 @@ type LGGParams struct {
 	// (the zones are 18″ apart: one 18″ cavalry increment, two 12″
 	// infantry increments).
 	InfantryApproach, CavalryApproach int
+	// MaxUnits: a side of more LGG units forms bigger ones (LGG's armies
+	// are a dozen or so divisions); 0 for no limit.
+	MaxUnits int
 }
 
 // DefaultLGGParams are the values docs/battles.md explains.
-var DefaultLGGParams = LGGParams{InfantryPerUnit: 4, CavalryPerUnit: 3, BatteriesPerUnit: 2, KilledPerHit: 35, InfantryApproach: 2, CavalryApproach: 1}
+var DefaultLGGParams = LGGParams{InfantryPerUnit: 4, CavalryPerUnit: 3, BatteriesPerUnit: 2, KilledPerHit: 35, InfantryApproach: 2, CavalryApproach: 1, MaxUnits: 16}
 
 // cv is a unit type's Combat Values: attacking and defending, against foot
 // or artillery and against cavalry. Line infantry's are LGG's own (4/4,
@@ -106,8 +109,16 @@ func (LGG) Fight(r *ruleset.Ruleset, s *Setup, d Dice) *Result {
 func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 	b := &lgg{r: r, p: p, s: s, d: d, res: &Result{Model: ruleset.BattleLGG, Winner: -1, Turning: -1}}
 	b.res.Weather = rollWeather(d, s)
+	// LGG is played with armies of a dozen or so divisions ("A good base is
+	// 400 points ... a typical Napoleonic army of about 60,000 men"): when
+	// the larger side would field more than MaxUnits, both sides form
+	// bigger units alike, so that a unit stays worth the same on either.
+	scale := 1
+	for b.p.MaxUnits > 0 && max(len(b.group(0, scale)), len(b.group(1, scale))) > b.p.MaxUnits {
+		scale++
+	}
 	for i := range s.Sides {
-		b.sides[i] = b.form(i)
+		b.sides[i] = b.form(i, scale)
 	}
 	days := max(1, s.Days)
 	if !r.LandBattles.MultiDay {
@@ -126,7 +137,7 @@ func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 		}
 		ai, di := b.intact(att), b.intact(1-att)
 		if di*2 < ai {
-			b.res.Outcome, b.res.Winner = Withdrew, att
+			b.res.Outcome, b.res.Winner = Withdrew, 1-att
 			b.moment(Moment{What: MWithdraw, Side: 1 - att})
 			break
 		}
@@ -145,7 +156,7 @@ func (b *lgg) attacker() int { return attackingSide(b.sides[0].attack, b.sides[1
 // form groups a side's campaign units into LGG units: consecutive units of
 // one force, kind, grade and tiredness, four battalions (three regiments,
 // two batteries) to a unit.
-func (b *lgg) form(i int) *lside {
+func (b *lgg) form(i, scale int) *lside {
 	sd := &b.s.Sides[i]
 	ls := &lside{idx: i, side: sd, attack: sd.Stance == game.Attack, hits: map[hitKey]int{}}
 	switch c := sd.Commander; {
@@ -159,30 +170,15 @@ func (b *lgg) form(i int) *lside {
 		ls.skill = 1
 	}
 	ls.chief = sd.Commander != nil
-	var cur *lunit
-	for k := range sd.Units {
-		u := &sd.Units[k]
-		if u.Figures == 0 {
-			continue
-		}
-		per := b.p.InfantryPerUnit
-		switch {
-		case u.Kind.IsCavalry():
-			per = b.p.CavalryPerUnit
-		case u.Kind == Battery:
-			per = b.p.BatteriesPerUnit
-		}
-		if cur == nil || cur.kind != u.Kind || cur.grade != u.Grade || cur.tired != u.Tired || cur.parts[0].Force != u.Force || len(cur.parts) >= per {
-			cur = &lunit{side: i, kind: u.Kind, grade: u.Grade, tired: u.Tired, sub: u.ID}
-			ls.units = append(ls.units, cur)
-		}
-		cur.parts = append(cur.parts, u)
-		cur.figures += u.Figures
-		cur.guns += u.Guns
-	}
+	ls.units = b.group(i, scale)
 	for _, u := range ls.units {
-		u.maxSP = len(u.parts)
-		if u.kind == Battery {
+		// "An infantry unit has 4SPs, a cavalry unit has 3SPs, and an
+		// artillery unit has 1SP."
+		u.maxSP = ceilDiv(len(u.parts), scale)
+		switch {
+		case u.kind.IsCavalry():
+			u.maxSP = ceilDiv(len(u.parts), scale)
+		case u.kind == Battery:
 			u.maxSP = 1
 		}
 		u.sp = u.maxSP
@@ -204,6 +200,36 @@ func (b *lgg) form(i int) *lside {
 		}
 	}
 	return ls
+}
+
+// group forms a side's LGG units: consecutive campaign units of one force,
+// kind, grade and tiredness, scale times InfantryPerUnit battalions
+// (CavalryPerUnit regiments, BatteriesPerUnit batteries) to a unit.
+func (b *lgg) group(i, scale int) []*lunit {
+	sd := &b.s.Sides[i]
+	var out []*lunit
+	var cur *lunit
+	for k := range sd.Units {
+		u := &sd.Units[k]
+		if u.Figures == 0 {
+			continue
+		}
+		per := b.p.InfantryPerUnit
+		switch {
+		case u.Kind.IsCavalry():
+			per = b.p.CavalryPerUnit
+		case u.Kind == Battery:
+			per = b.p.BatteriesPerUnit
+		}
+		if cur == nil || cur.kind != u.Kind || cur.grade != u.Grade || cur.tired != u.Tired || cur.parts[0].Force != u.Force || len(cur.parts) >= per*scale {
+			cur = &lunit{side: i, kind: u.Kind, grade: u.Grade, tired: u.Tired, sub: u.ID}
+			out = append(out, cur)
+		}
+		cur.parts = append(cur.parts, u)
+		cur.figures += u.Figures
+		cur.guns += u.Guns
+	}
+	return out
 }
 
 func (b *lgg) morale(u *lunit) int {
@@ -292,7 +318,7 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if actions <= 0 {
 			return
 		}
-		if u.routed && u.rallyOK && !u.gone {
+		if u.routed && u.rallyOK && !u.gone && !u.taken {
 			actions--
 			if b.d10("rally", u.sub) <= b.morale(u) {
 				u.routed = false
@@ -305,10 +331,10 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if actions <= 0 {
 			return
 		}
-		if u.kind != Battery || u.routed || u.gone {
+		if u.kind != Battery || u.routed || u.gone || b.rough() {
 			continue
 		}
-		t := b.target(en, u)
+		t := b.gunTarget(en)
 		if t == nil {
 			continue
 		}
@@ -322,15 +348,22 @@ func (b *lgg) act(me, en *lside, actions int) {
 		if u.routed || u.gone || u.kind == Battery || u.approach == 0 {
 			continue
 		}
-		// One increment per activation: no attrition check (LGG 8.3
-		// checks only the increments beyond the first).
+		// One increment per activation: no attrition check for the
+		// increment itself (8.3 checks only increments beyond the first),
+		// but one for moving through Rough terrain (8.4 f: "moves through
+		// Rough terrain, it must take an attrition check").
 		actions--
 		u.approach--
+		if b.rough() {
+			b.attrition(u)
+		}
 		if u.approach == 0 && !slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MAdvance && m.Side == me.idx && m.Day == b.day }) {
 			b.moment(Moment{What: MAdvance, Side: me.idx, Nation: u.parts[0].Nation})
 		}
 	}
-	ready := func(u *lunit) bool { return !u.routed && !u.gone && u.kind != Battery && u.approach == 0 }
+	ready := func(u *lunit) bool {
+		return !u.routed && !u.gone && u.kind != Battery && u.approach == 0 && !(u.kind == HeavyCav && b.rough())
+	}
 	used := map[*lunit]bool{}
 	for _, u := range me.units {
 		if actions < 1 {
@@ -404,7 +437,7 @@ func (u *lunit) inCity(b *lgg) bool {
 	if b.s.CitySide != u.side || !u.kind.IsFoot() {
 		return false
 	}
-	left := b.s.CityValue * DefaultSimParams.CityFiguresPer100 / 100
+	left := b.s.CityValue * 96 / 100
 	for _, x := range b.sides[u.side].units {
 		if !x.kind.IsFoot() {
 			continue
@@ -420,16 +453,39 @@ func (u *lunit) inCity(b *lgg) bool {
 	return false
 }
 
+// rough: the hex is rough or wooded: LGG's Rough ("Dense forest, swamp,
+// marshland, rocky terrain. This terrain is impassable to artillery,
+// vehicles, and heavy cavalry"): guns cannot be brought into action and
+// heavy cavalry cannot attack.
+func (b *lgg) rough() bool { return b.s.Terrain == game.Rough || b.s.Terrain == game.Woods }
+
+// gunTarget is what a battery fires at: "It must fire on the closest enemy
+// infantry or cavalry unit within its frontal perspective. (Potential
+// artillery targets may be ignored, if they are closer). If two units are
+// equidistant, it may choose": an enemy in contact before one still
+// marching up, infantry and cavalry only, the weakest of the nearest.
+func (b *lgg) gunTarget(en *lside) *lunit {
+	var best *lunit
+	for _, t := range en.units {
+		if t.routed || t.gone || t.kind == Battery || t.inCity(b) {
+			continue
+		}
+		switch {
+		case best == nil, t.approach < best.approach, t.approach == best.approach && t.sp < best.sp:
+			best = t
+		}
+	}
+	return best
+}
+
 // bombard is an artillery unit's fire: d10 + FP against the target's d10
 // (+2 cavalry, +4 artillery, +2 soft cover, +4 hard): higher, one hit;
-// double, two.
+// double, two. FP: "a 12-pdr heavy unit has FP=2": heavy and field guns
+// (the foot batteries) 2, light (horse) guns 1.
 func (b *lgg) bombard(me *lside, u, t *lunit) {
-	fp := 1
-	switch u.parts[0].GunKind {
-	case game.FieldGun:
-		fp = 2
-	case game.HeavyGun:
-		fp = 3
+	fp := 2
+	if u.parts[0].GunKind == game.LightGun {
+		fp = 1
 	}
 	if b.res.Weather == "rain" {
 		fp--
@@ -442,7 +498,7 @@ func (b *lgg) bombard(me *lside, u, t *lunit) {
 	case t.kind == Battery:
 		def += 4
 	}
-	def += b.cover(t)
+	def += b.cover(t, false)
 	def = max(1, def)
 	if !slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MCannonade && m.Side == me.idx }) {
 		b.moment(Moment{What: MCannonade, Side: me.idx, Nation: u.parts[0].Nation, Kind: Battery, Grade: u.grade, Target: t.kind})
@@ -455,19 +511,55 @@ func (b *lgg) bombard(me *lside, u, t *lunit) {
 	}
 }
 
-// cover is a defender's protection: the city's blocks +4, fieldworks +2
-// (a defender's infantry), broken ground +2 (a defender).
-func (b *lgg) cover(t *lunit) int {
+// cover is a defender's protection: the city's blocks +4 (hard cover),
+// fieldworks +2 (as many of a defender's infantry units as the works'
+// length shelters), broken or wooded ground +2 for a defender standing in
+// it (soft cover) — 13.0's "+2 Soft cover +4 Hard cover", against fire and
+// in combat alike.
+func (b *lgg) cover(t *lunit, combat bool) int {
 	ls := b.sides[t.side]
 	switch {
 	case t.inCity(b):
 		return 4
-	case !ls.attack && t.kind.IsFoot() && ls.side.Fieldworks > 0:
+	case !ls.attack && b.inWorks(t):
 		return 2
-	case !ls.attack && (b.s.Terrain == game.Rough || b.s.Terrain == game.Woods):
+	case !ls.attack && b.rough() && !combat:
 		return 2
 	}
 	return 0
+}
+
+// attrition is LGG's attrition check (8.3): a d10 at or under the unit's
+// morale, or it takes a hit.
+func (b *lgg) attrition(u *lunit) {
+	if b.d10("attrition check", u.sub) > b.morale(u) {
+		b.hit(nil, nil, u, 1, false)
+	}
+}
+
+// inWorks: the works' length shelters the defender's first foot units,
+// FieldworksInchesPerUnit inches for each battalion of an LGG unit (24" of
+// V4's works shelter one division; 1752's inch per figure most of a line).
+func (b *lgg) inWorks(t *lunit) bool {
+	ls := b.sides[t.side]
+	per := b.r.LandBattles.FieldworksInchesPerUnit * b.p.InfantryPerUnit
+	if !t.kind.IsFoot() || per <= 0 {
+		return false
+	}
+	left := (ls.side.Fieldworks + per/2) / per
+	for _, u := range ls.units {
+		if !u.kind.IsFoot() || u.inCity(b) {
+			continue
+		}
+		if left <= 0 {
+			return false
+		}
+		if u == t {
+			return true
+		}
+		left--
+	}
+	return false
 }
 
 // attack resolves one combat: the attackers' CVs + d10 + modifiers against
@@ -517,7 +609,7 @@ func (b *lgg) attack(me, en *lside, u, p, t *lunit) {
 		a += attackValue(p, t)
 	}
 	a += b.d10("combat", u.sub)
-	dv += gradeMod(t) + b.d10("combat", t.sub) + b.cover(t)
+	dv += gradeMod(t) + b.d10("combat", t.sub) + b.cover(t, true)
 	if p != nil && p.sp > u.sp {
 		u = p // the attacker takes a hit on the stronger unit
 	}
@@ -550,7 +642,6 @@ func (b *lgg) attack(me, en *lside, u, p, t *lunit) {
 		if !t.routed {
 			b.rout(t, true)
 		}
-		b.riskGeneral(en, t)
 	default:
 		b.hit(me, u, t, 1, true)
 	}
@@ -581,7 +672,9 @@ func (b *lgg) hit(by *lside, from, t *lunit, n int, combat bool) {
 	t.sp -= n
 	t.hitsLost += n
 	if from != nil && by != nil {
-		by.hits[hitKey{from.parts[0].Nation, from.parts[0].Arm, from.grade}] += n * max(1, t.figures/max(t.maxSP, 1)) * b.p.KilledPerHit / 100 / max(DefaultSimParams.FiguresPerSP, 1)
+		// A campaign hit is a figure: the figures of the lost strength
+		// points that were killed.
+		by.hits[hitKey{from.parts[0].Nation, from.parts[0].Arm, from.grade}] += n * max(1, t.figures/max(t.maxSP, 1)) * b.p.KilledPerHit / 100
 	}
 	if t.sp <= 0 {
 		b.rout(t, combat)
@@ -605,180 +698,5 @@ func (b *lgg) rout(t *lunit, combat bool) {
 	if t.kind == Battery && combat {
 		t.taken = true
 		b.moment(Moment{What: MGunsTaken, Side: 1 - t.side, Nation: t.parts[0].Nation, Kind: Battery})
-	}
-}
-
-// riskGeneral: an enemy breaking through where the commander stands (his
-// side's first unit) makes him roll a d10: on a 1 he is killed or taken,
-// and the army's skill drops a level.
-func (b *lgg) riskGeneral(ls *lside, t *lunit) {
-	if !ls.chief || len(ls.units) == 0 || ls.units[0] != t {
-		return
-	}
-	c := ls.side.Commander
-	if b.d10("commander casualty check", c.ID) != 1 {
-		return
-	}
-	ls.chief = false
-	ls.skill = max(0, ls.skill-1)
-	b.res.Sides[ls.idx].Generals = append(b.res.Sides[ls.idx].Generals, GeneralFate{Nation: c.Nation, Force: c.Force, ID: c.ID, Name: c.Name, Fate: Killed})
-	b.moment(Moment{What: MGeneral, Side: ls.idx, General: c.Name, Nation: c.Nation, Outcome: Killed})
-}
-
-// lost is the figures the campaign's morale rule counts as lost: routed
-// units whole, and the strength points lost by the others.
-func (b *lgg) lost(ls *lside) int { return b.count(ls).Lost() }
-
-// count is the campaign's army morale count for a side (ArmyBreak): units
-// routed or gone whole (Routed), the strength points lost by the others
-// (Eliminated). LGG has no shaken status.
-func (b *lgg) count(ls *lside) ArmyBreak {
-	c := ArmyBreak{Side: ls.idx, Counted: ls.counted, Gunners: b.r.LandBattles.BreakCountsGunners}
-	for _, u := range ls.units {
-		if !b.r.LandBattles.BreakCountsGunners && u.kind == Battery {
-			continue
-		}
-		if u.routed || u.gone {
-			c.Routed += u.figures
-			continue
-		}
-		c.Eliminated += u.figures * (u.maxSP - u.sp) / max(u.maxSP, 1)
-	}
-	return c
-}
-
-func (b *lgg) intact(i int) int { return b.sides[i].counted - b.lost(b.sides[i]) }
-
-func (b *lgg) pct(ls *lside) int {
-	if ls.counted == 0 {
-		return 100
-	}
-	return 100 * b.lost(ls) / ls.counted
-}
-
-func (b *lgg) checkBreak(i int) bool {
-	ls := b.sides[i]
-	lb := b.r.LandBattles
-	num, den := max(lb.BreakNum, 1), max(lb.BreakDen, 1)
-	if ls.counted > 0 && b.lost(ls)*den < ls.counted*num {
-		return false
-	}
-	ls.broken = true
-	b.res.Broken[i] = true
-	b.res.Outcome, b.res.Winner = Decisive, 1-i
-	c := b.count(ls)
-	b.moment(Moment{What: MBreak, Side: i, Count: &c})
-	if b.res.Turning < 0 {
-		for k := len(b.res.Moments) - 2; k >= 0; k-- {
-			if notable(b.res.Moments[k].What) && b.res.Moments[k].Side == 1-i {
-				b.res.Turning = k
-				break
-			}
-		}
-	}
-	return true
-}
-
-// endOfDay: a free recovery for every unit with hits, then a free rally
-// for every routed unit (+2 on the roll for the non-rallyable): a routed
-// unit that fails is gone.
-func (b *lgg) endOfDay() {
-	for _, ls := range b.sides {
-		for _, u := range ls.units {
-			if u.gone || u.routed || u.sp >= u.maxSP || u.kind == Battery {
-				continue
-			}
-			if b.d10("end of day recovery", u.sub) <= b.morale(u) {
-				u.sp++
-				u.hitsLost = max(0, u.hitsLost-1)
-			}
-		}
-		for _, u := range ls.units {
-			if !u.routed || u.gone {
-				continue
-			}
-			pen := 0
-			if !u.rallyOK {
-				pen = 2
-			}
-			if b.d10("end of day rally", u.sub)+pen <= b.morale(u) {
-				u.routed, u.sp = false, 1
-			} else {
-				u.gone = true
-			}
-		}
-	}
-}
-
-func (b *lgg) moment(m Moment) {
-	if len(b.res.Moments) >= 60 && m.What != MBreak && m.What != MNightfall && m.What != MGeneral {
-		return
-	}
-	// The moment's tabletop turn: how far through the day's actions it
-	// came, on the 16-turn day the narrative tells time by.
-	m.Day, m.Turn = b.day, min(16, 1+b.played*16/max(b.length, 1))
-	if m.Count != nil {
-		m.Count.Day, m.Count.Turn, m.Count.Round = m.Day, m.Turn, b.round
-	}
-	m.Lost, m.EnemyLost = b.pct(b.sides[m.Side]), b.pct(b.sides[1-m.Side])
-	if m.Nation == "" {
-		if c := b.sides[m.Side].side.Commander; c != nil {
-			m.Nation = c.Nation
-		}
-	}
-	b.res.Moments = append(b.res.Moments, m)
-}
-
-// finish spreads each LGG unit's lost strength back over the campaign
-// units it was formed from: KilledPerHit percent of a lost strength point's
-// figures killed, the rest routed; a unit routed at the end of a lost
-// battle, or gone at the end of a day, routed whole.
-func (b *lgg) finish() {
-	for i, ls := range b.sides {
-		sr := &b.res.Sides[i]
-		type key struct {
-			f game.ForceID
-			a game.Arm
-			g game.Grade
-		}
-		agg := map[key]*Casualties{}
-		var order []key
-		for _, u := range ls.units {
-			perSP := u.figures / max(u.maxSP, 1)
-			for _, p := range u.parts {
-				k := key{p.Force, p.Arm, p.Grade}
-				c := agg[k]
-				if c == nil {
-					c = &Casualties{Nation: p.Nation, Force: p.Force, Arm: p.Arm, Grade: p.Grade}
-					agg[k] = c
-					order = append(order, k)
-				}
-				share := p.Figures * u.hitsLost * perSP / max(u.figures, 1)
-				share = min(share, p.Figures)
-				killed := share * b.p.KilledPerHit / 100
-				routed := share - killed
-				left := p.Figures - share
-				if u.gone || (u.routed && ls.broken) {
-					routed += left
-				} else if u.sp*2 <= u.maxSP && u.maxSP > 1 {
-					c.HalfStrength += left
-				}
-				c.Killed += killed
-				c.Routed += routed
-				if u.taken && p.Guns > 0 {
-					sr.GunsLost = append(sr.GunsLost, GunsLost{Nation: p.Nation, Force: p.Force, Kind: p.GunKind, Count: p.Guns})
-				}
-			}
-		}
-		for _, k := range order {
-			if c := agg[k]; c.Killed+c.Routed+c.Surrounded+c.HalfStrength > 0 {
-				sr.Losses = append(sr.Losses, *c)
-			}
-		}
-		for _, k := range sortedHitKeys(ls.hits) {
-			if ls.hits[k] > 0 {
-				sr.Hits = append(sr.Hits, Hits{Nation: k.n, Arm: k.a, Grade: k.g, Hits: ls.hits[k]})
-			}
-		}
 	}
 }

@@ -17,8 +17,11 @@ const (
 	Repulse = "repulse"
 	// BothRepulsed: both sides attacked and neither broke; nobody won.
 	BothRepulsed = "both-repulsed"
-	// Withdrew (V4 multi-day battles): the defender retired after a day of
-	// battle, unbroken, with no pursuit; the attacker holds the field.
+	// Withdrew (V4 multi-day battles): after a day the attacker had failed
+	// to break, the defender retired one hex, unbroken and unpursued. The
+	// defender is the winner ("If a force has defend orders, it merely has
+	// to avoid having its army morale broken"); the attacker, holding the
+	// field, is "treated as the loser" (003:198, 202, 254).
 	Withdrew = "withdrew"
 )
 
@@ -35,9 +38,12 @@ type Result struct {
 	Winner int
 	// Broken says whose army morale broke.
 	Broken [2]bool
-	// Days fought; Turns is the tabletop turns of the last day.
+	// Days fought; Turns is the tabletop turns of the last day; Bound is
+	// which of that turn's two bounds the battle ended in when an army
+	// broke (0: the day ran its course, or the model has no bounds).
 	Days  int
 	Turns int
+	Bound int `json:",omitempty"`
 	// Weather of the (first) day: "fair", "overcast" or "rain".
 	Weather string `json:",omitempty"`
 	Sides   [2]SideResult

@@ -2,6 +2,7 @@ package narrative
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -57,8 +58,19 @@ func (t *teller) ending() any {
 		if r.Blocked {
 			continue
 		}
-		if e.Winner == 0 || e.Winner == 1 {
-			d.Retreat = fmt.Sprintf("%s fell back into hex %s", t.subject(1-e.Winner), r.To)
+		// Who fell back is read from the retreating force: after a V4
+		// withdrawal it is the winner.
+		side := -1
+		for i := range e.Sides {
+			if slices.Contains(e.Sides[i].Forces, r.Force) {
+				side = i
+			}
+		}
+		if side < 0 && (e.Winner == 0 || e.Winner == 1) {
+			side = 1 - e.Winner
+		}
+		if side >= 0 {
+			d.Retreat = fmt.Sprintf("%s fell back into hex %s", t.subject(side), r.To)
 		}
 		break
 	}
@@ -130,12 +142,14 @@ func (t *teller) outcome(count *battle.ArmyBreak) string {
 		}
 	case e.Outcome == battle.Withdrew && (w == 0 || w == 1):
 		switch {
+		// V4: the defender that draws off unbroken is the winner; the
+		// attacker that failed to break it is treated as the loser.
 		case t.full:
-			s = fmt.Sprintf("%s withdrew in good order, leaving %s the field", t.name(l), t.name(w))
+			s = fmt.Sprintf("%s had failed to break %s, which drew off in good order, unpursued", t.name(l), t.name(w))
 		case w == t.mine:
-			s = "the enemy withdrew in good order, leaving us the field"
+			s = "the enemy had failed to break us, and we drew off in good order, unpursued"
 		default:
-			s = "we withdrew in good order, unpursued"
+			s = "the enemy drew off in good order, unbroken, and our attack had failed"
 		}
 	default:
 		s = "neither army could break the other, and both drew off"

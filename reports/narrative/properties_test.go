@@ -204,8 +204,8 @@ func breakTold(e *engine.LandBattle, mine int, text string) error {
 // outcomeWords: the phrase each outcome must be told with, from the
 // winner's, the loser's and nobody's side.
 func outcomeWords(e *engine.LandBattle, mine int) (want []string, never []string) {
-	won, lost := []string{"the day was ours", "the field was ours", "we held the field", "leaving us the field"},
-		[]string{"our army broke", "our army could stand no more", "our attack was repulsed", "we withdrew"}
+	won, lost := []string{"the day was ours", "the field was ours", "we held the field", "leaving us the field", "had failed to break us"},
+		[]string{"our army broke", "our army could stand no more", "our attack was repulsed", "we withdrew", "our attack had failed"}
 	switch {
 	case e.Winner == mine:
 		return won, append(lost, "neither army")

@@ -1,0 +1,438 @@
+package battle
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// The simulation's rules one at a time, each against the line of 001 (or
+// of the campaign rules) it plays, on a field set up by hand.
+
+// scriptDice throws the faces given for a purpose, in order, then 1s.
+type scriptDice struct{ faces map[string][]int }
+
+func (d *scriptDice) Roll(purpose string, sides int, subject string) int {
+	if f := d.faces[purpose]; len(f) > 0 {
+		d.faces[purpose] = f[1:]
+		return min(f[0], sides)
+	}
+	return 1
+}
+
+// field1 sets up a one-slot field: an attacker's and a defender's unit
+// facing each other gap inches apart on clear ground, each of the kind and
+// grade given.
+func field1(t *testing.T, r *ruleset.Ruleset, ak, dk game.Arm, ag, dg game.Grade, gap int) (*sim, *sunit, *sunit) {
+	t.Helper()
+	a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{{Arm: ak, Grade: ag, Count: 12}}}
+	d := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{{Arm: dk, Grade: dg, Count: 12}}}
+	s := setupOf(r, game.Clear, a, d, &scriptDice{faces: map[string][]int{}})
+	p := DefaultSimParams
+	p.Ground = nil
+	b := newSim(r, s, &scriptDice{faces: map[string][]int{}}, p)
+	au, du := b.sides[0].units[0], b.sides[1].units[0]
+	for _, u := range []*sunit{au, du} {
+		ss := b.sides[u.side]
+		if u.st == stSkirmish {
+			ss.skirm = nil
+		}
+		for k := range ss.front {
+			ss.front[k] = nil
+		}
+		u.st, u.slot, u.fwd = stFront, 1, 0
+		ss.front[1] = u
+	}
+	au.fwd = b.p.SetupInches - gap
+	return b, au, du
+}
+
+func withDice(b *sim, faces map[string][]int) { b.d = &scriptDice{faces: faces} }
+
+// TestMeleeFactors: 001's melee table, the lines pbem once got wrong.
+func TestMeleeFactors(t *testing.T) {
+	r := ruleset.SYW1752()
+	for _, c := range []struct {
+		name  string
+		arm   game.Arm
+		grade game.Grade
+		going game.Terrain
+		want  int
+	}{
+		// "DRG or GRD +1": dragoons (medium cavalry), fresh +1, charging +1.
+		{"dragoons", game.MediumCavalry, game.GradeC, game.Clear, 3},
+		// "HC +2".
+		{"cuirassiers", game.HeavyCavalry, game.GradeC, game.Clear, 4},
+		// "DRG or GRD +1": grenadiers (grade A foot).
+		{"grenadiers", game.LineInfantry, game.GradeA, game.Clear, 3},
+		// "ART & Irregular LI in the open -2": Grenzers −2 in the open,
+		// not also "Irregular LC/COI -1" (that line is irregular line foot
+		// and horse).
+		{"Grenzers in the open", game.IrregularLight, game.GradeD, game.Clear, 0},
+		// "Irregular LI in Bad Going -1".
+		{"Grenzers in bad going", game.IrregularLight, game.GradeD, game.Rough, 1},
+		{"line infantry", game.LineInfantry, game.GradeC, game.Clear, 2},
+	} {
+		b, au, du := field1(t, r, c.arm, game.LineInfantry, c.grade, game.GradeC, 1)
+		b.f.going = c.going
+		if got := b.meleeMod(au, du, true, false); got != c.want {
+			t.Errorf("%s charging: melee %+d, want %+d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestChargeFactors: 001 6.1, "COI charging LI/ART in open +2", "LI
+// charging COI in open -2", "CAV charging non-CAV +2".
+func TestChargeFactors(t *testing.T) {
+	r := ruleset.SYW1752()
+	for _, c := range []struct {
+		name   string
+		a, d   game.Arm
+		die    int
+		routed bool
+	}{
+		// A fresh C light battalion: BMI 6. Line infantry +2 in the open:
+		// a 4 routs it.
+		{"line on light infantry", game.LineInfantry, game.LightInfantry, 4, true},
+		{"line on light infantry, a 3", game.LineInfantry, game.LightInfantry, 3, false},
+		// Light infantry −2 on line infantry: even a 6 does not.
+		{"light on line infantry", game.LightInfantry, game.LineInfantry, 6, false},
+		// Cavalry +2 on foot.
+		{"dragoons on line infantry", game.MediumCavalry, game.LineInfantry, 4, true},
+		{"line on line infantry, a 6", game.LineInfantry, game.LineInfantry, 6, true},
+		{"line on line infantry, a 5", game.LineInfantry, game.LineInfantry, 5, false},
+	} {
+		b, au, du := field1(t, r, c.a, c.d, game.GradeC, game.GradeC, 1)
+		withDice(b, map[string][]int{"charge test": {c.die}})
+		if got := b.chargeTest(au, du, false); got != c.routed {
+			t.Errorf("%s, die %d: routed %v, want %v", c.name, c.die, got, c.routed)
+		}
+	}
+}
+
+// TestBatteryMoraleIndex: a battery's morale index is its strength and
+// grade like any unit's ("A units Basic Morale Index is its current
+// strength + modifiers"): no −2 of pbem's own.
+func TestBatteryMoraleIndex(t *testing.T) {
+	r := ruleset.SYW1752()
+	a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{inf(game.GradeC, 12), {Arm: game.Gunners, Grade: game.GradeC, Count: 8}},
+		guns: []game.Guns{{Kind: game.FieldGun, Count: 2}}}
+	s := setupOf(r, game.Clear, a, army("fromande", game.Defend, game.GradeC, 12), newDice(1))
+	b := newSim(r, s, newDice(1), DefaultSimParams)
+	for _, u := range b.sides[0].units {
+		if u.u.Kind == Battery {
+			if got := b.bmi(u, false); got != u.sp {
+				t.Errorf("battery of %d SP, grade C: morale index %d, want %d", u.sp, got, u.sp)
+			}
+			return
+		}
+	}
+	t.Fatal("no battery")
+}
+
+// TestSkirmisherRanges: "LI ... short 0"- 6" ... long 6"- 9"": light
+// infantry fire at −1 to 6", −2 to 9", not beyond (the 9–18" band is the
+// guns').
+func TestSkirmisherRanges(t *testing.T) {
+	b, au, _ := field1(t, ruleset.SYW1752(), game.LightInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+	for _, c := range []struct {
+		gap, mod int
+		ok       bool
+	}{{3, -1, true}, {6, -1, true}, {8, -2, true}, {9, -2, true}, {10, 0, false}, {15, 0, false}} {
+		mod, ok := b.musketRange(au, c.gap)
+		if ok != c.ok || ok && mod != c.mod {
+			t.Errorf("light infantry at %d\": %+d, in range %v; want %+d, %v", c.gap, mod, ok, c.mod, c.ok)
+		}
+	}
+}
+
+// TestGeneralsAtRiskOnlyAttached: "Generals/ADC cannot usually be fired on
+// or attacked while Unattached"; "If a unit suffers losses from Fire while
+// General/ADC is Attached he rolls for Risk to General from Fire" (2d6 1–3
+// dead).
+func TestGeneralsAtRiskOnlyAttached(t *testing.T) {
+	r := ruleset.SYW1752()
+	b, au, du := field1(t, r, game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+	chief := b.sides[1].chief
+	if chief == nil || chief.unit != nil {
+		t.Fatal("the defender's commander should stand unattached at the start")
+	}
+	withDice(b, map[string][]int{"fire": {6, 6}, "risk to general": {1, 1}})
+	b.shot(b.sides[0], au, du, 0, false)
+	if chief.out {
+		t.Fatal("an unattached commander was killed by fire on a unit of his line")
+	}
+	chief.unit = du
+	withDice(b, map[string][]int{"fire": {6, 6}, "risk to general": {1, 1}})
+	b.shot(b.sides[0], au, du, 0, false)
+	if !chief.out || chief.fate != Killed {
+		t.Errorf("the commander attached to a unit losing SP to fire rolled 2: fate %q, want killed", chief.fate)
+	}
+}
+
+// TestShakenByGeneralsFall: "If a General is Killed/Incapacitated all units
+// in his chain of command within 18" are shaken at end of bound"; those
+// units count toward the army's break only if they fail their next rally
+// (4+ carries on; a failure retires the unit, which counts until its next
+// rally).
+func TestShakenByGeneralsFall(t *testing.T) {
+	r := ruleset.SYW1752()
+	s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 240), army("fromande", game.Defend, game.GradeC, 240), newDice(1))
+	b := newSim(r, s, newDice(1), DefaultSimParams)
+	ss := b.sides[0]
+	before := b.count(ss).Lost()
+	chief := ss.chief
+	b.generalOut(chief, Killed)
+	b.endOfBound()
+	var near, far []*sunit
+	for _, u := range ss.front {
+		if u == nil {
+			continue
+		}
+		if abs(u.slot-chief.home) <= 3 {
+			near = append(near, u)
+		} else {
+			far = append(far, u)
+		}
+	}
+	if len(near) == 0 || len(far) == 0 {
+		t.Fatalf("%d units within 18\" and %d beyond: the test needs both", len(near), len(far))
+	}
+	for _, u := range near {
+		if !u.shaken || !u.provisonal {
+			t.Errorf("unit %s %d slots from the commander: shaken %v, provisional %v; want shaken provisionally", u.sub, abs(u.slot-chief.home), u.shaken, u.provisonal)
+		}
+	}
+	for _, u := range far {
+		if u.shaken {
+			t.Errorf("unit %s beyond 18\" of the commander was shaken", u.sub)
+		}
+	}
+	if got := b.count(ss).Lost(); got != before {
+		t.Errorf("the shaken about the fallen commander counted at once: lost %d, was %d", got, before)
+	}
+	// The next rally: the first passes (a 4), the others fail (1s: they
+	// retire and lose a strength point).
+	faces := []int{4}
+	withDice(b, map[string][]int{"rally shaken unit": faces})
+	b.rally(ss)
+	failed := 0
+	for _, u := range near[1:] {
+		if u.retiring {
+			failed++
+		}
+	}
+	if near[0].shaken || near[0].retiring {
+		t.Errorf("the unit that rallied on a 4 is still shaken or retiring")
+	}
+	if failed != len(near)-1 {
+		t.Errorf("%d of %d units that failed their rally are counted as retiring", failed, len(near)-1)
+	}
+	if b.count(ss).Lost() <= before {
+		t.Error("units that failed the rally after their commander fell do not count toward the break")
+	}
+}
+
+// TestMeleeLoserProvisional: a melee lost by 1 leaves the loser "Shaken"
+// and retiring 3"; like the shaken about a fallen general it counts toward
+// the break only if it then fails its rally.
+func TestMeleeLoserProvisional(t *testing.T) {
+	b, au, du := field1(t, ruleset.SYW1752(), game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+	// Charge test fails (1); melee 2 + 2 (fresh, charging) = 4 against
+	// 4 + 1 (fresh) = 5: the charger loses by 1.
+	withDice(b, map[string][]int{"charge test": {1}, "melee": {2, 4}})
+	b.charge(b.sides[0], b.sides[1], au, du, false)
+	if !au.shaken || !au.provisonal {
+		t.Fatalf("the charger lost by 1: shaken %v, provisional %v; want shaken provisionally", au.shaken, au.provisonal)
+	}
+	if c := b.count(b.sides[0]); c.Shaken != 0 {
+		t.Errorf("the melee loser counted shaken at once (%d)", c.Shaken)
+	}
+}
+
+// TestCoverBelongsToTheGround: fieldworks are a position's: the unit on it
+// is "in Fortifications" (−3), the unit that leaves it is not, and the unit
+// brought up into the slot is.
+func TestCoverBelongsToTheGround(t *testing.T) {
+	b, au, du := field1(t, ruleset.SYW1752(), game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+	b.f.g[1][1] = ground{cover: coverWorks, sp: 6}
+	if b.coverOf(du) != coverWorks {
+		t.Fatal("the unit on the works' position is not covered by them")
+	}
+	du.fwd = 2
+	if b.coverOf(du) != coverNone {
+		t.Error("a unit that stepped out in front of its works still has their cover")
+	}
+	du.fwd = 0
+	ss := b.sides[1]
+	b.retire(ss, du)
+	fresh := &sunit{u: &Unit{ID: "F1.9", Nation: "fromande", Kind: Infantry, Arm: game.LineInfantry, Grade: game.GradeC, Figures: 12}, side: 1, maxSP: 6, sp: 6, st: stReserve}
+	ss.units = append(ss.units, fresh)
+	ss.reserve = []*sunit{fresh}
+	b.fillFront(ss)
+	if fresh.st != stFront || fresh.slot != 1 || b.coverOf(fresh) != coverWorks {
+		t.Errorf("the unit brought up into the works' slot: state %d slot %d cover %d; want the works' cover", fresh.st, fresh.slot, b.coverOf(fresh))
+	}
+	_ = au
+}
+
+// TestFortificationMeleeResult: "If the losing unit has Charged a
+// BUA/Fortification, or where the defender is immediately behind an
+// obstacle the losing unit does not Rout but Retires 6" and is Shaken, but
+// still loses 2 SP."
+func TestFortificationMeleeResult(t *testing.T) {
+	for _, g := range []ground{{cover: coverWorks, sp: 6}, {cover: coverSoft, obstacle: true}} {
+		b, au, du := field1(t, ruleset.SYW1752(), game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+		b.f.g[1][1] = g
+		// Melee 1 + 2 − 3 (or −2) against 6 + 1: lost by 3 or more.
+		withDice(b, map[string][]int{"charge test": {1}, "melee": {1, 6}})
+		fwd := b.p.SetupInches - 0
+		b.charge(b.sides[0], b.sides[1], au, du, false)
+		if au.st != stFront || !au.shaken || au.sp != au.maxSP-2 || au.fwd != fwd-6 {
+			t.Errorf("charging %+v and losing by 3+: state %d shaken %v SP %d/%d fwd %d; want in line, shaken, 2 SP lost, 6\" back", g, au.st, au.shaken, au.sp, au.maxSP, au.fwd)
+		}
+	}
+}
+
+// TestCityFire: 1752 "Troops in the city are immune to hits if they did not
+// fire out on their prior active turn. If they did fire they may be shot at
+// as hard cover targets, but with losses cut a further 50%"; V4 "All
+// targets in a city are hit on a 6(4-6) regardless of other factors" — a
+// single D6, 6 for small arms, 4–6 for guns, and no other factor.
+func TestCityFire(t *testing.T) {
+	for _, r := range []*ruleset.Ruleset{ruleset.SYW1752(), ruleset.SYWV4()} {
+		b, au, du := field1(t, r, game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+		b.f.g[1][1] = ground{cover: coverCity}
+		fs := b.sides[0]
+		switch r.LandBattles.MultiDay {
+		case false:
+			withDice(b, map[string][]int{"fire": {6, 6}})
+			b.shot(fs, au, du, 0, false)
+			if du.sp != du.maxSP || du.shaken {
+				t.Errorf("1752: a garrison that held its fire was hit (SP %d) or shaken (%v)", du.sp, du.shaken)
+			}
+			du.firedOut = true
+			// 12 + 1 − 2 = 11: one SP, kept on a 4–6.
+			withDice(b, map[string][]int{"fire": {6, 6}, "losses in the city": {4}})
+			b.shot(fs, au, du, 0, false)
+			if du.sp != du.maxSP-1 {
+				t.Errorf("1752: a garrison that fired out, hit for 1 SP kept on a 4: SP %d, want %d", du.sp, du.maxSP-1)
+			}
+		default:
+			withDice(b, map[string][]int{"fire": {6, 6}, "fire at the city": {5}})
+			b.shot(fs, au, du, 0, false)
+			if du.sp != du.maxSP || du.shaken {
+				t.Errorf("V4: a 5 hit (SP %d) or shook (%v) troops in the city", du.sp, du.shaken)
+			}
+			withDice(b, map[string][]int{"fire": {1, 1}, "fire at the city": {6}})
+			b.shot(fs, au, du, 0, false)
+			if du.sp != du.maxSP-1 || du.shaken {
+				t.Errorf("V4: a 6 (with a fire score of 3) took SP %d/%d, shaken %v; want 1 SP and no morale test", du.sp, du.maxSP, du.shaken)
+			}
+		}
+	}
+}
+
+// TestGarrisonChargingOut: the city's cover is its blocks'; a garrison unit
+// that charges out of them is in the open.
+func TestGarrisonChargingOut(t *testing.T) {
+	b, au, du := field1(t, ruleset.SYW1752(), game.LineInfantry, game.LineInfantry, game.GradeC, game.GradeC, 1)
+	b.f.g[0][1] = ground{cover: coverCity}
+	au.fwd = 0
+	if !b.inCity(au) {
+		t.Fatal("the unit on the city's position is not in the city")
+	}
+	au.fwd = b.p.SetupInches - 2
+	withDice(b, map[string][]int{"charge test": {1}, "melee": {3, 3}})
+	b.charge(b.sides[0], b.sides[1], au, du, false)
+	if b.inCity(au) || b.coverOf(au) != coverNone {
+		t.Error("a unit that charged out of the city keeps its cover")
+	}
+}
+
+// TestHitsAreFigures: the campaign's promotions count hits ("Each 4 hits
+// (but not rout hits) earns 1 point"; V4 "1 promotion point per hit it
+// inflicted"), and a hit on the campaign's table is a figure: the hits a
+// side is credited with are the figures it killed (fire and melee; rout
+// hits are not hits).
+func TestHitsAreFigures(t *testing.T) {
+	for _, m := range []Model{Simulation{}, LGG{}} {
+		for _, r := range []*ruleset.Ruleset{ruleset.SYW1752(), ruleset.SYWV4()} {
+			for seed := uint64(1); seed <= 40; seed++ {
+				d := newDice(seed)
+				s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 120), army("fromande", game.Defend, game.GradeC, 120), d)
+				res := m.Fight(r, s, d)
+				for i := range 2 {
+					hits, killed := 0, 0
+					for _, h := range res.Sides[i].Hits {
+						hits += h.Hits
+					}
+					for _, c := range res.Sides[1-i].Losses {
+						killed += c.Killed
+					}
+					if hits != killed {
+						t.Errorf("%s %s seed %d: side %d credited with %d hits for %d enemy figures killed", m.Name(), r.ID, seed, i, hits, killed)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGunsTakenOnlyInPursuit: the campaign takes a beaten army's guns in
+// the pursuit ("The loser also has a chance to lose gun models as follows
+// (D6 score)"), not on the field: both models tell a battery overrun (001:
+// "the Gun is deemed Captured by the Winner") but report no guns lost,
+// unless the ruleset takes guns on the field (LandBattleRules.
+// GunsTakenOnField).
+func TestGunsTakenOnlyInPursuit(t *testing.T) {
+	// The simulation: a battery that routs is overrun.
+	for _, on := range []bool{false, true} {
+		r := ruleset.SYW1752()
+		r.LandBattles.GunsTakenOnField = on
+		d := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, 12), {Arm: game.Gunners, Grade: game.GradeC, Count: 8}},
+			guns: []game.Guns{{Kind: game.FieldGun, Count: 2}}}
+		s := setupOf(r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 24), d, newDice(1))
+		b := newSim(r, s, newDice(1), DefaultSimParams)
+		bt := b.sides[1].batt[0]
+		b.rout(bt)
+		b.res.Outcome, b.res.Winner, b.sides[1].broken = Decisive, 0, true
+		b.finish()
+		told := slices.ContainsFunc(b.res.Moments, func(m Moment) bool { return m.What == MGunsTaken && m.Side == 0 })
+		if !told {
+			t.Error("simulation: a battery routed, and no moment tells it was overrun")
+		}
+		if got := len(b.res.Sides[1].GunsLost); on != (got > 0) {
+			t.Errorf("simulation, GunsTakenOnField %v: %d guns lost on the field reported", on, got)
+		}
+	}
+	for _, m := range []Model{LGG{}} {
+		for _, on := range []bool{false, true} {
+			r := ruleset.SYW1752()
+			r.LandBattles.GunsTakenOnField = on
+			overrun, reported := 0, 0
+			for seed := uint64(1); seed <= 100; seed++ {
+				d := newDice(seed)
+				a := army("eisenmark", game.Attack, game.GradeC, 240)
+				s := setupOf(r, game.Clear, a, army("fromande", game.Defend, game.GradeC, 120), d)
+				res := m.Fight(r, s, d)
+				for _, mo := range res.Moments {
+					if mo.What == MGunsTaken && mo.Side == 0 {
+						overrun++
+					}
+				}
+				reported += len(res.Sides[1].GunsLost)
+			}
+			switch {
+			case overrun == 0:
+				t.Errorf("%s: no battery overrun in 100 battles: the test proves nothing", m.Name())
+			case !on && reported > 0:
+				t.Errorf("%s: %d batteries reported lost on the field, though the campaign takes guns only in the pursuit", m.Name(), reported)
+			case on && reported == 0:
+				t.Errorf("%s, GunsTakenOnField: %d batteries overrun, none reported lost", m.Name(), overrun)
+			}
+		}
+	}
+}
