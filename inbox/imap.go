@@ -56,6 +56,11 @@ type session struct {
 	done      chan struct{} // closed by close
 	closeOnce sync.Once
 
+	// listed is when the last poll on this connection listed the mailbox
+	// (this machine's clock); zero before the first. A mail listed later
+	// reached the server after it (arrival.go: the clocks compared).
+	listed time.Time
+
 	caps       imap.CapSet
 	canMove    bool // MOVE
 	canUIDPlus bool // UIDPLUS: UID EXPUNGE deletes only the UIDs named
@@ -262,10 +267,12 @@ func (s *session) selectMailbox(name string) (*imap.SelectData, error) {
 	return data, nil
 }
 
-// newMessage is a UID above the watermark and its size.
+// newMessage is a UID above the watermark, its size and the server's
+// INTERNALDATE (zero if it gave none).
 type newMessage struct {
-	uid  imap.UID
-	size int64
+	uid      imap.UID
+	size     int64
+	internal time.Time
 }
 
 // newMessages lists the messages with a UID above last, oldest first. "UID
@@ -276,13 +283,13 @@ func (s *session) newMessages(last imap.UID) ([]newMessage, error) {
 	set.AddRange(last+1, 0) // 0 is "*"
 	var out []newMessage
 	err := s.do("FETCH sizes", func() error {
-		msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true}).Collect()
 		if err != nil {
 			return err
 		}
 		for _, m := range msgs {
 			if m.UID > last {
-				out = append(out, newMessage{uid: m.UID, size: m.RFC822Size})
+				out = append(out, newMessage{uid: m.UID, size: m.RFC822Size, internal: m.InternalDate})
 			}
 		}
 		return nil
@@ -404,7 +411,7 @@ func (s *session) present(uids []imap.UID) ([]imap.UID, error) {
 // An announcement that came while the last poll ran is kept (s.wake holds
 // one): the mail it announced may have come after the poll looked, so it
 // costs at most one poll too many.
-func (s *session) idle(ctx context.Context, d time.Duration) error {
+func (s *session) idle(ctx context.Context, d time.Duration, kick <-chan struct{}) error {
 	var cmd *imapclient.IdleCommand
 	if err := s.do("IDLE", func() error {
 		var err error
@@ -417,6 +424,7 @@ func (s *session) idle(ctx context.Context, d time.Duration) error {
 	defer timer.Stop()
 	select {
 	case <-s.wake:
+	case <-kick:
 	case <-timer.C:
 	case <-ctx.Done():
 	case <-s.c.Closed():

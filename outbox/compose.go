@@ -53,6 +53,10 @@ type Message struct {
 	// Key tells apart several mails of the same game, turn, nation and
 	// kind (for an answer, the Message-ID of the mail answered). May be "".
 	Key string
+	// Priority is the message's place in the send order under a pace
+	// (doc.go, "Priority"): PriorityAnswer, PriorityReport (the default,
+	// "") or PriorityNotice. It is not part of the bytes.
+	Priority Priority
 
 	// From is the game's address and display name. Required; its domain
 	// is the Message-ID's domain.
@@ -87,6 +91,34 @@ type Message struct {
 	Text string
 	// Attachments follow the text in a multipart/mixed body, in order.
 	Attachments []Attachment
+}
+
+// Priority is a message's place in the send order when the outbox sends at
+// a pace: every due answer before any due report, every due report before
+// any due reminder or notice (doc.go, "Priority").
+type Priority string
+
+// The priorities.
+const (
+	// PriorityAnswer: the answer to a mail someone just sent (a sheet, the
+	// referee's commands): its sender is waiting for it.
+	PriorityAnswer Priority = "answer"
+	// PriorityReport: a turn's reports; the default ("").
+	PriorityReport Priority = "report"
+	// PriorityNotice: reminders, notices, failure reports: mail nobody is
+	// waiting for at this moment.
+	PriorityNotice Priority = "notice"
+)
+
+// rank is the store's number for p (lower goes first).
+func (p Priority) rank() int {
+	switch p {
+	case PriorityAnswer:
+		return store.OutboxAnswer
+	case PriorityNotice:
+		return store.OutboxNotice
+	}
+	return store.OutboxReport
 }
 
 // Attachment is a file sent with a Message, base64 encoded.
@@ -193,6 +225,7 @@ func Row(m Message) (store.OutboxMessage, error) {
 		MessageID:     m.ID(),
 		GameID:        m.Game,
 		Kind:          m.Kind,
+		Priority:      m.Priority.rank(),
 		Recipients:    rcpt,
 		Raw:           raw,
 		State:         store.OutboxPending,
