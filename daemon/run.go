@@ -55,6 +55,10 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return nil, err
 	}
+	// runstate.go: this process runs the game now; health records say so.
+	if err := g.startRun(ctx); err != nil {
+		return nil, err
+	}
 	if _, err := g.SendStartReports(ctx); err != nil {
 		g.Log.Error("queueing the starting reports failed; will try again at the next start", "err", err)
 	}
@@ -74,6 +78,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	oo := outbox.FromConfig(cfg)
 	oo.Server = smtpEP
 	oo.Logger = g.Log.With("part", "outbox")
+	oo.Run = g.run.ID()
 	if opts != nil && opts.Now != nil {
 		oo.Now = opts.Now
 	}
@@ -109,6 +114,9 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if opts != nil && opts.Now != nil {
 		io.Now = opts.Now
 	}
+	// closing.go: the turn runner waits for a listing after a deadline.
+	io.OnPolled = g.notePolled
+	io.OnSkew = g.noteSkew
 	d.Intake = inbox.New(g.DB, io)
 	return d, nil
 }
@@ -158,6 +166,10 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// closing.go: while the intake runs, the turn runner waits for it to
+	// take in the mail that reached the server before a deadline.
+	d.Game.attachIntake(d.Intake.PollNow)
+	defer d.Game.attachIntake(nil)
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
 	for _, run := range []func(context.Context) error{d.Outbox.Run, d.Intake.Run, d.runTurns} {
@@ -183,6 +195,7 @@ func (d *Daemon) Close() error {
 		errs = append(errs, d.Mail.Close())
 	}
 	if d.Game != nil {
+		d.Game.stopRun(context.Background())
 		errs = append(errs, d.Game.Close())
 	}
 	return errors.Join(errs...)

@@ -61,7 +61,7 @@ func (g *Game) sheetSpecials(ctx context.Context, m store.Mail, st *engine.State
 			text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "Turn": st.Calendar.Label(st.Turn),
 				"Text": "SPECIAL " + sp.Text, "Token": tok})
 			out.msgs = append(out.msgs, g.message(MailRequest, string(nation), st.Turn, tok, []string{ref},
-				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, m.ReceivedAt))
+				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, mailDate(m)))
 		}
 		out.subs = append(out.subs, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation), Kind: KindRequest,
 			MailID: m.ID, RawText: "SPECIAL " + sp.Text, CanonicalText: "SPECIAL " + sp.Text, ReceiptHash: tok, Valid: true, SubmittedAt: now})

@@ -174,6 +174,28 @@ func MessageID(domain, game string, turn int, nation, kind, key string) string {
 	return "<" + strings.Join(parts, ".") + "@" + d + ">"
 }
 
+// MessageIDTurn reads the turn back from a Message-ID MessageID made
+// (angle brackets optional): the "tN" part after the game's. ok is false for
+// an id without one (a mail that belongs to no turn, or not pbem's). A
+// mail of no turn for a nation whose id is "t" and digits would read as one
+// of that turn; pbem's nation ids are names.
+func MessageIDTurn(id string) (turn int, ok bool) {
+	id = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(id), "<"), ">")
+	local, _, found := strings.Cut(id, "@")
+	if !found {
+		return 0, false
+	}
+	parts := strings.Split(local, ".")
+	if len(parts) < 5 || len(parts[1]) < 2 || parts[1][0] != 't' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(parts[1][1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != parts[1][1:] {
+		return 0, false
+	}
+	return n, true
+}
+
 // idAtom makes s a readable dot-atom part.
 func idAtom(s string) string {
 	var b strings.Builder

@@ -67,6 +67,10 @@ type Report struct {
 	Lifts          []Lift // penalties the sender, aggrieved, ends
 	Requests       []Request
 	PasswordChange *PasswordChange
+	// Final is set when the sheet holds a FINAL line: the nation's last
+	// orders for the turn (the daemon marks the sheet final when it has no
+	// errors).
+	Final bool
 	// Accepted lists every accepted statement in sheet order, with
 	// Annotations (by index into Accepted) saying what the checker worked
 	// out: a route, a new force's ID, a request's token.
@@ -308,6 +312,8 @@ func (r *Report) accept(st Statement, annot string) {
 		r.Requests = append(r.Requests, *st.Request)
 	case st.Password != nil:
 		r.PasswordChange = st.Password
+	case st.Final != nil:
+		r.Final = true
 	}
 }
 
@@ -316,6 +322,7 @@ func (r *Report) finish() {
 	if r.Refused {
 		r.Accepted, r.Orders.List, r.Annotations = nil, nil, map[int]string{}
 		r.Treaties, r.Attestations, r.Lifts, r.Requests, r.PasswordChange = nil, nil, nil, nil, nil
+		r.Final = false
 		return
 	}
 	sum := sha256.Sum256([]byte(r.canonical(false)))

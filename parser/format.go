@@ -37,6 +37,8 @@ func FormatStatement(st *Statement, v *Vocabulary) string {
 		return "REQUEST " + quote(st.Request.Text)
 	case st.Password != nil:
 		return "# PASSWORD CHANGE accepted (the new password is not repeated here)"
+	case st.Final != nil:
+		return "FINAL"
 	}
 	return ""
 }

@@ -93,10 +93,11 @@ type Statement struct {
 	Lift     *Lift           `json:",omitempty"`
 	Request  *Request        `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
+	Final    *Final          `json:",omitempty"`
 }
 
 // Kind returns the statement's keyword: the engine order's Kind, or
-// "treaty", "attest", "request", "password".
+// "treaty", "attest", "request", "password", "final".
 func (s *Statement) Kind() string {
 	switch {
 	case s.Order != nil:
@@ -111,6 +112,8 @@ func (s *Statement) Kind() string {
 		return "request"
 	case s.Password != nil:
 		return "password"
+	case s.Final != nil:
+		return "final"
 	}
 	return ""
 }
@@ -136,6 +139,11 @@ type Request struct {
 	Text  string
 	Token string `json:",omitempty"`
 }
+
+// Final marks the sheet as the nation's last orders for the turn (a FINAL
+// line; the word FINAL in the mail's subject does the same). When every
+// nation's sheet in force is marked final, the turn is resolved at once.
+type Final struct{}
 
 // PasswordChange sets the nation's password from the next sheet on.
 type PasswordChange struct {

@@ -49,14 +49,14 @@ var mailRank = map[MailStatus]int{
 // the key IMAP gives it; the SHA-256 of the raw bytes finds the same message
 // again after the server changed UIDVALIDITY.
 type Mail struct {
-	ID             int64      // row id, assigned by StoreMail
-	Mailbox        string     // the IMAP mailbox it was fetched from
-	UIDValidity    uint32     // the mailbox's UIDVALIDITY when fetched
-	UID            uint32     // its UID in that mailbox
-	Raw            []byte     // the message exactly as fetched
-	SHA256         string     // lower-case hex of SHA-256(Raw); computed by StoreMail
-	MessageID      string     // the Message-ID header, "" if none (not a key: it can be missing or forged)
-	From           string     // the From address as read
+	ID          int64  // row id, assigned by StoreMail
+	Mailbox     string // the IMAP mailbox it was fetched from
+	UIDValidity uint32 // the mailbox's UIDVALIDITY when fetched
+	UID         uint32 // its UID in that mailbox
+	Raw         []byte // the message exactly as fetched
+	SHA256      string // lower-case hex of SHA-256(Raw); computed by StoreMail
+	MessageID   string // the Message-ID header, "" if none (not a key: it can be missing or forged)
+	From        string // the From address as read
 	// ReceivedAt is when the mail reached the server, as the server
 	// stamped it (IMAP INTERNALDATE, cross-checked with the topmost
 	// Received header; see inbox.Arrival), or when pbem fetched it when
@@ -71,7 +71,7 @@ type Mail struct {
 	ArrivalSource string
 	// ArrivalNote says why the server's INTERNALDATE was not taken as it
 	// stands, or how the server's stamps disagreed ("" when they agreed).
-	ArrivalNote string
+	ArrivalNote    string
 	Status         MailStatus // how far the daemon has got with it
 	Classification string     // the intake's verdict, such as "orders", "auto-reply"
 	Error          string     // why it was quarantined or could not be handled

@@ -16,7 +16,7 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"unreadable":          map[string]any{"Why": "too large"},
 		"request":             map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Text": "Bribe\nthe governor", "Token": "R1"},
 		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1"},
-		"late":                map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
+		"late":                map[string]any{"Closed": "the deadline (Monday)", "Arrived": "Monday", "Turn": "Turn 1", "Next": 2},
 		"sheet-in-force":      map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc", "Received": "Monday", "Late": false},
 		"referee-ack":         map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
 		"internal-error":      nil,
