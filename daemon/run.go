@@ -26,6 +26,8 @@ type Daemon struct {
 	Mail   *mailserver.Server // the embedded mail server; nil in external mode
 	Intake *inbox.Intake      // reads the game's mailbox and calls Game.HandleMail
 	Outbox *outbox.Outbox     // sends what HandleMail queued
+
+	intakeOpts *inbox.Options // the intake's options, for CheckLogins
 }
 
 // Start opens the game (creating it on first start), starts the embedded mail
@@ -118,6 +120,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	io.OnPolled = g.notePolled
 	io.OnSkew = g.noteSkew
 	d.Intake = inbox.New(g.DB, io)
+	d.intakeOpts = io
 	return d, nil
 }
 

@@ -120,6 +120,9 @@ type turnOutcome struct {
 	// models are the nations' report models of the turn, kept for the
 	// next turn's reports.
 	models map[string][]byte
+	// scheduleNote says how the next deadline was set after an early
+	// resolution (deadlines.go); "" otherwise.
+	scheduleNote string
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -282,15 +285,49 @@ func holdOrders(st *engine.State, n game.NationID, turn int) engine.Orders {
 // what "pbem resolve" calls; the reports it queues go out with the outbox
 // ("pbem run").
 func (g *Game) ResolveTurn(ctx context.Context) error {
+	_, err := g.resolveTurn(ctx, 0)
+	return err
+}
+
+// ResolveOpen resolves the turn now open, as "pbem resolve" does, and
+// returns the sentence saying which turn it resolved and what comes next.
+// With want > 0 it resolves only turn want: another turn open is an error
+// and nothing is done.
+func (g *Game) ResolveOpen(ctx context.Context, want int) (string, error) {
+	out, err := g.resolveTurn(ctx, want)
+	if err != nil {
+		return "", err
+	}
+	line := fmt.Sprintf("%s (TURN %d) resolved; the reports are queued and go out with \"pbem run\" (within seconds if it is running)",
+		out.label, out.resolved)
+	if !out.next.IsZero() {
+		line += fmt.Sprintf(". TURN %d opens with the deadline %s", out.resolved+1, g.showTime(out.next))
+	}
+	if out.scheduleNote != "" {
+		line += ". " + out.scheduleNote
+	}
+	return line, nil
+}
+
+// resolveTurn is ResolveTurn, bound to turn want when it is not 0.
+func (g *Game) resolveTurn(ctx context.Context, want int) (turnOutcome, error) {
 	if err := g.ensureSeedKey(ctx); err != nil {
-		return err
+		return turnOutcome{}, err
 	}
 	out, err := g.decideTurn(ctx)
 	if err != nil {
-		return err
+		return turnOutcome{}, err
+	}
+	if want > 0 && out.resolved != want {
+		st, _ := g.State(ctx)
+		label := fmt.Sprintf("TURN %d", out.resolved)
+		if st != nil {
+			label = fmt.Sprintf("%s (TURN %d)", st.Calendar.Label(out.resolved), out.resolved)
+		}
+		return turnOutcome{}, fmt.Errorf("turn %d is not open (it was resolved, or is not yet open): %s is; nothing was done", want, label)
 	}
 	if err := g.commitTurn(ctx, out); err != nil {
-		return err
+		return turnOutcome{}, err
 	}
 	g.Log.Info("turn resolved", "game", g.ID(), "turn", out.resolved, "events", out.nEvents, "nmr", out.nmr,
 		"next_deadline", out.next)
@@ -302,7 +339,7 @@ func (g *Game) ResolveTurn(ctx context.Context) error {
 	if err := g.PublishTreaties(ctx); err != nil {
 		g.Log.Error("publishing treaties", "err", err)
 	}
-	return nil
+	return out, nil
 }
 
 // decideTurn reads the turn's stored inputs, resolves it with the engine and
@@ -429,6 +466,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return turnOutcome{}, err
 	}
+	out.scheduleNote = scheduleNote
 	if over {
 		out.next = time.Time{}
 	}

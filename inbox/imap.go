@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/store"
 )
 
 // watchedConn records when the server last sent a byte, for the watchdog.
@@ -66,6 +67,11 @@ type session struct {
 	canUIDPlus bool // UIDPLUS: UID EXPUNGE deletes only the UIDs named
 	processed  bool // the processed mailbox exists (or was created)
 }
+
+// ErrLoginRefused is wrapped by the error of a connection whose LOGIN the
+// server refused (a wrong user name or password, an app password needed):
+// trying again will not help until the settings change.
+var ErrLoginRefused = errors.New("the server refused the login")
 
 // errWatchdog is the cause of a connection the watchdog closed.
 var errWatchdog = errors.New("inbox: the IMAP server stopped answering; connection closed by the watchdog")
@@ -141,6 +147,10 @@ func dial(ctx context.Context, o *Options) (*session, error) {
 	err = s.do("LOGIN", func() error { return s.c.Login(o.Username, o.Password.Reveal()).Wait() })
 	if err != nil {
 		s.close()
+		var ie *imap.Error
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("inbox: logging in to %s as %s: %w: %w", o.Addr, o.Username, ErrLoginRefused, err)
+		}
 		return nil, fmt.Errorf("inbox: logging in to %s as %s: %w", o.Addr, o.Username, err)
 	}
 	err = s.do("CAPABILITY", func() error {
@@ -443,5 +453,24 @@ func (s *session) idle(ctx context.Context, d time.Duration, kick <-chan struct{
 	if err != nil {
 		return fmt.Errorf("inbox: ending IDLE: %w", err)
 	}
+	return nil
+}
+
+// CheckLogin connects to the IMAP server, logs in and logs out, reading
+// nothing: what "pbem run" does at start, so that a wrong password is loud
+// at once.
+func CheckLogin(ctx context.Context, opts *Options) error {
+	o := opts.withDefaults()
+	if o.Handler == nil {
+		o.Handler = func(context.Context, store.Mail) error { return nil } // nothing is read
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	s, err := dial(ctx, &o)
+	if err != nil {
+		return err
+	}
+	s.logout()
 	return nil
 }

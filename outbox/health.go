@@ -100,3 +100,24 @@ func (o *Outbox) Health() (h Health, ok bool) {
 	defer o.hmu.Unlock()
 	return o.health, o.healthKnown
 }
+
+// CheckLogin connects to the SMTP server, logs in as the settings say, and
+// says goodbye, sending nothing: what "pbem run" does at start, so that a
+// wrong password is loud at once rather than a warning in the log at the
+// first answer. The outcome is recorded as the outbox's health (Health).
+// The error is an *Error (Stage says where it failed) or the settings'.
+func (o *Outbox) CheckLogin(ctx context.Context) error {
+	t, err := o.target()
+	if err != nil {
+		o.noteText(ctx, err.Error())
+		return err
+	}
+	s, e := o.connect(ctx, t)
+	if e != nil {
+		o.note(ctx, e)
+		return e
+	}
+	s.quit()
+	o.noteText(ctx, "")
+	return nil
+}
