@@ -372,6 +372,11 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 					return st, err
 				}
 			}
+			// Under a pace the next row is chosen when its slot comes, not
+			// before the wait: an answer queued meanwhile goes first.
+			if err := o.waitRate(ctx); err != nil {
+				return st, err
+			}
 			if queue, err = o.claim(ctx); err != nil {
 				return st, err
 			}
