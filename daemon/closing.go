@@ -103,6 +103,18 @@ func cutoff(deadline time.Time, early turnClose, closed bool) (turnClose, bool) 
 	return turnClose{}, false
 }
 
+// after reports whether mail m came after the close c: for a close by a
+// mail (RESOLVE NOW, the last FINAL), stored after that mail — the intake
+// stores mail in the order the server took it, which the server's stamps,
+// to the second, cannot tell within a second; for the deadline, stamped
+// after it.
+func (c turnClose) after(m store.Mail) bool {
+	if c.Mail != 0 {
+		return m.ID > c.Mail
+	}
+	return m.ReceivedAt.After(c.At)
+}
+
 // closeSentence says, for people, what closed the orders: "the deadline
 // (Monday 8 June 2026, 18:00 BST)", "the referee's RESOLVE NOW (…)".
 func (g *Game) closeSentence(c turnClose) string {
@@ -222,18 +234,18 @@ func (g *Game) arrivalGrace() time.Duration {
 	return g.Config.Mail.IMAP.ArrivalGrace
 }
 
-// mailBefore reports whether a mail that reached the server at or before at
-// is stored and not yet handled, or any mail of the referee's is: his
-// command may be about this turn (a RESOLVE NOW that came in while the turn
-// was held must not find it resolved and be refused).
-func (g *Game) mailBefore(ctx context.Context, at time.Time) (bool, error) {
+// mailBefore reports whether a mail that came before the close c (see
+// turnClose.after) is stored and not yet handled, or any mail of the
+// referee's is: his command may be about this turn (a RESOLVE NOW that came
+// in while the turn was held must not find it resolved and be refused).
+func (g *Game) mailBefore(ctx context.Context, c turnClose) (bool, error) {
 	waiting, err := g.DB.MailHeadsByStatus(ctx, store.MailStored)
 	if err != nil {
 		return false, err
 	}
 	ref := g.Config.Game.Referee
 	for _, m := range waiting {
-		if !m.ReceivedAt.After(at) || (ref != "" && strings.EqualFold(strings.TrimSpace(m.From), ref)) {
+		if !c.after(m) || (ref != "" && strings.EqualFold(strings.TrimSpace(m.From), ref)) {
 			return true, nil
 		}
 	}

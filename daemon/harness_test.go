@@ -78,6 +78,13 @@ type harness struct {
 
 func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *config.Config) {
 	t.Helper()
+	return startGameWith(t, dir, edit, nil)
+}
+
+// startGameWith is startGame with the daemon's options (the logger is
+// set here).
+func startGameWith(t testing.TB, dir string, edit func(string) string, opts *Options) (*Daemon, *config.Config) {
+	t.Helper()
 	scen, err := filepath.Abs("../scenarios/default")
 	if err != nil {
 		t.Fatal(err)
@@ -96,8 +103,17 @@ func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *co
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	d, err := Start(context.Background(), cfg, &Options{Logger: log})
+	var w io.Writer = io.Discard
+	if os.Getenv("PBEM_TEST_LOG") != "" {
+		w = os.Stderr
+	}
+	log := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.Logger = log
+	d, err := Start(context.Background(), cfg, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +122,13 @@ func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *co
 
 func newHarness(t *testing.T, edit func(string) string) *harness {
 	t.Helper()
-	d, cfg := startGame(t, t.TempDir(), edit)
+	return newHarnessWith(t, edit, nil)
+}
+
+// newHarnessWith is newHarness with the daemon's options.
+func newHarnessWith(t *testing.T, edit func(string) string, opts *Options) *harness {
+	t.Helper()
+	d, cfg := startGameWith(t, t.TempDir(), edit, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, d: d, cfg: cfg, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- d.Run(ctx) }()

@@ -90,7 +90,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		return outcome{}, err
 	}
 	cl, hasClose := cutoff(deadline, early, closed)
-	late := !report.Refused && hasClose && m.ReceivedAt.After(cl.At)
+	late := !report.Refused && hasClose && cl.after(m)
 	if late {
 		class = ClassLate
 	}

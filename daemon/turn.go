@@ -254,7 +254,7 @@ func (g *Game) lookTurn(ctx context.Context) (turnLook, error) {
 			return l, nil
 		}
 	}
-	waiting, err := g.mailBefore(ctx, cl.At)
+	waiting, err := g.mailBefore(ctx, cl)
 	if err != nil {
 		return turnLook{}, err
 	}
