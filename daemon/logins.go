@@ -59,6 +59,7 @@ func (d *Daemon) CheckLogins(ctx context.Context) Logins {
 	}
 	if l.IMAP != nil && l.SMTP == nil {
 		g.tellLogin(ctx, l)
+		d.Outbox.Wake()
 	}
 	return l
 }
