@@ -115,6 +115,7 @@ func afterSecond(t time.Time) {
 // the deadline takes all three in before it resolves, counts the two on
 // time and answers the third late.
 func TestProviderSheetsJudgedByArrival(t *testing.T) {
+	t.Parallel()
 	pg := newProvGame(t, nil, nil)
 	ctx := context.Background()
 	// The game exists (turn 1 open); pbem stops.
@@ -156,6 +157,7 @@ func TestProviderSheetsJudgedByArrival(t *testing.T) {
 // a third reaches the server's mailbox after the deadline while pbem is
 // down; pbem started again counts the first two and answers the third late.
 func TestEmbeddedSheetsJudgedByArrival(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := writeTestConfig(t, dir)
 	c := startChild(t, dir)

@@ -21,8 +21,10 @@ import (
 // right) the check says so, the status shows the intake down with the
 // refusal, and the referee is mailed.
 func TestWrongCredentialsAreLoud(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("smtp", func(t *testing.T) {
+		t.Parallel()
 		pg := newProvGame(t, nil, nil)
 		pg.stop()
 		if err := os.WriteFile(filepath.Join(pg.dir, "smtp-password.txt"), []byte("wrong\n"), 0o600); err != nil {
@@ -54,6 +56,7 @@ func TestWrongCredentialsAreLoud(t *testing.T) {
 		}
 	})
 	t.Run("imap", func(t *testing.T) {
+		t.Parallel()
 		pg := newProvGame(t, nil, nil)
 		pg.stop()
 		if err := os.WriteFile(filepath.Join(pg.dir, "imap-password.txt"), []byte("wrong\n"), 0o600); err != nil {

@@ -17,6 +17,7 @@ import (
 // NOT RUNNING; a turn past its deadline is never "being resolved" unless
 // the running daemon says it is.
 func TestStatusTellsTheRunApart(t *testing.T) {
+	t.Parallel()
 	zone := time.UTC
 	now := time.Date(2026, 6, 10, 13, 45, 0, 0, zone)
 	before := runRecord{PID: 1, Host: "h", Started: now.Add(-2 * time.Hour)}
@@ -74,6 +75,7 @@ func TestStatusTellsTheRunApart(t *testing.T) {
 // still holds what the first resolution left; a treaty changed by mail
 // since keeps the ledger's version.
 func TestMergeLedger(t *testing.T) {
+	t.Parallel()
 	tr := func(id string, published int, attested ...game.NationID) game.Treaty {
 		return game.Treaty{ID: id, Title: id, Parties: []game.NationID{"a", "b"}, Published: published, Attested: attested}
 	}
@@ -99,8 +101,10 @@ func TestMergeLedger(t *testing.T) {
 // next turn's deadline follows the schedule (keep-schedule) or is counted
 // from the day of the resolution (shift), and the referee is told which.
 func TestNextDeadlineAfterEarlyResolve(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"keep-schedule", "shift"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
 			d, _ := startGame(t, t.TempDir(), func(s string) string {
 				return strings.Replace(s, "  timezone: Europe/London\n", "  timezone: Europe/London\n  after_early_resolve: "+mode+"\n", 1)
 			})
@@ -135,6 +139,7 @@ func TestNextDeadlineAfterEarlyResolve(t *testing.T) {
 // TestClockSkewTold: the server's clock off from this machine's is told to
 // the referee once a day for each size of the difference.
 func TestClockSkewTold(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game
@@ -160,6 +165,7 @@ func TestClockSkewTold(t *testing.T) {
 // turn held by the guard is resolved once the mail works again, and the
 // referee is told so.
 func TestHeldTurnResolvesWhenConfigured(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(s string) string {
 		return strings.Replace(s, "  timezone: Europe/London\n", "  timezone: Europe/London\n  after_outage: resolve\n", 1)
 	})
@@ -200,6 +206,7 @@ func mustDeadline(t *testing.T, g *Game, turn int) time.Time {
 // open is refused, and RESOLVE NOW with TURN 1 resolves turn 1; the answer
 // names the turn.
 func TestTurnLineBindsCommands(t *testing.T) {
+	t.Parallel()
 	h := newHarnessWith(t, nil, &Options{TurnMailer: PlainTurnMail})
 	g := h.d.Game
 	ctx := context.Background()

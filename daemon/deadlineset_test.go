@@ -24,6 +24,7 @@ func refereeCommand(lines ...string) string {
 // backdated to 24 hours before a deadline, none queued ahead of older mail,
 // no hold, and the referee gets no outage notice.
 func TestDeadlineSetThenRestart(t *testing.T) {
+	t.Parallel()
 	clock := &testClock{}
 	pg := newProvGame(t, nil, clock)
 	ctx := context.Background()

@@ -17,6 +17,7 @@ import (
 // again after turn 1 was resolved is refused with why, and turn 2 is left
 // alone.
 func TestHeldTurnWaitsForTheReferee(t *testing.T) {
+	t.Parallel()
 	pg := newProvGame(t, nil, nil)
 	ctx := context.Background()
 	g := pg.d.Game

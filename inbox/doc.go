@@ -14,8 +14,10 @@
 //  1. SELECT the mailbox and read its UIDVALIDITY. A value other than the
 //     one recorded ("inbox:<mailbox>:uidvalidity") is logged: the watermark
 //     of a new UIDVALIDITY starts at 0, so every message is read again.
-//  2. UID FETCH W+1:* (UID RFC822.SIZE), W the watermark. "n:*" always
-//     returns the highest message, even below n: UIDs up to W are dropped.
+//  2. UID FETCH W+1:* (UID RFC822.SIZE INTERNALDATE), W the watermark.
+//     "n:*" always returns the highest message, even below n: UIDs up to W
+//     are dropped. The time just before the SELECT is the listing's: every
+//     mail that reached the server before it is in this listing.
 //  3. For each new UID, oldest first: a message over Limits.MaxRawBytes is
 //     never fetched whole — only BODY.PEEK[HEADER]<0.MaxHeaderBytes>, stored
 //     with a marker (NotFetched reads it) for the handler to answer and
@@ -23,7 +25,9 @@
 //     BODY.PEEK[] (so \Seen is not set; at most MaxRawBytes are read whatever
 //     the server claimed). In one store transaction: the raw bytes, their
 //     SHA-256, Message-ID and From are stored under (mailbox, UIDVALIDITY,
-//     UID); if another row already holds the same SHA-256 the new row is
+//     UID), with the time the mail reached the server (Arrival: the
+//     INTERNALDATE cross-checked with the topmost Received stamp) and the
+//     time it was fetched; if another row already holds the same SHA-256 the new row is
 //     marked ignored ("duplicate": the same mail delivered twice, or found
 //     again after a UIDVALIDITY change); and the watermark moves to this UID.
 //     No flag has been touched yet.
@@ -36,6 +40,9 @@
 //     alone): steps 3 and 4 run for one batch, stored in one transaction,
 //     before the next is fetched, so a burst is answered while it is still
 //     arriving, and at most one large mail is in memory.
+//     Once every batch is stored and handled, Options.OnPolled is told the
+//     listing's time (the daemon's turn runner waits for one after a
+//     deadline).
 //  5. Every mail of the mailbox whose status is past stored but not moved is
 //     taken out of the mailbox: with MOVE, UID MOVE to the processed mailbox
 //     (created at connection time if missing, and again on TRYCREATE); with
