@@ -81,7 +81,7 @@ func TestMergeLedger(t *testing.T) {
 	}
 	base := []game.Treaty{tr("T1", 0, "a", "b"), tr("T2", 0, "a")}
 	ours := []game.Treaty{tr("T1", 0, "a", "b"), tr("T2", 0, "a", "b"), tr("T3", 0, "b")} // T2 attested since, T3 sent since
-	rerun := []game.Treaty{tr("T1", 4, "a", "b"), tr("T2", 4, "a")}                      // the rerun publishes both
+	rerun := []game.Treaty{tr("T1", 4, "a", "b"), tr("T2", 4, "a")}                       // the rerun publishes both
 	got, changed := mergeLedger(base, ours, rerun)
 	want := []game.Treaty{tr("T1", 4, "a", "b"), tr("T2", 0, "a", "b"), tr("T3", 0, "b")}
 	if !changed || len(got) != 3 {
