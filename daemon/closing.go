@@ -54,6 +54,10 @@ type turnClose struct {
 	At   time.Time // sheets that reached the server after it are late
 	By   string    // closedByDeadline, closedByReferee or closedByFinal
 	Mail int64     // the mail that closed the turn early (0 for the deadline)
+	// Referee is set once the referee's RESOLVE NOW for the turn is in,
+	// whatever closed it first: the mail-outage guard then holds it no
+	// longer (he has looked).
+	Referee bool `json:",omitempty"`
 }
 
 func turnClosedKey(gameID string, turn int) string {
@@ -78,12 +82,21 @@ func (g *Game) earlyClose(ctx context.Context, get metaGetter, turn int) (c turn
 }
 
 // closeTurn records an early close of turn inside tx, unless one is
-// recorded already (the first close stands).
+// recorded already (the first close stands; a RESOLVE NOW after it marks
+// it the referee's).
 func (g *Game) closeTurn(ctx context.Context, tx *store.Tx, turn int, c turnClose) error {
-	if _, ok, _, err := g.earlyClose(ctx, tx.GetMeta, turn); err != nil || ok {
+	was, ok, _, err := g.earlyClose(ctx, tx.GetMeta, turn)
+	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(turnClose{At: c.At.UTC(), By: c.By, Mail: c.Mail})
+	referee := c.By == closedByReferee
+	if ok {
+		if !referee || was.Referee {
+			return nil
+		}
+		c = was
+	}
+	b, err := json.Marshal(turnClose{At: c.At.UTC(), By: c.By, Mail: c.Mail, Referee: referee || c.Referee})
 	if err != nil {
 		return err
 	}

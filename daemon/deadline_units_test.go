@@ -225,3 +225,32 @@ func TestTurnLineBindsCommands(t *testing.T) {
 	}
 	waitUntil(t, "turn 1 resolved", func() bool { rec, _ := g.DB.LatestTurn(ctx, "syw"); return rec.Turn == 1 })
 }
+
+// TestRefereeReleasesAFinalTurnHeld: a turn closed by every nation's FINAL
+// while the intake is down is held; the referee's RESOLVE NOW releases it
+// (the first close stands, the referee's word is added to it).
+func TestRefereeReleasesAFinalTurnHeld(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, nil, &Options{TurnMailer: PlainTurnMail})
+	g := h.d.Game
+	ctx := context.Background()
+	waitUntil(t, "the intake connected", func() bool { ih, _ := g.IntakeHealth(ctx); return ih.Up && ih.Run == g.run.ID() })
+	g.noteIntake(ctx, false, "dial tcp 127.0.0.1:993: connection refused", time.Now())
+	for _, n := range []string{"eisenmark", "morgronskia", "unterreich", "fromande", "hispardia"} {
+		h.send(n+"@pbem.localhost", "orders", strings.Replace(emptySheet(n, 1), "END\n", "FINAL\nEND\n", 1))
+	}
+	h.settle()
+	waitUntil(t, "the turn held", func() bool { r, ok, _ := g.readRunner(ctx); return ok && r.State == runnerHeld })
+	c, closed, _, _ := g.earlyClose(ctx, g.DB.GetMeta, 1)
+	if !closed || c.By != closedByFinal || c.Referee {
+		t.Fatalf("the close: %+v (closed %v)", c, closed)
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
+		t.Fatal("the turn was resolved while the intake was down")
+	}
+	h.send("referee@pbem.localhost", "resolve", refereeCommand("RESOLVE NOW"))
+	waitUntil(t, "turn 1 resolved on the referee's word", func() bool { rec, _ := g.DB.LatestTurn(ctx, "syw"); return rec.Turn == 1 })
+	if c, _, _, _ := g.earlyClose(ctx, g.DB.GetMeta, 1); c.By != closedByFinal || !c.Referee {
+		t.Errorf("the close after RESOLVE NOW: %+v", c)
+	}
+}

@@ -11,11 +11,6 @@ import (
 	"github.com/syw-pbem/pbem/store"
 )
 
-// refereeCommand is a referee mail of commands with the referee password.
-func refereeCommand(lines ...string) string {
-	return "PASSWORD " + refereePassword + "\n" + strings.Join(lines, "\n") + "\n"
-}
-
 // TestDeadlineSetThenRestart (issue 28, case 2): the referee sets the
 // deadline two hours ahead — the reminders go out at once, dated now and
 // saying how long is left — then three minutes ahead — no reminder, too

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,14 +76,6 @@ mail:
     backoff_initial: 1s
     backoff_max: 2s
 `
-
-// testClock is a clock that runs with the real one, put forward by Advance:
-// the daemon's deadlines pass without a test waiting for them. The mail
-// servers keep the real clock.
-type testClock struct{ off atomic.Int64 }
-
-func (c *testClock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
-func (c *testClock) Advance(d time.Duration) { c.off.Add(int64(d)) }
 
 // provGame is a game on the test provider.
 type provGame struct {
@@ -213,25 +204,4 @@ func (g *provGame) waitFor(user string, ok func(string) bool) string {
 	}
 	g.t.Fatalf("%s got no such mail within %v", user, waitLimit)
 	return ""
-}
-
-// waitUntil polls cond until it holds, or fails the test saying what.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for start := time.Now(); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Since(start) > waitLimit {
-			t.Fatalf("not within %v: %s", waitLimit, what)
-		}
-	}
-}
-
-// emptySheet is a nation's sheet with no orders: a sheet in force all the
-// same (the nation is not NMR).
-func emptySheet(nation string, turn int) string {
-	return fmt.Sprintf("GAME syw\nNATION %s\nPASSWORD demo-%s\nTURN %d\nEND\n", nation, nation, turn)
-}
-
-// subjectHas is a waitFor condition on the subject.
-func subjectHas(s string) func(string) bool {
-	return func(m string) bool { return strings.Contains(header(m, "Subject"), s) }
 }

@@ -412,7 +412,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		if token == "" {
 			done := "recorded; the turn runner carries it out"
 			if _, ok := c.(parser.ResolveNow); ok {
-				done = fmt.Sprintf("%s (TURN %d) will be resolved now, with the sheets that reached the server before this mail; "+
+				done = fmt.Sprintf("%s (TURN %d) will be resolved now, with the sheets that reached the server before its orders closed; "+
 					"the reports follow. %s", st.Calendar.Label(st.Turn), st.Turn, g.earlyScheduleNote(ctx, st.Turn, m.ReceivedAt))
 				turn := st.Turn
 				saves = append(saves, func(ctx context.Context, tx *store.Tx) error { // closing.go

@@ -227,7 +227,7 @@ func (g *Game) lookTurn(ctx context.Context) (turnLook, error) {
 		l.state, l.at = runnerOpen, deadline
 		return l, nil
 	}
-	if !closed || early.By != closedByReferee { // outage.go: the mail-outage guard
+	if !closed || !early.Referee { // outage.go: the mail-outage guard, until the referee's RESOLVE NOW
 		why, err := g.outageHold(ctx, st.Turn, deadline)
 		if err != nil {
 			return turnLook{}, err
