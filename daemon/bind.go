@@ -84,7 +84,7 @@ func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *parser.RefereeSh
 	// A mail that reached the server before the open turn opened was
 	// written about the turn before it (a turn reopened by a rollback is
 	// left alone: its reopening is not a resolution).
-	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	rec, err := g.DB.LatestTurnHead(ctx, g.ID())
 	if err != nil {
 		return bound{}, err
 	}
