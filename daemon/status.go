@@ -136,6 +136,9 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 		n.Sheets++
 		if !sub.Superseded {
 			n.Receipt, n.At, n.Final = sub.ReceiptHash, sub.SubmittedAt, final[sub.MailID]
+			if m, err := g.DB.MailHead(ctx, sub.MailID); err == nil && sub.MailID != 0 {
+				n.At = m.ReceivedAt // when it reached the server: what made it count
+			}
 		}
 	}
 	open, _, err := g.openRequests(ctx, st.Turn)
