@@ -19,6 +19,7 @@ import (
 // after if handling the sheet took a whole slot, go between the sheet and
 // its answer.
 func TestAnswersGoFirst(t *testing.T) {
+	t.Parallel()
 	pg := newProvGame(t, func(s string) string { return strings.Replace(s, "rate_per_minute: 6000", "rate_per_minute: 30", 1) }, nil)
 	g := pg.d.Game
 	ctx := context.Background()

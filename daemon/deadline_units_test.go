@@ -105,9 +105,9 @@ func TestNextDeadlineAfterEarlyResolve(t *testing.T) {
 	for _, mode := range []string{"keep-schedule", "shift"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			d, _ := startGame(t, t.TempDir(), func(s string) string {
+			d, _ := startGameWith(t, t.TempDir(), func(s string) string {
 				return strings.Replace(s, "  timezone: Europe/London\n", "  timezone: Europe/London\n  after_early_resolve: "+mode+"\n", 1)
-			})
+			}, &Options{TurnMailer: PlainTurnMail})
 			defer d.Close()
 			g := d.Game
 			ctx := context.Background()
@@ -140,7 +140,7 @@ func TestNextDeadlineAfterEarlyResolve(t *testing.T) {
 // the referee once a day for each size of the difference.
 func TestClockSkewTold(t *testing.T) {
 	t.Parallel()
-	d, _ := startGame(t, t.TempDir(), nil)
+	d, _ := startGameWith(t, t.TempDir(), nil, &Options{TurnMailer: PlainTurnMail})
 	defer d.Close()
 	g := d.Game
 	now := time.Now()
@@ -166,9 +166,9 @@ func TestClockSkewTold(t *testing.T) {
 // referee is told so.
 func TestHeldTurnResolvesWhenConfigured(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(s string) string {
+	h := newHarnessWith(t, func(s string) string {
 		return strings.Replace(s, "  timezone: Europe/London\n", "  timezone: Europe/London\n  after_outage: resolve\n", 1)
-	})
+	}, &Options{TurnMailer: PlainTurnMail})
 	g := h.d.Game
 	ctx := context.Background()
 	waitUntil(t, "the intake connected", func() bool { ih, _ := g.IntakeHealth(ctx); return ih.Up && ih.Run == g.run.ID() })
