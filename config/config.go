@@ -139,6 +139,22 @@ type Game struct {
 	// playing as if nobody had won. Default "end".
 	AfterVictory string `yaml:"after_victory"`
 
+	// AfterOutage is what a turn held by the mail-outage guard does once the
+	// mail works again: "wait" keeps it waiting for the referee (RESOLVE
+	// NOW, or a new deadline), "resolve" resolves it as soon as pbem has
+	// taken in the mail that reached the server before the deadline. The
+	// referee is told either way. Default "wait".
+	AfterOutage string `yaml:"after_outage"`
+
+	// AfterEarlyResolve is how the next deadline is set after a turn is
+	// resolved before its deadline (RESOLVE NOW, or every nation FINAL):
+	// "keep-schedule" continues the schedule from the turn's scheduled
+	// deadline, as if it had run its course; "shift" counts game.deadline's
+	// every_days from the day the turn was resolved (listed dates stay
+	// fixed). The referee's summary says which applied. Default
+	// "keep-schedule".
+	AfterEarlyResolve string `yaml:"after_early_resolve"`
+
 	// BattleWaitHours is how long a turn waits for the referee's tabletop
 	// result before the model fights the battle (the referee is told). 0
 	// waits for ever. Default 48.
@@ -163,6 +179,18 @@ type Game struct {
 const (
 	AfterVictoryEnd    = "end"     // the game is over once a nation has won
 	AfterVictoryPlayOn = "play-on" // the referee plays on after a victory
+)
+
+// The values of game.after_outage.
+const (
+	AfterOutageWait    = "wait"    // a held turn waits for the referee
+	AfterOutageResolve = "resolve" // a held turn resolves once the mail works again
+)
+
+// The values of game.after_early_resolve.
+const (
+	AfterEarlyKeepSchedule = "keep-schedule" // the next deadline follows the schedule from the turn's scheduled one
+	AfterEarlyShift        = "shift"         // the next deadline is counted from the day the turn was resolved
 )
 
 // GameOverAtVictory reports whether a victory ends the game
@@ -296,6 +324,13 @@ type IMAP struct {
 
 	// IDLE asks the server to announce new mail at once. Default true.
 	IDLE bool `yaml:"idle"`
+
+	// ArrivalGrace is how long after a deadline pbem keeps looking for mail
+	// that reached the server before it (mode external only): some
+	// providers show a new mail over IMAP seconds after they stamped it.
+	// The turn is resolved once a look begun this long after the deadline
+	// has taken everything in. Between 0s and 10m. Default 30s.
+	ArrivalGrace time.Duration `yaml:"arrival_grace"`
 }
 
 // SMTP is how pbem sends mail.
@@ -356,6 +391,9 @@ func Default() *Config {
 			Battles:         "auto",
 			BattleWaitHours: 48,
 			AfterVictory:    AfterVictoryEnd,
+
+			AfterOutage:       AfterOutageWait,
+			AfterEarlyResolve: AfterEarlyKeepSchedule,
 		},
 		Mail: Mail{
 			Mode:    ModeEmbedded,
@@ -370,6 +408,7 @@ func Default() *Config {
 				Mailbox:          "INBOX",
 				ProcessedMailbox: "pbem-processed",
 				PollInterval:     2 * time.Minute,
+				ArrivalGrace:     30 * time.Second,
 				IDLE:             true,
 			},
 			SMTP: SMTP{

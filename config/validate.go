@@ -124,6 +124,12 @@ func (v *validator) game() {
 	if g.Battles != "auto" && g.Battles != "table" {
 		v.add("game.battles", "%q is not a way to fight battles; write auto (the engine's model) or table (the referee's table)", g.Battles)
 	}
+	if g.AfterOutage != AfterOutageWait && g.AfterOutage != AfterOutageResolve {
+		v.add("game.after_outage", "%q is not a choice; write wait (a held turn waits for the referee) or resolve (it resolves once the mail works again)", g.AfterOutage)
+	}
+	if g.AfterEarlyResolve != AfterEarlyKeepSchedule && g.AfterEarlyResolve != AfterEarlyShift {
+		v.add("game.after_early_resolve", "%q is not a choice; write keep-schedule (the next deadline follows the schedule) or shift (it is counted from the day the turn was resolved)", g.AfterEarlyResolve)
+	}
 	if g.AfterVictory != AfterVictoryEnd && g.AfterVictory != AfterVictoryPlayOn {
 		v.add("game.after_victory", "%q is not a choice; write end (a victory ends the game) or play-on (the referee plays on after a victory)", g.AfterVictory)
 	}
@@ -205,6 +211,9 @@ func (v *validator) mail() {
 		v.add("mail.imap.processed_mailbox", "is empty; give a folder for handled mail, such as pbem-processed")
 	} else if strings.EqualFold(i.ProcessedMailbox, i.Mailbox) {
 		v.add("mail.imap.processed_mailbox", "is the same folder as mail.imap.mailbox; handled mail must go elsewhere")
+	}
+	if i.ArrivalGrace < 0 || i.ArrivalGrace > 10*time.Minute {
+		v.add("mail.imap.arrival_grace", "%v is out of range; use 0s to 10m (how long after a deadline pbem looks for mail that reached the server before it)", i.ArrivalGrace)
 	}
 	if i.PollInterval < time.Second || i.PollInterval > 5*time.Minute {
 		v.add("mail.imap.poll_interval", "%v is out of range; use 1s to 5m (the mailbox is polled even with IDLE, which can silently stop)", i.PollInterval)

@@ -55,7 +55,7 @@ func (g *Game) answerUnknownSender(ctx context.Context, m store.Mail, ex *inbox.
 		}
 		out.msgs = append(out.msgs, g.message(MailNotice, string(n), -1, "unregistered:"+store.SHA256Hex(m.Raw), []string{to},
 			fmt.Sprintf("[%s] A sheet for %s came from an unregistered address", g.ID(), g.nationName(n)),
-			templates.Must("unregistered-notice", map[string]any{"Nation": g.nationName(n), "From": ex.From, "Password": carried}), m.ReceivedAt))
+			templates.Must("unregistered-notice", map[string]any{"Nation": g.nationName(n), "From": ex.From, "Password": carried}), mailDate(m)))
 	}
 	if notice := g.refereeNotice(m, ex); notice != nil {
 		out.msgs = append(out.msgs, *notice)
@@ -70,7 +70,7 @@ func (g *Game) answerSpoof(m store.Mail, ex *inbox.Extracted, auth inbox.AuthRes
 	for _, o := range g.ownersOf(ex.FromAddresses) {
 		out.msgs = append(out.msgs, g.message(MailNotice, o.nation, -1, store.SHA256Hex(m.Raw), []string{o.address},
 			fmt.Sprintf("[%s] A mail in your name was refused", g.ID()),
-			templates.Must("spoof-notice", map[string]any{"Reason": auth.Reason}), m.ReceivedAt))
+			templates.Must("spoof-notice", map[string]any{"Reason": auth.Reason}), mailDate(m)))
 	}
 	return out
 }
@@ -130,13 +130,13 @@ func (g *Game) internalError(m store.Mail, p any) outcome {
 			continue // told below, with the detail
 		}
 		out.msgs = append(out.msgs, thread(g.message(MailHelp, o.nation, -1, key, []string{o.address},
-			fmt.Sprintf("[%s] Your mail could not be handled", g.ID()), templates.Must("internal-error", nil), m.ReceivedAt)))
+			fmt.Sprintf("[%s] Your mail could not be handled", g.ID()), templates.Must("internal-error", nil), mailDate(m))))
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		out.msgs = append(out.msgs, g.message(MailNotice, "referee", -1, key, []string{ref},
 			fmt.Sprintf("[%s] Mail %d quarantined after an internal error", g.ID(), m.ID),
 			templates.Must("internal-error-referee", map[string]any{"ID": m.ID, "From": m.From,
-				"Received": m.ReceivedAt.In(g.Zone).Format("2 January 2006, 15:04 MST"), "Detail": detail}), m.ReceivedAt))
+				"Received": m.ReceivedAt.In(g.Zone).Format("2 January 2006, 15:04 MST"), "Detail": detail}), mailDate(m)))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/schedule"
 	"github.com/syw-pbem/pbem/store"
@@ -133,3 +134,59 @@ func (g *Game) deadlineCommand(c parser.RefereeCommand, cur, now time.Time) (tim
 
 // showTime prints an instant in the game's zone for people.
 func (g *Game) showTime(t time.Time) string { return t.In(g.Zone).Format(deadlineLayout) }
+
+// nextDeadline is the deadline the turn after turn opens with when turn is
+// resolved at resolved, and, when turn was resolved before its deadline
+// (RESOLVE NOW, or every nation FINAL), a sentence for the referee on how
+// game.after_early_resolve set it ("" otherwise). keep-schedule continues
+// the schedule from turn's scheduled deadline; shift counts from the
+// resolution. zero: the schedule gives none.
+func (g *Game) nextDeadline(ctx context.Context, turn int, resolved time.Time) (time.Time, string, error) {
+	var prev, inForce time.Time
+	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn); err == nil {
+		prev, inForce = d.Scheduled, d.At
+		if prev.IsZero() {
+			prev = d.At
+		}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return time.Time{}, "", err
+	}
+	keep, okKeep := g.scheduled(prev, resolved)
+	if inForce.IsZero() || !resolved.Before(inForce) {
+		if !okKeep {
+			keep = time.Time{}
+		}
+		return keep, "", nil
+	}
+	shift, okShift := g.scheduled(resolved, resolved)
+	show := func(t time.Time, ok bool) string {
+		if !ok {
+			return "none (the schedule gives no more)"
+		}
+		return g.showTime(t)
+	}
+	if g.Config.Game.AfterEarlyResolve == config.AfterEarlyShift {
+		if !okShift {
+			shift = time.Time{}
+		}
+		return shift, fmt.Sprintf("The turn was resolved before its deadline (%s): the next deadline, %s, is counted from the day "+
+			"it was resolved (game.after_early_resolve: shift; keep-schedule would have given %s).",
+			g.showTime(inForce), show(shift, okShift), show(keep, okKeep)), nil
+	}
+	if !okKeep {
+		keep = time.Time{}
+	}
+	return keep, fmt.Sprintf("The turn was resolved before its deadline (%s): the next deadline, %s, follows the schedule "+
+		"(game.after_early_resolve: keep-schedule; shift would count from the day it was resolved: %s).",
+		g.showTime(inForce), show(keep, okKeep), show(shift, okShift)), nil
+}
+
+// earlyScheduleNote is nextDeadline's sentence for a turn resolved now, for
+// the answer to RESOLVE NOW ("" if there is none to say).
+func (g *Game) earlyScheduleNote(ctx context.Context, turn int, at time.Time) string {
+	_, note, err := g.nextDeadline(ctx, turn, at)
+	if err != nil {
+		return ""
+	}
+	return note
+}

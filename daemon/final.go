@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -27,6 +28,17 @@ func isFinal(subject string) bool {
 		}
 	}
 	return false
+}
+
+// playingNations are the nations of st still in the game.
+func playingNations(st *engine.State) []string {
+	var out []string
+	for _, ns := range st.Nations {
+		if !ns.Eliminated {
+			out = append(out, string(ns.ID))
+		}
+	}
+	return out
 }
 
 // allFinal reports whether every nation in nations has a sheet in force for

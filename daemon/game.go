@@ -114,6 +114,16 @@ type Game struct {
 	// turnWake wakes the turn runner (WakeTurns).
 	turnWake chan struct{}
 
+	// watch is the turn runner's view of this process's intake
+	// (closing.go); run is this process's record (runstate.go).
+	watch intakeWatch
+	run   runRecord
+	// runner is the turn runner's state as last recorded (runstate.go).
+	runner struct {
+		sync.Mutex
+		last runnerState
+	}
+
 	// beforeTurnCommit, when set (tests only), runs inside the transaction
 	// that commits a resolved turn, last; an error aborts it as a crash
 	// there would.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,6 +79,13 @@ type harness struct {
 
 func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *config.Config) {
 	t.Helper()
+	return startGameWith(t, dir, edit, nil)
+}
+
+// startGameWith is startGame with the daemon's options (the logger is
+// set here).
+func startGameWith(t testing.TB, dir string, edit func(string) string, opts *Options) (*Daemon, *config.Config) {
+	t.Helper()
 	scen, err := filepath.Abs("../scenarios/default")
 	if err != nil {
 		t.Fatal(err)
@@ -96,8 +104,17 @@ func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *co
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	d, err := Start(context.Background(), cfg, &Options{Logger: log})
+	var w io.Writer = io.Discard
+	if os.Getenv("PBEM_TEST_LOG") != "" {
+		w = os.Stderr
+	}
+	log := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.Logger = log
+	d, err := Start(context.Background(), cfg, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +123,13 @@ func startGame(t testing.TB, dir string, edit func(string) string) (*Daemon, *co
 
 func newHarness(t *testing.T, edit func(string) string) *harness {
 	t.Helper()
-	d, cfg := startGame(t, t.TempDir(), edit)
+	return newHarnessWith(t, edit, nil)
+}
+
+// newHarnessWith is newHarness with the daemon's options.
+func newHarnessWith(t *testing.T, edit func(string) string, opts *Options) *harness {
+	t.Helper()
+	d, cfg := startGameWith(t, t.TempDir(), edit, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, d: d, cfg: cfg, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- d.Run(ctx) }()
@@ -322,3 +345,37 @@ func header(raw, key string) string {
 // imapWait is how the harness's intake waits for new mail: with IDLE, as in
 // production, and a short poll as the safety net.
 const imapWait = "idle: true\n    poll_interval: 1s"
+
+// testClock is a clock that runs with the real one, put forward by Advance:
+// the daemon's deadlines pass without a test waiting for them. The mail
+// servers keep the real clock.
+type testClock struct{ off atomic.Int64 }
+
+func (c *testClock) Now() time.Time          { return time.Now().Add(time.Duration(c.off.Load())) }
+func (c *testClock) Advance(d time.Duration) { c.off.Add(int64(d)) }
+
+// waitUntil polls cond until it holds, or fails the test saying what.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for start := time.Now(); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > waitLimit {
+			t.Fatalf("not within %v: %s", waitLimit, what)
+		}
+	}
+}
+
+// emptySheet is a nation's sheet with no orders: a sheet in force all the
+// same (the nation is not NMR).
+func emptySheet(nation string, turn int) string {
+	return fmt.Sprintf("GAME syw\nNATION %s\nPASSWORD demo-%s\nTURN %d\nEND\n", nation, nation, turn)
+}
+
+// subjectHas is a waitFor condition on the subject.
+func subjectHas(s string) func(string) bool {
+	return func(m string) bool { return strings.Contains(header(m, "Subject"), s) }
+}
+
+// refereeCommand is a referee mail of commands with the referee password.
+func refereeCommand(lines ...string) string {
+	return "PASSWORD " + refereePassword + "\n" + strings.Join(lines, "\n") + "\n"
+}

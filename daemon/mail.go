@@ -122,6 +122,7 @@ type outcome struct {
 	save   func(ctx context.Context, tx *store.Tx) error // submissions and the like; nil for none
 	claim  string                                        // the meta key marking the mail's Message-ID as handled; "" for none
 	opened turnKey                                       // the turn record the decision read; commit checks it is still the latest (zero: no check)
+	close  *closeCheck                                   // closing.go: the turn's early close the decision saw; commit checks it still holds (nil: no check)
 }
 
 // dkimRetryWindow is how long a mail whose DKIM check met a DNS failure is
@@ -147,7 +148,7 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	}
 	auth := inbox.Authenticate(ex, m.Raw, m.Arrival, PolicyFor(g.Config))
 	switch {
-	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(m.ReceivedAt) < dkimRetryWindow:
+	case auth.Verdict == inbox.DKIMTempError && g.Now().Sub(mailDate(m)) < dkimRetryWindow:
 		// A DNS failure says nothing about the mail: try again later (the
 		// intake keeps later mail waiting behind it, in arrival order).
 		return outcome{}, fmt.Errorf("DKIM check of mail %d could not reach DNS; will retry: %s", m.ID, auth.Reason)
@@ -241,6 +242,9 @@ func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outco
 	if err := g.checkOpened(ctx, tx, out.opened); err != nil {
 		return err
 	}
+	if err := g.checkClose(ctx, tx, out.close); err != nil {
+		return err
+	}
 	if out.save != nil {
 		if err := out.save(ctx, tx); err != nil {
 			return err
@@ -282,10 +286,22 @@ func (g *Game) enqueue(ctx context.Context, tx *store.Tx, msg outbox.Message) er
 	return nil
 }
 
+// mailDate is the date of pbem's mails about a received mail: when pbem
+// fetched it (this machine's clock, stored with it, so a retry builds the
+// same bytes), or for a row older than that column its arrival. Never the
+// server's stamp: a server clock running ahead would date an answer in the
+// future, and the outbox would hold it until then.
+func mailDate(m store.Mail) time.Time {
+	if !m.FetchedAt.IsZero() {
+		return m.FetchedAt
+	}
+	return m.ReceivedAt
+}
+
 // reply builds an answer to mail m, threaded to it and dated by its arrival
 // so that a repeat builds the same bytes.
 func (g *Game) reply(m store.Mail, ex *inbox.Extracted, to []string, kind, nation string, turn int, subject, text string) outbox.Message {
-	msg := g.message(kind, nation, turn, store.SHA256Hex(m.Raw), to, subject, text, m.ReceivedAt)
+	msg := g.message(kind, nation, turn, store.SHA256Hex(m.Raw), to, subject, text, mailDate(m))
 	if ex != nil && ex.MessageID != "" {
 		msg.InReplyTo = ex.MessageID
 		msg.References = append(append([]string(nil), ex.References...), ex.MessageID)
@@ -304,13 +320,27 @@ func (g *Game) message(kind, nation string, turn int, key string, to []string, s
 		date = g.Now()
 	}
 	return outbox.Message{
-		Game: g.ID(), Turn: turn, Nation: nation, Kind: kind, Key: key,
+		Game: g.ID(), Turn: turn, Nation: nation, Kind: kind, Key: key, Priority: priorityOf(kind),
 		From:    mail.Address{Name: g.Config.Game.Name, Address: g.Config.Mail.Address},
 		To:      addrs,
 		Subject: subject,
 		Date:    date.UTC(),
 		Text:    text,
 	}
+}
+
+// priorityOf is a mail's place in the outbox's send order under a
+// provider's pace (outbox/doc.go): the answers people wait for — to a
+// sheet, to the referee's commands, a preview asked for — first; then the
+// reports; then reminders, notices and the rest.
+func priorityOf(kind string) outbox.Priority {
+	switch kind {
+	case MailAck, MailHelp, MailRefereeOK, MailPreview:
+		return outbox.PriorityAnswer
+	case MailReport, MailRefereeReport, MailStartReport, MailVictory, MailBattleSheet:
+		return outbox.PriorityReport
+	}
+	return outbox.PriorityNotice
 }
 
 // registered is the nation's first registered address: where its mail goes.

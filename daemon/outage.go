@@ -7,30 +7,42 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/store"
 )
 
 // The mail-outage guard. A turn must not be resolved while its mail cannot
-// come in or go out: a sheet that reached the mailbox before the deadline
-// while pbem could not read it would be fetched after the deadline and
-// counted late, and reports would pile up unsent. So the intake's health is
-// recorded (from its log: "connected" is up, "reconnecting" is down; the
-// last outage is kept with its start and end) in the store, where "pbem
-// status" reads it too, and at the deadline the turn waits when
+// come in or go out: a sheet sent to a server that was down bounced or
+// waited at the sender's provider and reached the game late, and answers
+// and reports pile up unsent. (Mail that reached the server while only
+// pbem could not read it counts by its arrival: inbox/arrival.go.) So the
+// intake's health is recorded (from its log: "connected" is up,
+// "reconnecting" is down; the last outage is kept with its start and end),
+// and the outbox records its own (outbox.Health: what failed, not what is
+// merely queued), both in the store, where "pbem status" reads them too.
+// When a turn's orders close at its deadline the turn is held when
 //
-//   - the intake cannot reach the mailbox now,
+//   - the intake of this run cannot reach the mailbox now,
 //   - it could not for outageMin or more within game.outage_hours before the
 //     deadline, or
-//   - the outbox is stuck (mail due to go out for outboxStuckAfter or more),
+//   - every attempt of this run's outbox to send has failed for
+//     outboxStuckAfter or more,
 //
-// until the referee's RESOLVE NOW (the referee has looked) or a deadline
-// whose window the outage is not in (DEADLINE EXTEND). The referee is told,
-// once per turn and cause, by the log (error level) and by mail (queued:
-// it goes when the outbox works again).
+// and the hold is recorded (meta turn-held:GAME:TURN). A held turn waits
+// for the referee — RESOLVE NOW (which the referee may send in reply to the
+// notice: it is bound to the held turn, bind.go), or a new deadline — even
+// once the mail works again, unless game.after_outage is "resolve": then it
+// is resolved as soon as the cause is gone and the mail that reached the
+// server before the deadline is in. The referee is told by the log (error
+// level) and by mail (queued: it goes when the outbox works again), once per
+// turn and cause, and once more when the mail works again, saying which of
+// the two happens.
 
 const (
 	outageMin        = 5 * time.Minute  // a shorter blip of the intake is not an outage
@@ -42,9 +54,10 @@ const MailOutage = "outage"
 
 // IntakeHealth is the intake's health as recorded in the store.
 type IntakeHealth struct {
+	Run        string    // the run of "pbem run" that wrote it (runstate.go)
 	Known      bool      // the intake has connected or failed at least once since the store was made
 	Up         bool      // connected to the mailbox
-	Since      time.Time // when it went up or down
+	Since      time.Time // when it went up or down (in the run that wrote it)
 	LastError  string    // the last connection failure
 	OutageFrom time.Time // the last outage: when it began (zero: none yet)
 	OutageTo   time.Time // and when it ended (zero: still going on)
@@ -77,23 +90,27 @@ func (g *Game) noteIntake(ctx context.Context, up bool, cause string, t time.Tim
 				return err
 			}
 		}
-		if h.Known && h.Up == up && (up || h.LastError == cause) {
+		// A record of an earlier run says nothing of this run's connection;
+		// an outage it left open ends (as far as anyone knows) when this
+		// run connects.
+		sameRun := h.Run == g.run.ID()
+		if sameRun && h.Known && h.Up == up && (up || h.LastError == cause) {
 			return nil
 		}
 		wasDown := h.Known && !h.Up
 		switch {
 		case up && wasDown:
 			h.OutageTo = t
-		case !up && !wasDown:
+		case !up && (!wasDown || !sameRun):
 			h.OutageFrom, h.OutageTo = t, time.Time{}
 		}
 		if !up {
 			h.LastError = cause
 		}
-		if h.Up != up || !h.Known {
+		if h.Up != up || !h.Known || !sameRun {
 			h.Since = t
 		}
-		h.Known, h.Up = true, up
+		h.Known, h.Up, h.Run = true, up, g.run.ID()
 		b, err := json.Marshal(h)
 		if err != nil {
 			return err
@@ -148,94 +165,156 @@ func (h *healthHandler) WithGroup(name string) slog.Handler {
 	return &healthHandler{inner: h.inner.WithGroup(name), g: h.g}
 }
 
-// outboxStuck says since when mail due to go out has not gone (zero: it
-// flows).
-func (g *Game) outboxStuck(ctx context.Context) (time.Time, error) {
-	var oldest time.Time
-	for _, state := range []store.OutboxState{store.OutboxPending, store.OutboxSending} {
-		rows, err := g.DB.MessagesInState(ctx, state)
-		if err != nil {
-			return time.Time{}, err
-		}
-		for _, r := range rows {
-			due := r.NextAttemptAt
-			if r.Attempts == 0 || due.Before(r.CreatedAt) {
-				due = r.CreatedAt
-			}
-			if oldest.IsZero() || due.Before(oldest) {
-				oldest = due
-			}
-		}
+// outboxFailing says since when every attempt of this run's outbox to send
+// has failed, and the last failure (zero: it works, or has not tried yet).
+// What is merely queued is not failing: a reminder queued for later, or a
+// burst of reports under the provider's pace, holds nothing.
+func (g *Game) outboxFailing(ctx context.Context) (since time.Time, last string, err error) {
+	h, ok, err := outbox.ReadHealth(ctx, g.DB)
+	if err != nil || !ok || h.OK || h.Run != g.run.ID() || g.run.ID() == "" {
+		return time.Time{}, "", err
 	}
-	if oldest.IsZero() || g.Now().Sub(oldest) < outboxStuckAfter {
-		return time.Time{}, nil
-	}
-	return oldest, nil
+	return h.Since, h.LastError, nil
 }
 
-// outageHold is turnDue's hook for a turn due at its deadline: it returns
-// why the turn must wait for the mail ("" if it need not), and tells the
-// referee.
-func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time, subs []store.Submission) (string, error) {
+// heldMeta is a turn held by the guard: at which deadline, why, since when,
+// and whether it was released once the mail worked again (after_outage:
+// resolve).
+type heldMeta struct {
+	Deadline time.Time
+	Why      string
+	At       time.Time
+	Released bool `json:",omitempty"`
+}
+
+func heldKey(gameID string, turn int) string { return "turn-held:" + gameID + ":" + strconv.Itoa(turn) }
+
+// heldTurn reads a turn's hold; ok is false when it has none for this
+// deadline (a deadline set since the hold makes it history).
+func (g *Game) heldTurn(ctx context.Context, turn int, deadline time.Time) (h heldMeta, ok bool, err error) {
+	raw, found, err := g.DB.GetMeta(ctx, heldKey(g.ID(), turn))
+	if err != nil || !found || raw == "" {
+		return heldMeta{}, false, err
+	}
+	if err := json.Unmarshal([]byte(raw), &h); err != nil {
+		return heldMeta{}, false, fmt.Errorf("meta %s: %w", heldKey(g.ID(), turn), err)
+	}
+	return h, h.Deadline.Equal(deadline), nil
+}
+
+func (g *Game) saveHold(ctx context.Context, turn int, h heldMeta) error {
+	b, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	return g.DB.SetMeta(ctx, heldKey(g.ID(), turn), string(b))
+}
+
+// outageCause says why the mail cannot be trusted for a turn whose deadline
+// it is ("" when it can).
+func (g *Game) outageCause(ctx context.Context, deadline time.Time) (string, error) {
 	window := time.Duration(g.Config.Game.OutageHours) * time.Hour
-	if window <= 0 {
-		return "", nil
-	}
-	for _, s := range subs {
-		if s.Kind == KindResolveNow {
-			return "", nil // the referee has decided
-		}
-	}
 	h, err := g.IntakeHealth(ctx)
 	if err != nil {
 		return "", err
 	}
-	var why string
 	switch {
-	case h.Known && !h.Up:
-		why = fmt.Sprintf("pbem cannot read the game's mailbox since %s (%s)", g.showTime(h.Since), h.LastError)
-	case !h.OutageFrom.IsZero() && h.OutageTo.Sub(h.OutageFrom) >= outageMin && !deadline.IsZero() &&
+	case h.Known && !h.Up && h.Run == g.run.ID():
+		return fmt.Sprintf("pbem cannot read the game's mailbox since %s (%s)", g.showTime(h.Since), h.LastError), nil
+	case !h.OutageFrom.IsZero() && !h.OutageTo.IsZero() && h.OutageTo.Sub(h.OutageFrom) >= outageMin && !deadline.IsZero() &&
 		h.OutageTo.After(deadline.Add(-window)) && h.OutageFrom.Before(deadline):
-		why = fmt.Sprintf("pbem could not read the game's mailbox from %s to %s, within %s before the deadline: "+
-			"sheets sent then were fetched late and counted late", g.showTime(h.OutageFrom), g.showTime(h.OutageTo), english.Count(g.Config.Game.OutageHours, "hour"))
+		return fmt.Sprintf("pbem could not read the game's mailbox from %s to %s, within %s before the deadline: "+
+			"players' mail may have bounced or been held up", g.showTime(h.OutageFrom), g.showTime(h.OutageTo), english.Count(g.Config.Game.OutageHours, "hour")), nil
 	}
-	if why == "" {
-		stuck, err := g.outboxStuck(ctx)
-		if err != nil {
-			return "", err
-		}
-		if !stuck.IsZero() {
-			why = fmt.Sprintf("mail due to go out since %s has not gone (the outbox is stuck; see pbem status)", g.showTime(stuck))
-		}
+	since, last, err := g.outboxFailing(ctx)
+	if err != nil || since.IsZero() || g.Now().Sub(since) < outboxStuckAfter {
+		return "", err
 	}
-	if why != "" {
-		g.tellOutage(ctx, turn, deadline, why)
-	}
-	return why, nil
+	return fmt.Sprintf("every attempt to send mail has failed since %s (the last: %s; see pbem status)", g.showTime(since), last), nil
 }
 
-// tellOutage tells the referee that the turn waits for the mail: in the log
-// and by mail, once per turn, deadline and cause.
+// outageHold is the turn runner's hook for a turn whose orders closed at
+// its deadline: it returns why the turn must wait ("" if it need not),
+// records the hold and tells the referee.
+func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time) (string, error) {
+	if g.Config.Game.OutageHours <= 0 {
+		return "", nil
+	}
+	cause, err := g.outageCause(ctx, deadline)
+	if err != nil {
+		return "", err
+	}
+	held, ok, err := g.heldTurn(ctx, turn, deadline)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case cause != "":
+		if !ok || held.Released {
+			if err := g.saveHold(ctx, turn, heldMeta{Deadline: deadline, Why: cause, At: g.Now().UTC()}); err != nil {
+				return "", err
+			}
+		}
+		g.tellOutage(ctx, turn, deadline, cause)
+		return cause, nil
+	case !ok || held.Released:
+		return "", nil
+	case g.Config.Game.AfterOutage == config.AfterOutageResolve:
+		held.Released = true
+		if err := g.saveHold(ctx, turn, held); err != nil {
+			return "", err
+		}
+		g.tellMailBack(ctx, turn, deadline, held, true)
+		return "", nil
+	}
+	g.tellMailBack(ctx, turn, deadline, held, false)
+	return fmt.Sprintf("held since %s: %s. The mail works again; the turn waits for the referee (RESOLVE NOW, or a new deadline)",
+		g.showTime(held.At), held.Why), nil
+}
+
+// tellMailBack tells the referee, once per hold, that the mail works again
+// and what the held turn does now: resolve (game.after_outage: resolve), or
+// wait for the referee.
+func (g *Game) tellMailBack(ctx context.Context, turn int, deadline time.Time, held heldMeta, resolving bool) {
+	what := "it still waits for you: reply to this mail with RESOLVE NOW to resolve it as it stands, or give players " +
+		"time with DEADLINE EXTEND 1d (game.after_outage: wait)"
+	if resolving {
+		what = "it is resolved now, with the sheets that reached the server before the deadline (game.after_outage: resolve)"
+	}
+	g.tellOutage(ctx, turn, deadline, fmt.Sprintf("the mail works again. It was held since %s (%s); %s", g.showTime(held.At), held.Why, what))
+}
+
+// tellOutage tells the referee about a held turn: in the log and by mail,
+// once per turn, deadline and text. The mail is about the turn, so the
+// referee's RESOLVE NOW or DEADLINE sent in reply to it acts on this turn
+// and no other (bind.go).
 func (g *Game) tellOutage(ctx context.Context, turn int, deadline time.Time, why string) {
 	sum := sha256.Sum256([]byte(deadline.UTC().Format(time.RFC3339) + "\x00" + why))
 	key := "outage-told:" + g.ID() + ":" + hex.EncodeToString(sum[:8])
 	if _, told, err := g.DB.GetMeta(ctx, key); err != nil || told {
 		return
 	}
-	g.Log.Error("the turn waits: the mail is not working", "turn", turn, "deadline", deadline, "why", why)
+	g.Log.Error("the turn is held: the mail is not working, or was not", "turn", turn, "deadline", deadline, "why", why)
 	st, err := g.State(ctx)
 	if err != nil {
 		return
 	}
 	label := st.Calendar.Label(turn)
+	subject := fmt.Sprintf("[%s] %s waits: the mail is not working", g.ID(), label)
 	text := fmt.Sprintf("%s is due (deadline %s) but waits: %s.\n\n"+
 		"Once the mail works again, either move the deadline so that players can send their sheets\n"+
-		"(DEADLINE EXTEND 1d), or resolve the turn as it stands (RESOLVE NOW). \"pbem status\" shows the\n"+
-		"intake's and the outbox's health.\n", label, g.showTime(deadline), why)
+		"(DEADLINE EXTEND 1d), or resolve the turn as it stands (RESOLVE NOW). Reply to this mail\n"+
+		"with your command (and your PASSWORD line): a command in reply to it acts on %s only,\n"+
+		"never on a later turn; or write TURN %d above it.\n\n\"pbem status\" shows the intake's and the outbox's health.\n",
+		label, g.showTime(deadline), why, label, turn)
+	if strings.HasPrefix(why, "the mail works again") {
+		subject = fmt.Sprintf("[%s] %s: the mail works again", g.ID(), label)
+		text = fmt.Sprintf("%s (deadline %s): %s.\n\nA command in reply to this mail (with your PASSWORD line) acts on %s only; "+
+			"or write TURN %d above it.\n", label, g.showTime(deadline), why, label, turn)
+	}
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
 		if ref := g.Config.Game.Referee; ref != "" {
-			msg := g.message(MailOutage, "referee", turn, hex.EncodeToString(sum[:8]), []string{ref},
-				fmt.Sprintf("[%s] %s waits: the mail is not working", g.ID(), label), text, g.Now())
+			msg := g.message(MailOutage, "referee", turn, hex.EncodeToString(sum[:8]), []string{ref}, subject, text, g.Now())
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
 			}
@@ -245,45 +324,4 @@ func (g *Game) tellOutage(ctx context.Context, turn int, deadline time.Time, why
 	if err != nil {
 		g.Log.Error("could not queue the outage notice to the referee", "err", err)
 	}
-}
-
-// healthText is the status's lines on the mail's health.
-func (s *Status) healthText(now time.Time) string {
-	var b strings.Builder
-	h := s.Intake
-	switch {
-	case !h.Known:
-		b.WriteString("Intake: not yet connected")
-	case h.Up:
-		fmt.Fprintf(&b, "Intake: connected since %s", s.show(h.Since))
-	default:
-		fmt.Fprintf(&b, "Intake: DOWN since %s (%s ago): %s", s.show(h.Since), roundDuration(now.Sub(h.Since)), h.LastError)
-	}
-	if h.Up && !h.OutageFrom.IsZero() {
-		fmt.Fprintf(&b, "; last outage %s to %s", s.show(h.OutageFrom), s.show(h.OutageTo))
-	}
-	b.WriteString("\n")
-	if !s.OutboxStuck.IsZero() {
-		fmt.Fprintf(&b, "Outbox: STUCK, mail due since %s has not gone\n", s.show(s.OutboxStuck))
-	} else {
-		b.WriteString("Outbox: flowing\n")
-	}
-	return b.String()
-}
-
-func (s *Status) show(t time.Time) string {
-	if s.Zone != nil {
-		t = t.In(s.Zone)
-	}
-	return t.Format("Mon 2 Jan 2006 15:04 MST")
-}
-
-// statusHealth fills the status's health fields.
-func (g *Game) statusHealth(ctx context.Context, s *Status) error {
-	var err error
-	if s.Intake, err = g.IntakeHealth(ctx); err != nil {
-		return err
-	}
-	s.OutboxStuck, err = g.outboxStuck(ctx)
-	return err
 }

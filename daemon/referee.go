@@ -70,7 +70,7 @@ func (g *Game) refereeMoreCommand(ctx context.Context, m store.Mail, st *engine.
 				return err
 			}, true
 	case parser.PasswordReset:
-		save, msg, err := g.passwordReset(st, x.Nation, x.Password, sum, m.ReceivedAt)
+		save, msg, err := g.passwordReset(st, x.Nation, x.Password, sum, mailDate(m))
 		if err != nil {
 			return "REFUSED: " + err.Error(), nil, nil, true
 		}

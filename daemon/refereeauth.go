@@ -134,6 +134,6 @@ func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message 
 	}
 	msg := g.message(MailNotice, "referee", -1, "referee-commands."+store.SHA256Hex(m.Raw), []string{ref},
 		fmt.Sprintf("[%s] Referee commands from %s refused", g.ID(), ex.From),
-		templates.Must("referee-commands-notice", map[string]any{"From": ex.From, "Password": carried}), m.ReceivedAt)
+		templates.Must("referee-commands-notice", map[string]any{"From": ex.From, "Password": carried}), mailDate(m))
 	return &msg
 }

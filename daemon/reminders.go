@@ -15,12 +15,20 @@ import (
 // MailReminder is the outbox kind of the reminder sent before a deadline.
 const MailReminder = "reminder"
 
+// minReminderLead is the least time before the deadline a reminder is
+// still worth sending: closer to it, a player can do nothing with it.
+const minReminderLead = 10 * time.Minute
+
 // remind sends the reminders of the turn now open, if it is time: at
 // game.reminder_hours before the stored deadline, to each nation (not
 // eliminated, with a registered address) that has no sheet in force. A
-// reminder is keyed by the deadline and dated by the reminder time, so it
-// is queued once per nation and deadline however often remind runs (a
-// deadline moved later gets a reminder of its own). It returns when the
+// reminder is keyed by the deadline, so it is queued once per nation and
+// deadline however often remind runs (a deadline moved later gets a
+// reminder of its own). It is dated, and takes its place in the queue, when
+// it is queued — never backdated to its nominal time: one whose time passed
+// while pbem was stopped, or because the deadline was set closer than
+// reminder_hours, says how long is left ("due in 2 hours 55 minutes"), and
+// none goes out when less than minReminderLead is left. It returns when the
 // reminders fall due if that is later (zero: nothing to wait for).
 func (g *Game) remind(ctx context.Context) (time.Time, error) {
 	hours := g.Config.Game.ReminderHours
@@ -35,13 +43,22 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 	if err != nil || deadline.IsZero() {
 		return time.Time{}, err
 	}
+	if _, closed, _, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn); err != nil || closed {
+		return time.Time{}, err // closing.go: the orders closed early; nothing to remind of
+	}
 	at := deadline.Add(-time.Duration(hours) * time.Hour)
 	now := g.Now()
 	if now.Before(at) {
 		return at, nil
 	}
-	if !now.Before(deadline) {
+	left := deadline.Sub(now)
+	if left < minReminderLead {
 		return time.Time{}, nil
+	}
+	key := "deadline-" + strconv.FormatInt(deadline.Unix(), 10)
+	done := "reminded:" + g.ID() + ":" + strconv.Itoa(st.Turn) + ":" + key
+	if _, ok, err := g.DB.GetMeta(ctx, done); err != nil || ok {
+		return time.Time{}, err // queued already (a later look, or before a restart)
 	}
 	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), st.Turn, KindOrders)
 	if err != nil {
@@ -51,7 +68,13 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 	for _, s := range subs {
 		has[s.Nation] = true
 	}
-	key := "deadline-" + strconv.FormatInt(deadline.Unix(), 10)
+	// Late when its nominal time passed more than a poll ago: say how long
+	// is left rather than "in 24 hours".
+	late := now.Sub(at) > turnLookEvery
+	due := deadline.In(g.Zone).Format("Mon 2 Jan, 15:04 MST")
+	if late {
+		due = "in " + leftText(left) + " (" + due + ")"
+	}
 	var msgs []outbox.Message
 	for _, ns := range st.Nations {
 		id := string(ns.ID)
@@ -59,23 +82,23 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 		if ns.Eliminated || has[id] || to == "" {
 			continue
 		}
+		msg := g.message(MailReminder, id, st.Turn, key, []string{to}, "", "", now)
 		label := st.Calendar.Label(st.Turn)
-		text := fmt.Sprintf("No orders from %s for %s have arrived yet.\n\n"+
+		when := g.showTime(deadline)
+		if late {
+			when = fmt.Sprintf("%s, in %s", when, leftText(left))
+		}
+		msg.Subject = fmt.Sprintf("[%s] Reminder: orders for %s are due %s", g.ID(), label, due)
+		msg.Text = fmt.Sprintf("No orders from %s for %s have arrived yet.\n\n"+
 			"The deadline is %s (%s).\n\n"+
 			"Send your order sheet to %s before then, with the header\n\n"+
 			"  GAME %s\n  NATION %s\n  PASSWORD ...\n  TURN %d\n\n"+
 			"A nation without orders at the deadline holds in place: every land force on DEFEND.\n"+
 			"The attached deadline.ics puts the deadline in your calendar.\n",
-			g.nationName(ns.ID), label, g.showTime(deadline), g.Zone, g.Config.Mail.Address, g.ID(), id, st.Turn)
-		msg := g.message(MailReminder, id, st.Turn, key, []string{to},
-			fmt.Sprintf("[%s] Reminder: orders for %s are due %s", g.ID(), label, deadline.In(g.Zone).Format("Mon 2 Jan, 15:04 MST")),
-			text, at)
+			g.nationName(ns.ID), label, when, g.Zone, g.Config.Mail.Address, g.ID(), id, st.Turn)
 		msg.Attachments = []outbox.Attachment{{Filename: "deadline.ics", ContentType: "text/calendar",
-			Data: g.deadlineICS(ns.ID, label, st.Turn, deadline, at)}}
+			Data: g.deadlineICS(ns.ID, label, st.Turn, deadline, now)}}
 		msgs = append(msgs, msg)
-	}
-	if len(msgs) == 0 {
-		return time.Time{}, nil
 	}
 	return time.Time{}, g.DB.Update(ctx, func(tx *store.Tx) error {
 		for _, m := range msgs {
@@ -83,8 +106,28 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 				return err
 			}
 		}
-		return nil
+		return tx.SetMeta(ctx, done, now.UTC().Format(time.RFC3339))
 	})
+}
+
+// leftText prints the time left before a deadline: "2 days 3 hours", "2
+// hours 55 minutes", "40 minutes".
+func leftText(d time.Duration) string {
+	d = d.Round(time.Minute)
+	days, hours, mins := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
+	unit := func(n int, s string) string {
+		if n == 1 {
+			return "1 " + s
+		}
+		return strconv.Itoa(n) + " " + s + "s"
+	}
+	switch {
+	case days > 0:
+		return unit(days, "day") + " " + unit(hours, "hour")
+	case hours > 0:
+		return unit(hours, "hour") + " " + unit(mins, "minute")
+	}
+	return unit(mins, "minute")
 }
 
 // deadlineICS is an iCalendar file (RFC 5545) holding the deadline as a

@@ -208,7 +208,9 @@ func (g *Game) sheetReceipts(ctx context.Context, turn int) ([]reports.SheetRece
 			if m, err := g.DB.MailHead(ctx, s.MailID); err != nil {
 				g.Log.Warn("the mail of a sheet cannot be read for the referee's report", "nation", s.Nation, "mail", s.MailID, "err", err)
 			} else {
-				r.From = m.From
+				// When it reached the server: what made it count (closing.go),
+				// not when pbem got round to it.
+				r.From, r.Received = m.From, m.ReceivedAt
 			}
 		}
 		out = append(out, r)

@@ -58,35 +58,49 @@ func (g *Game) markReopened(ctx context.Context, tx *store.Tx, turn int) error {
 	if err != nil {
 		return err
 	}
+	// closing.go: a RESOLVE NOW or FINAL close from before no longer holds.
+	if err := tx.SetMeta(ctx, turnClosedKey(g.ID(), turn), ""); err != nil {
+		return err
+	}
 	return tx.SetMeta(ctx, reopenedKey(g.ID(), turn), string(b))
 }
 
-// reopenedDue is turnDue's hook: for a turn reopened by a rollback it
-// decides again whether the turn is due (a RESOLVE NOW after the rollback,
-// or a deadline that fell after it), and drops a deadline that had passed
-// before it so that the runner does not spin on it.
-func (g *Game) reopenedDue(ctx context.Context, turn int, subs []store.Submission, due bool, deadline time.Time) (bool, time.Time, error) {
-	raw, ok, err := g.DB.GetMeta(ctx, reopenedKey(g.ID(), turn))
-	if err != nil || !ok {
-		return due, deadline, err
-	}
-	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
-		return due, deadline, err // resolved since: the mark is history
+// reopenedLastSub returns, for a turn reopened by a rollback and not yet
+// resolved again, the last submission of the turn before the reopening
+// (RESOLVE NOW and FINAL marks up to it no longer count); 0 otherwise.
+func (g *Game) reopenedLastSub(ctx context.Context, get metaGetter, turn int) (int64, error) {
+	raw, ok, err := get(ctx, reopenedKey(g.ID(), turn))
+	if err != nil || !ok || raw == "" {
+		return 0, err
 	}
 	var m reopenedMeta
 	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return false, time.Time{}, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
+		return 0, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
 	}
-	if !deadline.IsZero() && !deadline.After(m.At) {
-		deadline = time.Time{}
+	return m.LastSub, nil
+}
+
+// reopenedDeadline is the turn runner's hook: for a turn reopened by a
+// rollback (and not resolved since) it drops a deadline that had passed
+// before the rollback, so that only a RESOLVE NOW after it (markReopened
+// cleared the early close of before) or a deadline set after it resolves
+// the turn.
+func (g *Game) reopenedDeadline(ctx context.Context, turn int, deadline time.Time) (time.Time, error) {
+	raw, ok, err := g.DB.GetMeta(ctx, reopenedKey(g.ID(), turn))
+	if err != nil || !ok || deadline.IsZero() {
+		return deadline, err
 	}
-	due = !deadline.IsZero() && !g.Now().Before(deadline)
-	for _, s := range subs {
-		if s.Kind == KindResolveNow && s.ID > m.LastSub {
-			due = true
-		}
+	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
+		return deadline, err // resolved since: the mark is history
 	}
-	return due, deadline, nil
+	var m reopenedMeta
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return time.Time{}, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
+	}
+	if !deadline.After(m.At) {
+		return time.Time{}, nil
+	}
+	return deadline, nil
 }
 
 // rollbackPlan is what a ROLLBACK writes.

@@ -26,6 +26,8 @@ type Daemon struct {
 	Mail   *mailserver.Server // the embedded mail server; nil in external mode
 	Intake *inbox.Intake      // reads the game's mailbox and calls Game.HandleMail
 	Outbox *outbox.Outbox     // sends what HandleMail queued
+
+	intakeOpts *inbox.Options // the intake's options, for CheckLogins
 }
 
 // Start opens the game (creating it on first start), starts the embedded mail
@@ -55,6 +57,10 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return nil, err
 	}
+	// runstate.go: this process runs the game now; health records say so.
+	if err := g.startRun(ctx); err != nil {
+		return nil, err
+	}
 	if _, err := g.SendStartReports(ctx); err != nil {
 		g.Log.Error("queueing the starting reports failed; will try again at the next start", "err", err)
 	}
@@ -74,6 +80,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	oo := outbox.FromConfig(cfg)
 	oo.Server = smtpEP
 	oo.Logger = g.Log.With("part", "outbox")
+	oo.Run = g.run.ID()
 	if opts != nil && opts.Now != nil {
 		oo.Now = opts.Now
 	}
@@ -134,7 +141,11 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 			return err
 		}
 	}
+	// closing.go: the turn runner waits for a listing after a deadline.
+	io.OnPolled = g.notePolled
+	io.OnSkew = g.noteSkew
 	d.Intake = inbox.New(g.DB, io)
+	d.intakeOpts = io
 	return d, nil
 }
 
@@ -183,6 +194,10 @@ func startMailServer(ctx context.Context, cfg *config.Config, log *slog.Logger) 
 func (d *Daemon) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// closing.go: while the intake runs, the turn runner waits for it to
+	// take in the mail that reached the server before a deadline.
+	d.Game.attachIntake(d.Intake.PollNow)
+	defer d.Game.attachIntake(nil)
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
 	for _, run := range []func(context.Context) error{d.Outbox.Run, d.Intake.Run, d.runTurns} {
@@ -208,6 +223,7 @@ func (d *Daemon) Close() error {
 		errs = append(errs, d.Mail.Close())
 	}
 	if d.Game != nil {
+		d.Game.stopRun(context.Background())
 		errs = append(errs, d.Game.Close())
 	}
 	return errors.Join(errs...)

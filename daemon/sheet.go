@@ -89,11 +89,17 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	if report.Refused {
 		class = ClassRefused
 	}
-	// A sheet that arrived after the deadline does not count: the turn's
-	// orders are closed even if the turn has not been resolved yet. The
-	// arrival time is the intake's, stored with the mail, so a retry decides
-	// the same way.
-	late := !report.Refused && !deadline.IsZero() && m.ReceivedAt.After(deadline)
+	// A sheet that reached the server after the turn's orders closed (the
+	// deadline, or earlier the referee's RESOLVE NOW or the last FINAL;
+	// closing.go) does not count, even if the turn has not been resolved
+	// yet. The arrival is the server's stamp, stored with the mail, so a
+	// retry decides the same way.
+	early, closed, closedRaw, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn)
+	if err != nil {
+		return outcome{}, err
+	}
+	cl, hasClose := cutoff(deadline, early, closed)
+	late := !report.Refused && hasClose && cl.after(m)
 	if late {
 		class = ClassLate
 	}
@@ -103,8 +109,9 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	reply := report.Text()
 	if late {
 		reply = templates.Must("late", map[string]any{
-			"Deadline": deadline.In(g.Zone).Format("Monday 2 January 2006, 15:04 MST"),
-			"Turn":     st.Calendar.Label(st.Turn), "Next": st.Turn + 1}) + reply
+			"Closed":  g.closeSentence(cl),
+			"Arrived": g.showTime(m.ReceivedAt),
+			"Turn":    st.Calendar.Label(st.Turn), "Next": st.Turn + 1}) + reply
 	}
 	if report.Refused || late {
 		// sheetinforce.go: what counts instead of this sheet.
@@ -124,6 +131,9 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		for _, o := range report.Carried {
 			carried[o.Token] = true
 		}
+		// closing.go: if the turn closed while this sheet was checked, its
+		// commit decides again.
+		out.close = &closeCheck{turn: st.Turn, raw: closedRaw}
 		for _, req := range report.Requests {
 			if !carried[req.Token] { // forwarded with the sheet that sent it
 				out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -144,13 +154,15 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		if report.PasswordChange != nil {
 			pws = append(pws, report.PasswordChange.New)
 		}
-		final := isFinal(ex.Subject) && !report.HasErrors()
+		asked := isFinal(ex.Subject) || report.Final // final.go: the subject's word or the sheet's FINAL line
+		final := asked && !report.HasErrors()
 		switch {
 		case final:
 			reply += finalNote
-		case isFinal(ex.Subject):
-			reply += "\nNot marked FINAL: the sheet has errors. Correct them and send it again with FINAL in the subject.\n"
+		case asked:
+			reply += "\nNot marked FINAL: the sheet has errors. Correct them and send it again with FINAL.\n"
 		}
+		playing := playingNations(st)
 		out.save = func(ctx context.Context, tx *store.Tx) error {
 			if err := g.saveSheet(ctx, tx, m, st.Turn, nation, text, pws, report, now); err != nil {
 				return err
@@ -163,6 +175,10 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			if final {
 				if _, _, err := tx.SaveSubmission(ctx, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation),
 					Kind: KindFinal, MailID: m.ID, RawText: "FINAL", CanonicalText: "FINAL", Valid: true, SubmittedAt: now}); err != nil {
+					return err
+				}
+				// closing.go: the last FINAL closes the turn's orders.
+				if err := g.closeIfAllFinal(ctx, tx, st.Turn, playing, m); err != nil {
 					return err
 				}
 			}
@@ -227,7 +243,7 @@ func (g *Game) forwardRequest(m store.Mail, st *engine.State, nation game.Nation
 	text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "NationID": string(nation), "Game": g.ID(),
 		"Turn": st.Calendar.Label(st.Turn), "Text": req.Text, "Token": req.Token})
 	return g.message(MailRequest, string(nation), st.Turn, req.Token, []string{g.Config.Game.Referee},
-		fmt.Sprintf("[%s] Request %s from %s", g.ID(), req.Token, g.nationName(nation)), text, m.ReceivedAt)
+		fmt.Sprintf("[%s] Request %s from %s", g.ID(), req.Token, g.nationName(nation)), text, mailDate(m))
 }
 
 func ackSubject(r *parser.Report, late bool) string {
@@ -309,6 +325,12 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 	if err != nil {
 		return outcome{}, err
 	}
+	b, err := g.boundTurn(ctx, m, rs, ex, st) // bind.go: the turn the commands mean
+	if err != nil {
+		return outcome{}, err
+	}
+	hasTurnCommand := false
+	rerunLine, rerunHead := 0, "" // the answer's line for the RERUN
 	var lines []string
 	var rulings []store.Submission
 	out := outcome{status: store.MailAcknowledged, class: ClassReferee, opened: opened}
@@ -335,6 +357,13 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			case parser.ResolveNow, parser.DeadlineSet, parser.DeadlineExtend:
 				// gameover.go: no turn is open after the victory.
 				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, over))
+				continue
+			}
+		}
+		if turnBound(c) {
+			hasTurnCommand = true
+			if why := g.boundRefusal(ctx, b, st); why != "" {
+				lines = append(lines, fmt.Sprintf("line %d: %s — REFUSED: %s", c.SourceLine(), formatted, why))
 				continue
 			}
 		}
@@ -368,6 +397,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 				continue
 			}
 			line, rr := g.rerunLine(ctx, x.Turn) // rollback.go
+			rerunLine, rerunHead = len(lines), fmt.Sprintf("line %d: %s", c.SourceLine(), formatted)
 			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, line))
 			rerun = rr
 			continue
@@ -394,7 +424,12 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		if token == "" {
 			done := "recorded; the turn runner carries it out"
 			if _, ok := c.(parser.ResolveNow); ok {
-				done = fmt.Sprintf("%s will be resolved now; the reports follow", st.Calendar.Label(st.Turn))
+				done = fmt.Sprintf("%s (TURN %d) will be resolved now, with the sheets that reached the server before its orders closed; "+
+					"the reports follow. %s", st.Calendar.Label(st.Turn), st.Turn, g.earlyScheduleNote(ctx, st.Turn, m.ReceivedAt))
+				turn := st.Turn
+				saves = append(saves, func(ctx context.Context, tx *store.Tx) error { // closing.go
+					return g.closeTurn(ctx, tx, turn, turnClose{At: m.ReceivedAt, By: closedByReferee, Mail: m.ID})
+				})
 			}
 			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, done))
 			if r, ok := parser.RulingOf(c); ok {
@@ -443,7 +478,17 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			[]string{g.registered(game.NationID(req.Nation))},
 			fmt.Sprintf("[%s] Your request %s was %s", g.ID(), token, verdict),
 			templates.Must("ruling", map[string]any{"Verdict": verdict, "Token": token, "Text": req.RawText, "Ruling": formatted,
-				"Sentence": reports.RulingSentence(g.Map, r, verdict == "denied", reason)}), m.ReceivedAt))
+				"Sentence": reports.RulingSentence(g.Map, r, verdict == "denied", reason)}), mailDate(m)))
+	}
+	if rerun != nil && ledgerChanged {
+		// A rerun saves its treaties into the ledger (turnledger.go), which
+		// this mail's BREACH or LIFT changes too: one at a time.
+		lines[rerunLine] = rerunHead + " — REFUSED: this mail also changes the treaty ledger (BREACH or LIFT); " +
+			"send the RERUN in a mail of its own"
+		rerun = nil
+	}
+	if hasTurnCommand {
+		lines = append(lines, g.boundNote(b, st))
 	}
 	for _, d := range rs.Diagnostics {
 		line := "ERROR: " + d.Message

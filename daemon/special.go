@@ -81,7 +81,7 @@ func (g *Game) sheetSpecials(m store.Mail, st *engine.State, nation game.NationI
 			text := templates.Must("request", map[string]any{"Nation": g.nationName(nation), "NationID": string(nation), "Game": g.ID(),
 				"Turn": st.Calendar.Label(st.Turn), "Text": raw, "Token": tok})
 			out.msgs = append(out.msgs, g.message(MailRequest, string(nation), st.Turn, tok, []string{ref},
-				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, m.ReceivedAt))
+				fmt.Sprintf("[%s] SPECIAL %s from %s", g.ID(), tok, g.nationName(nation)), text, mailDate(m)))
 		}
 		out.subs = append(out.subs, store.Submission{GameID: g.ID(), Turn: st.Turn, Nation: string(nation), Kind: KindRequest,
 			MailID: m.ID, RawText: raw, CanonicalText: raw, ReceiptHash: tok, Valid: true, SubmittedAt: now})

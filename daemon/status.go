@@ -10,6 +10,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -32,7 +33,24 @@ type Status struct {
 	MailQuarantined     int            // received mails set aside for the referee
 	Intake              IntakeHealth   // outage.go: the intake's connection to the mailbox
 	Battles             []BattleStatus // battles of the open turn on the referee's table
-	OutboxStuck         time.Time      // outage.go: mail due since then has not gone; zero when it flows
+	// OutboxHealth is the outbox's record of its attempts (outbox.Health;
+	// OutboxKnown is false before the first).
+	OutboxHealth outbox.Health
+	OutboxKnown  bool
+	// Run is the last run of "pbem run" recorded, and whether it runs now
+	// (runstate.go); Runner is the turn runner's state as it recorded it.
+	Run         runRecord
+	Running     bool
+	Runner      runnerState
+	RunnerKnown bool
+	// Closed is an early close of the open turn's orders (RESOLVE NOW, or
+	// every nation FINAL; closing.go), when IsClosed.
+	Closed   turnClose
+	IsClosed bool
+	// Held is the open turn's hold by the mail-outage guard (outage.go),
+	// when IsHeld.
+	Held   heldMeta
+	IsHeld bool
 	// Victory says who won, when and with which tax base ("" while nobody
 	// has); Over is set when that ended the game (game.after_victory end,
 	// gameover.go), VictoryTurn is the winning turn.
@@ -80,6 +98,13 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	if d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil {
 		s.Deadline, s.DeadlineSource = d.At, d.Source
 	}
+	if s.Closed, s.IsClosed, _, err = g.earlyClose(ctx, g.DB.GetMeta, st.Turn); err != nil {
+		return nil, err
+	}
+	if s.Held, s.IsHeld, err = g.heldTurn(ctx, st.Turn, s.Deadline); err != nil {
+		return nil, err
+	}
+	s.IsHeld = s.IsHeld && !s.Held.Released
 	if rec, err := g.DB.LatestTurn(ctx, g.ID()); err == nil && rec.Status == store.TurnResolved {
 		s.LastResolved = rec.ResolvedAt
 	}
@@ -112,6 +137,9 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 		n.Sheets++
 		if !sub.Superseded {
 			n.Receipt, n.At, n.Final = sub.ReceiptHash, sub.SubmittedAt, final[sub.MailID]
+			if m, err := g.DB.MailHead(ctx, sub.MailID); err == nil && sub.MailID != 0 {
+				n.At = m.ReceivedAt // when it reached the server: what made it count
+			}
 		}
 	}
 	open, _, err := g.openRequests(ctx, st.Turn)
@@ -146,7 +174,16 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	if s.Battles, err = g.tableBattles(ctx, st); err != nil {
 		return nil, err
 	}
-	if err := g.statusHealth(ctx, s); err != nil {
+	if s.Intake, err = g.IntakeHealth(ctx); err != nil {
+		return nil, err
+	}
+	if s.OutboxHealth, s.OutboxKnown, err = outbox.ReadHealth(ctx, g.DB); err != nil {
+		return nil, err
+	}
+	if s.Run, s.Running, err = g.lastRun(ctx); err != nil {
+		return nil, err
+	}
+	if s.Runner, s.RunnerKnown, err = g.readRunner(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -178,8 +215,9 @@ func (s *Status) Text(now time.Time) string {
 	case s.Deadline.After(now):
 		fmt.Fprintf(&b, "Deadline: %s, in %s (set by the %s)\n", show(s.Deadline), roundDuration(s.Deadline.Sub(now)), s.DeadlineSource)
 	default:
-		fmt.Fprintf(&b, "Deadline: %s, passed %s ago: the turn is being resolved\n", show(s.Deadline), roundDuration(now.Sub(s.Deadline)))
+		fmt.Fprintf(&b, "Deadline: %s, passed %s ago\n", show(s.Deadline), roundDuration(now.Sub(s.Deadline)))
 	}
+	s.turnStateText(&b, now)
 	if !s.LastResolved.IsZero() {
 		fmt.Fprintf(&b, "Last turn resolved: %s\n", show(s.LastResolved))
 	}

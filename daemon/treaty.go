@@ -165,7 +165,7 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 			out.msgs = append(out.msgs, g.message(MailTreaty, string(p), st.Turn, tr.ID+".proposed", []string{g.registered(p)},
 				fmt.Sprintf("[%s] Treaty %s proposed by %s: %s", g.ID(), tr.ID, g.nationName(nation), tr.Title),
 				templates.Must("treaty-proposed", map[string]any{"Proposer": g.nationName(nation), "ID": tr.ID, "Title": tr.Title,
-					"Parties": g.partyNames(tr.Parties), "Text": tr.Text}), m.ReceivedAt))
+					"Parties": g.partyNames(tr.Parties), "Text": tr.Text}), mailDate(m)))
 		}
 		lines = append(lines, fmt.Sprintf("Treaty %q is recorded with the ID %s. %s %s been sent its text and asked to attest it (ATTEST %s). It is published to every nation when all have attested: at the start of the next turn, or of the game-year if that happens during the buy.",
 			tr.Title, tr.ID, strings.Join(others, " and "), map[bool]string{true: "has", false: "have"}[len(others) == 1], tr.ID))
@@ -202,7 +202,7 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 		for _, p := range tr.Parties {
 			out.msgs = append(out.msgs, g.message(MailTreaty, string(p), st.Turn, tr.ID+".ratified", []string{g.registered(p)},
 				fmt.Sprintf("[%s] Treaty %s is public: %s", g.ID(), tr.ID, tr.Title),
-				templates.Must("treaty-ratified", map[string]any{"ID": tr.ID, "Title": tr.Title, "Parties": g.partyNames(tr.Parties), "When": when}), m.ReceivedAt))
+				templates.Must("treaty-ratified", map[string]any{"ID": tr.ID, "Title": tr.Title, "Parties": g.partyNames(tr.Parties), "When": when}), mailDate(m)))
 		}
 	}
 	for _, l := range r.Lifts {
@@ -217,10 +217,10 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 		subject := fmt.Sprintf("[%s] Treaty %s: the penalty of %s is ended", g.ID(), tr.ID, g.nationName(l.Offender))
 		key := tr.ID + ".lift." + string(l.Offender) + "." + string(nation) + "." + store.SHA256Hex(m.Raw)[:12]
 		out.msgs = append(out.msgs, g.message(MailTreaty, string(l.Offender), st.Turn, key, []string{g.registered(l.Offender)},
-			subject, templates.Must("treaty-lifted", data), m.ReceivedAt))
+			subject, templates.Must("treaty-lifted", data), mailDate(m)))
 		if g.Config.Game.Referee != "" {
 			out.msgs = append(out.msgs, g.message(MailTreaty, "referee", st.Turn, key, []string{g.Config.Game.Referee},
-				subject, templates.Must("treaty-lifted", data), m.ReceivedAt))
+				subject, templates.Must("treaty-lifted", data), mailDate(m)))
 		}
 	}
 	out.ledger = s.Treaties
@@ -284,7 +284,7 @@ func (g *Game) refereeTreatyCommand(m store.Mail, st, s *engine.State, c parser.
 	}
 	key += "." + store.SHA256Hex(m.Raw)[:12]
 	for _, p := range []game.NationID{off, agg} {
-		msgs = append(msgs, g.message(MailTreaty, string(p), st.Turn, key, []string{g.registered(p)}, subject, templates.Must(name, data), m.ReceivedAt))
+		msgs = append(msgs, g.message(MailTreaty, string(p), st.Turn, key, []string{g.registered(p)}, subject, templates.Must(name, data), mailDate(m)))
 	}
 	what := "recorded: the penalty runs from this year-end; both parties told"
 	if lift {

@@ -86,6 +86,10 @@ type TurnMail struct {
 	// GameOver is the victory sentence when this turn ended the game
 	// (gameover.go): no next turn opens. "" while the game goes on.
 	GameOver string
+	// ScheduleNote, for the referee, says how the next deadline was set
+	// after a turn resolved before its deadline (game.after_early_resolve);
+	// "" otherwise.
+	ScheduleNote string
 }
 
 // TurnMailer builds one recipient's mail about a resolved turn, or a
@@ -116,6 +120,9 @@ type turnOutcome struct {
 	// models are the nations' report models of the turn, kept for the
 	// next turn's reports.
 	models map[string][]byte
+	// scheduleNote says how the next deadline was set after an early
+	// resolution (deadlines.go); "" otherwise.
+	scheduleNote string
 }
 
 // errTurnChanged aborts a turn commit whose inputs changed after it was
@@ -164,86 +171,100 @@ func (g *Game) WakeTurns() {
 	}
 }
 
+// turnLook is what one look of the turn runner found: whether the turn now
+// open is due, when to look again (zero: no sooner than turnLookEvery), and
+// the runner's state for "pbem status" (runstate.go).
+type turnLook struct {
+	due   bool
+	at    time.Time
+	turn  int
+	state string
+	why   string
+}
+
 // turnDue reports whether the turn now open is due, and when it will be if
 // not (zero: no deadline).
 func (g *Game) turnDue(ctx context.Context) (due bool, at time.Time, err error) {
+	l, err := g.lookTurn(ctx)
+	return l.due, l.at, err
+}
+
+// lookTurn decides whether the turn now open is due: its orders have closed
+// (closing.go: the deadline, the referee's RESOLVE NOW, or every nation
+// FINAL), the mail-outage guard does not hold it (outage.go), no battle
+// waits for the referee's table (tabletop.go), and every mail that reached
+// the server before the close has been taken in and handled.
+func (g *Game) lookTurn(ctx context.Context) (turnLook, error) {
 	st, deadline, err := g.current(ctx)
 	if err != nil {
-		return false, time.Time{}, err
+		return turnLook{}, err
 	}
+	l := turnLook{turn: st.Turn}
 	if g.gameOver(st) != nil {
-		return false, time.Time{}, nil // gameover.go: nothing is resolved after the victory
+		l.state = runnerOver
+		return l, nil // gameover.go: nothing is resolved after the victory
 	}
 	if _, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); errors.Is(err, store.ErrNotFound) {
 		deadline = time.Time{} // the schedule's guess in current is for show only
 	} else if err != nil {
-		return false, time.Time{}, err
-	}
-	subs, err := g.dueSubmissions(ctx, st.Turn)
-	if err != nil {
-		return false, time.Time{}, err
-	}
-	now := !deadline.IsZero() && !g.Now().Before(deadline)
-	for _, s := range subs {
-		if s.Kind == KindResolveNow {
-			now = true
-		}
-	}
-	var playing []string
-	for _, ns := range st.Nations {
-		if !ns.Eliminated {
-			playing = append(playing, string(ns.ID))
-		}
-	}
-	if allFinal(subs, playing) {
-		now = true // early resolution: every nation marked its sheet final
+		return turnLook{}, err
 	}
 	// rollback.go: a turn reopened by a rollback waits for the referee.
-	if now, deadline, err = g.reopenedDue(ctx, st.Turn, subs, now, deadline); err != nil {
-		return false, time.Time{}, err
+	if deadline, err = g.reopenedDeadline(ctx, st.Turn, deadline); err != nil {
+		return turnLook{}, err
 	}
-	if now { // outage.go: the mail-outage guard
-		if why, err := g.outageHold(ctx, st.Turn, deadline, subs); err != nil || why != "" {
-			return false, time.Time{}, err
-		}
-		if wait, err := g.tabletopWait(ctx); err != nil || wait { // tabletop.go: battles fought on the table
-			return false, time.Time{}, err
-		}
-	}
-	if !now {
-		return false, deadline, nil
-	}
-	// Mail stored but not yet handled may hold a sheet that came in time.
-	waiting, err := g.DB.MailByStatus(ctx, store.MailStored)
+	early, closed, _, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn)
 	if err != nil {
-		return false, time.Time{}, err
+		return turnLook{}, err
 	}
-	if len(waiting) > 0 {
-		return false, g.Now().Add(time.Second), nil
+	cl, ok := cutoff(deadline, early, closed)
+	now := g.Now()
+	switch {
+	case !ok:
+		l.state = runnerNoDeadline
+		return l, nil
+	case !closed && now.Before(deadline):
+		l.state, l.at = runnerOpen, deadline
+		return l, nil
 	}
-	return true, deadline, nil
-}
-
-// dueSubmissions returns what turnDue's rules read of a turn's submissions
-// (RESOLVE NOW, each nation's sheet in force, the FINAL marks), in the order
-// they were saved. It reads them through the index rather than the whole
-// turn: the runner looks after every mail, and a turn of thousands of sheets
-// must not make each look cost more.
-func (g *Game) dueSubmissions(ctx context.Context, turn int) ([]store.Submission, error) {
-	inForce, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
-	if err != nil {
-		return nil, err
-	}
-	out := inForce
-	for _, kind := range []string{KindResolveNow, KindFinal} {
-		ss, err := g.DB.SubmissionsOf(ctx, g.ID(), turn, "", kind)
+	if !closed || !early.Referee { // outage.go: the mail-outage guard, until the referee's RESOLVE NOW
+		why, err := g.outageHold(ctx, st.Turn, deadline)
 		if err != nil {
-			return nil, err
+			return turnLook{}, err
 		}
-		out = append(out, ss...)
+		if why != "" {
+			l.state, l.why = runnerHeld, why
+			return l, nil
+		}
 	}
-	slices.SortFunc(out, func(a, b store.Submission) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	if wait, err := g.tabletopWait(ctx); err != nil || wait { // tabletop.go: battles fought on the table
+		l.state = runnerTable
+		return l, err
+	}
+	// Every mail that reached the server before the close must be in: at
+	// a deadline the intake lists the mailbox once more; mail stored and
+	// not yet handled that came before the close is handled first.
+	if cl.By == closedByDeadline {
+		if settled := cl.At.Add(g.arrivalGrace()); !g.caughtUp(settled) {
+			l.state, l.why = runnerCatchingUp, "taking in the mail that reached the server before the deadline"
+			l.at = settled
+			if soon := now.Add(time.Second); l.at.Before(soon) {
+				l.at = soon
+			}
+			return l, nil
+		}
+	}
+	waiting, err := g.mailBefore(ctx, cl)
+	if err != nil {
+		return turnLook{}, err
+	}
+	if waiting {
+		l.state, l.why = runnerCatchingUp, "handling the mail that reached the server before "+g.closeSentence(cl)
+		l.at = now.Add(time.Second)
+		return l, nil
+	}
+	l.due, l.state = true, runnerResolving
+	return l, nil
 }
 
 // holdOrders are an NMR nation's orders: every land force of the nation on
@@ -264,15 +285,49 @@ func holdOrders(st *engine.State, n game.NationID, turn int) engine.Orders {
 // what "pbem resolve" calls; the reports it queues go out with the outbox
 // ("pbem run").
 func (g *Game) ResolveTurn(ctx context.Context) error {
+	_, err := g.resolveTurn(ctx, 0)
+	return err
+}
+
+// ResolveOpen resolves the turn now open, as "pbem resolve" does, and
+// returns the sentence saying which turn it resolved and what comes next.
+// With want > 0 it resolves only turn want: another turn open is an error
+// and nothing is done.
+func (g *Game) ResolveOpen(ctx context.Context, want int) (string, error) {
+	out, err := g.resolveTurn(ctx, want)
+	if err != nil {
+		return "", err
+	}
+	line := fmt.Sprintf("%s (TURN %d) resolved; the reports are queued and go out with \"pbem run\" (within seconds if it is running)",
+		out.label, out.resolved)
+	if !out.next.IsZero() {
+		line += fmt.Sprintf(". TURN %d opens with the deadline %s", out.resolved+1, g.showTime(out.next))
+	}
+	if out.scheduleNote != "" {
+		line += ". " + out.scheduleNote
+	}
+	return line, nil
+}
+
+// resolveTurn is ResolveTurn, bound to turn want when it is not 0.
+func (g *Game) resolveTurn(ctx context.Context, want int) (turnOutcome, error) {
 	if err := g.ensureSeedKey(ctx); err != nil {
-		return err
+		return turnOutcome{}, err
 	}
 	out, err := g.decideTurn(ctx)
 	if err != nil {
-		return err
+		return turnOutcome{}, err
+	}
+	if want > 0 && out.resolved != want {
+		st, _ := g.State(ctx)
+		label := fmt.Sprintf("TURN %d", out.resolved)
+		if st != nil {
+			label = fmt.Sprintf("%s (TURN %d)", st.Calendar.Label(out.resolved), out.resolved)
+		}
+		return turnOutcome{}, fmt.Errorf("turn %d is not open (it was resolved, or is not yet open): %s is; nothing was done", want, label)
 	}
 	if err := g.commitTurn(ctx, out); err != nil {
-		return err
+		return turnOutcome{}, err
 	}
 	g.Log.Info("turn resolved", "game", g.ID(), "turn", out.resolved, "events", out.nEvents, "nmr", out.nmr,
 		"next_deadline", out.next)
@@ -284,7 +339,7 @@ func (g *Game) ResolveTurn(ctx context.Context) error {
 	if err := g.PublishTreaties(ctx); err != nil {
 		g.Log.Error("publishing treaties", "err", err)
 	}
-	return nil
+	return out, nil
 }
 
 // decideTurn reads the turn's stored inputs, resolves it with the engine and
@@ -400,23 +455,18 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	// The next turn's deadline continues the schedule from this turn's;
 	// a turn that ends the game opens none (gameover.go).
 	over := g.gameOver(res.State) != nil
-	var prev time.Time
-	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn); err == nil {
-		prev = d.Scheduled
-		if prev.IsZero() {
-			prev = d.At
-		}
-	} else if !errors.Is(err, store.ErrNotFound) {
+	// deadlines.go: game.after_early_resolve for a turn resolved early.
+	next, scheduleNote, err := g.nextDeadline(ctx, turn, now)
+	if err != nil {
 		return turnOutcome{}, err
 	}
-	if at, ok := g.scheduled(prev, now); ok {
-		out.next = at
-	}
+	out.next = next
 	if d, err := g.DB.TurnDeadline(ctx, g.ID(), turn+1); err == nil {
-		out.next = d.At // a rerun: the next turn is open already
+		out.next, scheduleNote = d.At, "" // a rerun: the next turn is open already
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return turnOutcome{}, err
 	}
+	out.scheduleNote = scheduleNote
 	if over {
 		out.next = time.Time{}
 	}
@@ -461,6 +511,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		m.Events = engine.EventsFor(res.Events, engine.Referee)
 		m.NMRNations = out.nmr
 		m.NMRStreaks = streaks
+		m.ScheduleNote = scheduleNote
 		rs = append(rs, recipient{tm: m, kind: MailRefereeReport, who: "referee", to: ref})
 	}
 	built, err := g.buildMails(rs)
@@ -564,7 +615,8 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 	g := d.Game
 	for {
 		wait := turnLookEvery
-		due, at, err := g.turnDue(ctx)
+		look, err := g.lookTurn(ctx)
+		due, at := look.due, look.at
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -572,6 +624,7 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 			g.Log.Error("the turn runner cannot read the game; will try again", "err", err)
 			wait = turnRetry
 		case due:
+			g.noteRunner(ctx, look.turn, runnerResolving, "")
 			err := g.ResolveTurn(ctx)
 			switch {
 			case errors.Is(err, errTurnChanged):
@@ -580,6 +633,7 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 				return nil // stopping: the turn is resolved at the next start
 			case err != nil:
 				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
+				g.noteRunner(ctx, look.turn, runnerFailing, err.Error())
 				g.turnFailed(ctx, err)
 				if d.Outbox != nil {
 					d.Outbox.Wake()
@@ -593,6 +647,9 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 			}
 		case !at.IsZero():
 			wait = min(wait, max(at.Sub(g.Now()), 0))
+		}
+		if err == nil && !due {
+			g.noteRunner(ctx, look.turn, look.state, look.why)
 		}
 		if !due && ctx.Err() == nil {
 			remindAt, err := g.remind(ctx)
@@ -707,53 +764,4 @@ func (g *Game) nmrStreaks(ctx context.Context, turn int, nmr []string) (map[stri
 		}
 	}
 	return out, nil
-}
-
-// MailPreview is the outbox kind of the result of the referee's PREVIEW.
-const MailPreview = "preview"
-
-// preview resolves the turn now open as the turn runner would, writing
-// nothing, and returns the referee's summary of it as a mail answering the
-// referee's mail m (sum is m's hash). With the same sheets in force at the
-// deadline the turn resolves exactly so: the preview uses the turn's own
-// dice.
-func (g *Game) preview(ctx context.Context, m store.Mail, sum string) (outbox.Message, error) {
-	ref := g.Config.Game.Referee
-	if ref == "" {
-		return outbox.Message{}, errors.New("the game has no referee address (game.referee)")
-	}
-	out, err := g.decideTurn(ctx)
-	if err != nil {
-		return outbox.Message{}, err
-	}
-	for _, msg := range out.msgs {
-		if msg.Kind != MailRefereeReport {
-			continue
-		}
-		label := out.label
-		text := fmt.Sprintf("PREVIEW of %s: the turn as it would be resolved with the sheets in force now,\n"+
-			"and the dice it will have. Nothing was saved, and nothing was sent to the players.\n\n", label) + msg.Text
-		return g.message(MailPreview, "referee", out.resolved, "preview."+sum, []string{ref},
-			fmt.Sprintf("[%s] PREVIEW of %s", g.ID(), label), text, m.ReceivedAt), nil
-	}
-	return outbox.Message{}, errors.New("no summary was built for the referee")
-}
-
-// PreviewText resolves the turn now open as the turn runner would, writing
-// nothing but the game's dice key if it had none, and returns the referee's
-// summary: what "pbem preview" prints.
-func (g *Game) PreviewText(ctx context.Context) (string, error) {
-	if err := g.ensureSeedKey(ctx); err != nil {
-		return "", err
-	}
-	out, err := g.decideTurn(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, msg := range out.msgs {
-		if msg.Kind == MailRefereeReport {
-			return fmt.Sprintf("PREVIEW of %s: nothing was saved or sent.\n\n", out.label) + msg.Text, nil
-		}
-	}
-	return "", errors.New("no summary was built for the referee (game.referee is empty)")
 }

@@ -2,8 +2,14 @@ package daemon
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 	"strconv"
 
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -13,8 +19,9 @@ import (
 // ledger in the turn's own commit, which fails (and the turn is decided
 // again) if a mail changed the ledger in between. The ledger a turn was
 // resolved from is kept beside it, so that a RERUN resolves from the same
-// treaties; a rerun does not write the ledger back (mail during the next
-// turn may have changed it since, and it would be lost).
+// treaties. A rerun writes back what it changed, and only that (mergeLedger):
+// mail since the turn was first resolved (an attestation, the referee's
+// BREACH) may have changed the ledger, and that must not be lost.
 
 // ledgerInKey is the meta key of the ledger turn was resolved from.
 func ledgerInKey(gameID string, turn int) string {
@@ -57,15 +64,29 @@ func (g *Game) ledgerOfTurn(ctx context.Context, turn int) (ledger, error) {
 // was resolved from and the resolved treaties as the new ledger; it
 // returns errTurnChanged if the ledger changed since the decision.
 func (g *Game) commitLedger(ctx context.Context, tx *store.Tx, out turnOutcome) error {
-	if out.rerunOf > 0 {
-		return nil
-	}
 	cur, err := g.readLedger(ctx, tx.GetMeta)
 	if err != nil {
 		return err
 	}
 	if cur.raw != out.ledgerRaw {
 		return errTurnChanged
+	}
+	if out.rerunOf > 0 {
+		// The treaties as the first resolution left them, from the record
+		// the rerun replaces; what the rerun changes of those is saved.
+		old, err := tx.TurnVersion(ctx, g.ID(), out.resolved, out.rerunOf)
+		if err != nil {
+			return err
+		}
+		var was struct{ Treaties []game.Treaty }
+		if err := json.Unmarshal(old.State, &was); err != nil {
+			return fmt.Errorf("the treaties of turn %d version %d: %w", out.resolved, out.rerunOf, err)
+		}
+		merged, changed := mergeLedger(was.Treaties, cur.treaties, out.treaties)
+		if !changed {
+			return nil
+		}
+		return g.SaveTreaties(ctx, tx, merged)
 	}
 	if err := tx.SetMeta(ctx, ledgerInKey(g.ID(), out.resolved), out.ledgerIn.raw); err != nil {
 		return err
@@ -74,4 +95,49 @@ func (g *Game) commitLedger(ctx context.Context, tx *store.Tx, out turnOutcome) 
 		return nil
 	}
 	return g.SaveTreaties(ctx, tx, out.treaties)
+}
+
+// mergeLedger saves a rerun's treaties into the ledger: for each treaty, if
+// the ledger still holds it as the first resolution left it (base), the
+// rerun's version (rerun) replaces it — published or not, a penalty begun —
+// and if mail has changed it since (ours differs from base), the ledger's
+// stands. Treaties only the rerun or only the ledger has are kept. changed
+// reports whether the result differs from ours. The result is sorted by ID.
+func mergeLedger(base, ours, rerun []game.Treaty) (merged []game.Treaty, changed bool) {
+	index := func(ts []game.Treaty) map[string]game.Treaty {
+		m := make(map[string]game.Treaty, len(ts))
+		for _, t := range ts {
+			m[t.ID] = t
+		}
+		return m
+	}
+	b, o, r := index(base), index(ours), index(rerun)
+	ids := map[string]bool{}
+	for _, m := range []map[string]game.Treaty{b, o, r} {
+		for id := range m {
+			ids[id] = true
+		}
+	}
+	same := func(x game.Treaty, okx bool, y game.Treaty, oky bool) bool {
+		if okx != oky {
+			return false
+		}
+		return !okx || reflect.DeepEqual(x, y)
+	}
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
+		bt, inB := b[id]
+		ot, inO := o[id]
+		rt, inR := r[id]
+		take, ok := ot, inO
+		if same(ot, inO, bt, inB) {
+			take, ok = rt, inR
+		}
+		if ok {
+			merged = append(merged, take)
+		}
+		if !same(take, ok, ot, inO) {
+			changed = true
+		}
+	}
+	return merged, changed
 }

@@ -81,5 +81,8 @@ func plainTurnText(mp *hexmap.Map, m TurnMail) (subject, text string) {
 	default:
 		fmt.Fprintf(&b, "Orders for %s (TURN %d) are now open; the referee will set the deadline.\n", m.NextLabel, m.NextTurn)
 	}
+	if m.ScheduleNote != "" && m.GameOver == "" {
+		b.WriteString(m.ScheduleNote + "\n")
+	}
 	return subject, b.String()
 }

@@ -85,6 +85,17 @@ func (a Arm) String() string {
 	return fmt.Sprintf("Arm(%d)", uint8(a))
 }
 
+// Keyword returns the arm's order-sheet keyword as it agrees with a count
+// of n figures: "1 B gunner" but "15 C gunners" (the order checker reads
+// both); the other keywords name the arm, not the figures, and stay as
+// they are ("1 C infantry").
+func (a Arm) Keyword(n int) string {
+	if a == Gunners && n == 1 {
+		return "gunner"
+	}
+	return a.String()
+}
+
 // ParseArm reads an arm keyword as String writes it (any case).
 func ParseArm(s string) (Arm, error) {
 	s = strings.ToLower(s)

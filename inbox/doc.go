@@ -14,8 +14,10 @@
 //  1. SELECT the mailbox and read its UIDVALIDITY. A value other than the
 //     one recorded ("inbox:<mailbox>:uidvalidity") is logged: the watermark
 //     of a new UIDVALIDITY starts at 0, so every message is read again.
-//  2. UID FETCH W+1:* (UID RFC822.SIZE), W the watermark. "n:*" always
-//     returns the highest message, even below n: UIDs up to W are dropped.
+//  2. UID FETCH W+1:* (UID RFC822.SIZE INTERNALDATE), W the watermark.
+//     "n:*" always returns the highest message, even below n: UIDs up to W
+//     are dropped. The time just before the SELECT is the listing's: every
+//     mail that reached the server before it is in this listing.
 //  3. For each new UID, oldest first: a message over Limits.MaxRawBytes is
 //     never fetched whole — only BODY.PEEK[HEADER]<0.MaxHeaderBytes>, stored
 //     with a marker (NotFetched reads it) for the handler to answer and
@@ -29,7 +31,9 @@
 //     (mailbox, UIDVALIDITY, UID); if another row already holds the same
 //     SHA-256 the new row is marked ignored ("duplicate": the same mail
 //     delivered twice, or found again after a UIDVALIDITY change); and the
-//     watermark moves to this UID. No flag has been touched yet.
+//     watermark moves to this UID, with the time the mail reached the server
+//     (ServerReceipt: the INTERNALDATE cross-checked with the topmost Received
+//     stamp) and the time it was fetched. No flag has been touched yet.
 //  4. The Handler runs for every stored mail, oldest first, one at a time
 //     (or the BatchHandler for several, which records them in order). It
 //     saves its effect and moves the status forward in one transaction (see
@@ -44,6 +48,9 @@
 //     alone): steps 3 and 4 run for one batch, stored in one transaction,
 //     before the next is fetched, so a burst is answered while it is still
 //     arriving, and at most one large mail is in memory.
+//     Once every batch is stored and handled, Options.OnPolled is told the
+//     listing's time (the daemon's turn runner waits for one after a
+//     deadline).
 //  5. Every mail of the mailbox whose status is past stored but not moved is
 //     taken out of the mailbox. Where Options.Mask gave a copy (pbem's, with
 //     the passwords masked), the copy takes the mail's place: with

@@ -17,6 +17,7 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/store"
 )
 
 // watchedConn records when the server last sent a byte, for the watchdog.
@@ -56,11 +57,21 @@ type session struct {
 	done      chan struct{} // closed by close
 	closeOnce sync.Once
 
+	// listed is when the last poll on this connection listed the mailbox
+	// (this machine's clock); zero before the first. A mail listed later
+	// reached the server after it (arrival.go: the clocks compared).
+	listed time.Time
+
 	caps       imap.CapSet
 	canMove    bool // MOVE
 	canUIDPlus bool // UIDPLUS: UID EXPUNGE deletes only the UIDs named
 	processed  bool // the processed mailbox exists (or was created)
 }
+
+// ErrLoginRefused is wrapped by the error of a connection whose LOGIN the
+// server refused (a wrong user name or password, an app password needed):
+// trying again will not help until the settings change.
+var ErrLoginRefused = errors.New("the server refused the login")
 
 // errWatchdog is the cause of a connection the watchdog closed.
 var errWatchdog = errors.New("inbox: the IMAP server stopped answering; connection closed by the watchdog")
@@ -136,6 +147,10 @@ func dial(ctx context.Context, o *Options) (*session, error) {
 	err = s.do("LOGIN", func() error { return s.c.Login(o.Username, o.Password.Reveal()).Wait() })
 	if err != nil {
 		s.close()
+		var ie *imap.Error
+		if errors.As(err, &ie) {
+			return nil, fmt.Errorf("inbox: logging in to %s as %s: %w: %w", o.Addr, o.Username, ErrLoginRefused, err)
+		}
 		return nil, fmt.Errorf("inbox: logging in to %s as %s: %w", o.Addr, o.Username, err)
 	}
 	err = s.do("CAPABILITY", func() error {
@@ -262,10 +277,12 @@ func (s *session) selectMailbox(name string) (*imap.SelectData, error) {
 	return data, nil
 }
 
-// newMessage is a UID above the watermark and its size.
+// newMessage is a UID above the watermark, its size and the server's
+// INTERNALDATE (zero if it gave none).
 type newMessage struct {
-	uid  imap.UID
-	size int64
+	uid      imap.UID
+	size     int64
+	internal time.Time
 }
 
 // newMessages lists the messages with a UID above last, oldest first. "UID
@@ -276,13 +293,13 @@ func (s *session) newMessages(last imap.UID) ([]newMessage, error) {
 	set.AddRange(last+1, 0) // 0 is "*"
 	var out []newMessage
 	err := s.do("FETCH sizes", func() error {
-		msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		msgs, err := s.c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true, InternalDate: true}).Collect()
 		if err != nil {
 			return err
 		}
 		for _, m := range msgs {
 			if m.UID > last {
-				out = append(out, newMessage{uid: m.UID, size: m.RFC822Size})
+				out = append(out, newMessage{uid: m.UID, size: m.RFC822Size, internal: m.InternalDate})
 			}
 		}
 		return nil
@@ -421,7 +438,7 @@ func (s *session) present(uids []imap.UID) ([]imap.UID, error) {
 // An announcement that came while the last poll ran is kept (s.wake holds
 // one): the mail it announced may have come after the poll looked, so it
 // costs at most one poll too many.
-func (s *session) idle(ctx context.Context, d time.Duration) error {
+func (s *session) idle(ctx context.Context, d time.Duration, kick <-chan struct{}) error {
 	var cmd *imapclient.IdleCommand
 	if err := s.do("IDLE", func() error {
 		var err error
@@ -434,6 +451,7 @@ func (s *session) idle(ctx context.Context, d time.Duration) error {
 	defer timer.Stop()
 	select {
 	case <-s.wake:
+	case <-kick:
 	case <-timer.C:
 	case <-ctx.Done():
 	case <-s.c.Closed():
@@ -452,5 +470,24 @@ func (s *session) idle(ctx context.Context, d time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("inbox: ending IDLE: %w", err)
 	}
+	return nil
+}
+
+// CheckLogin connects to the IMAP server, logs in and logs out, reading
+// nothing: what "pbem run" does at start, so that a wrong password is loud
+// at once.
+func CheckLogin(ctx context.Context, opts *Options) error {
+	o := opts.withDefaults()
+	if o.Handler == nil {
+		o.Handler = func(context.Context, store.Mail) error { return nil } // nothing is read
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	s, err := dial(ctx, &o)
+	if err != nil {
+		return err
+	}
+	s.logout()
 	return nil
 }

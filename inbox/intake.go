@@ -40,6 +40,9 @@ type Intake struct {
 	// be replaced by its masked copy on this server.
 	warnedMask bool
 
+	// kick asks the serving connection to poll now (PollNow).
+	kick chan struct{}
+
 	// hook, when set (tests only), is called after each step of a mail
 	// (stepFetched, stepStored, stepHandled, stepMoved); an error stops the
 	// poll there, as a crash would.
@@ -59,7 +62,18 @@ const (
 // PollOnce report their absence).
 func New(db *store.DB, opts *Options) *Intake {
 	o := opts.withDefaults()
-	return &Intake{db: db, o: o, log: o.Logger.With("component", "inbox", "mailbox", o.Mailbox)}
+	return &Intake{db: db, o: o, log: o.Logger.With("component", "inbox", "mailbox", o.Mailbox), kick: make(chan struct{}, 1)}
+}
+
+// PollNow asks Run to poll the mailbox at once rather than at the next
+// announcement or poll interval (the turn runner asks at a deadline, so
+// that every mail that reached the server before it is taken in). It does
+// not wait.
+func (in *Intake) PollNow() {
+	select {
+	case in.kick <- struct{}{}:
+	default:
+	}
 }
 
 // Run serves the mailbox until ctx ends, and then returns ctx.Err(). It
@@ -114,7 +128,7 @@ func (in *Intake) serve(ctx context.Context) (healthy bool, err error) {
 		}
 		healthy = true
 		if useIdle {
-			err = s.idle(ctx, in.o.PollInterval)
+			err = s.idle(ctx, in.o.PollInterval, in.kick)
 		} else {
 			t := time.NewTimer(in.o.PollInterval)
 			select {
@@ -122,6 +136,7 @@ func (in *Intake) serve(ctx context.Context) (healthy bool, err error) {
 				err = ctx.Err()
 			case <-s.c.Closed():
 				err = errors.New("inbox: the server closed the connection")
+			case <-in.kick:
 			case <-t.C:
 			}
 			t.Stop()
@@ -167,6 +182,9 @@ func (in *Intake) prepare(s *session) {
 func (in *Intake) poll(ctx context.Context, s *session) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	// Every mail that reached the server before this instant is in the
+	// listing below (its FETCH comes after it).
+	listedAt := in.o.Now()
 	sel, err := s.selectMailbox(in.o.Mailbox)
 	if err != nil {
 		return err
@@ -195,7 +213,7 @@ func (in *Intake) poll(ctx context.Context, s *session) error {
 			size += news[n].size
 			n++
 		}
-		if err := in.intakeBatch(ctx, s, uv, news[:n]); err != nil {
+		if err := in.intakeBatch(ctx, s, uv, news[:n], s.listed); err != nil {
 			return err
 		}
 		news = news[n:]
@@ -208,6 +226,11 @@ func (in *Intake) poll(ctx context.Context, s *session) error {
 			in.log.Warn("handling stored mail failed; will try again at the next poll", "err", err)
 			break
 		}
+	}
+	// Everything that reached the server before listedAt is stored now.
+	s.listed = listedAt
+	if in.o.OnPolled != nil {
+		in.o.OnPolled(listedAt)
 	}
 	return in.moveHandled(ctx, s, uv, keywordAllowed(sel.PermanentFlags, in.o.ProcessedKeyword))
 }
@@ -275,10 +298,10 @@ type fetched struct {
 // intakeBatch fetches a batch of new messages and stores them, with the
 // watermark, in one transaction. A batch the store refuses (the server
 // reused a UID) is stored one mail at a time, so the others still go in.
-func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news []newMessage) error {
+func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news []newMessage, listedBefore time.Time) error {
 	var batch []fetched
 	for _, nm := range news {
-		f, err := in.fetchOne(s, uv, nm)
+		f, err := in.fetchOne(s, uv, nm, listedBefore)
 		if err != nil {
 			return err
 		}
@@ -361,10 +384,13 @@ func (in *Intake) logStored(row store.Mail, f fetched, dupOf int64) {
 }
 
 // fetchOne reads one new message from the server (only its header if it is
-// over the size limit).
-func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error) {
+// over the size limit) and works out when it reached the server
+// (arrival.go). listedBefore is the previous listing on this connection,
+// which did not hold the message (zero: unknown).
+func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage, listedBefore time.Time) (fetched, error) {
 	lim := in.o.Limits
-	m := store.Mail{Mailbox: in.o.Mailbox, UIDValidity: uv, UID: uint32(nm.uid), ReceivedAt: in.o.Now()}
+	now := in.o.Now()
+	m := store.Mail{Mailbox: in.o.Mailbox, UIDValidity: uv, UID: uint32(nm.uid), ReceivedAt: now, FetchedAt: now}
 	quarantine := ""
 	if nm.size > lim.MaxRawBytes {
 		hdr, _, gone, err := s.fetch(nm.uid, true, int64(lim.MaxHeaderBytes))
@@ -392,6 +418,18 @@ func (in *Intake) fetchOne(s *session, uv uint32, nm newMessage) (fetched, error
 		}
 	}
 	m.MessageID, m.From = quickHeader(m.Raw, lim.MaxHeaderBytes)
+	m.ReceivedAt, m.ArrivalSource, m.ArrivalNote = ServerReceipt(nm.internal, m.Raw, now)
+	if m.ArrivalNote != "" {
+		in.log.Warn("the arrival time of a mail is not the server's INTERNALDATE as it stands", "uid", nm.uid,
+			"arrival", m.ReceivedAt, "source", m.ArrivalSource, "note", m.ArrivalNote)
+	}
+	if skew := skewOf(nm.internal, now, listedBefore); skew != 0 {
+		in.log.Warn("the mail server's clock differs from this machine's (or it showed a mail late)", "uid", nm.uid,
+			"skew", skew.Round(time.Second), "internaldate", nm.internal, "fetched", now, "listed_before", listedBefore)
+		if in.o.OnSkew != nil {
+			in.o.OnSkew(skew, nm.internal, now)
+		}
+	}
 	return fetched{m: m, quarantine: quarantine}, nil
 }
 

@@ -162,8 +162,22 @@ type Options struct {
 	// Logger receives the intake's log. Default slog.Default().
 	Logger *slog.Logger
 
-	// Now stamps store.Mail.ReceivedAt. Default time.Now.
+	// Now is this machine's clock: it stamps store.Mail.FetchedAt (and
+	// ReceivedAt when the server gives no stamp, arrival.go) and the
+	// listings OnPolled reports. Default time.Now.
 	Now func() time.Time
+
+	// OnPolled, when set, is called after each poll has stored and handled
+	// every mail the listing found, with when the listing began (Now):
+	// every mail that reached the server before that instant is in the
+	// store. The daemon's turn runner waits for one after a deadline.
+	OnPolled func(listedAt time.Time)
+
+	// OnSkew, when set, is called when a mail's INTERNALDATE shows the
+	// server's clock off from this machine's by more than ArrivalMargin
+	// (skew > 0: the server's is ahead), with the stamp and when the mail
+	// was fetched.
+	OnSkew func(skew time.Duration, internal, fetched time.Time)
 }
 
 func (o *Options) withDefaults() Options {

@@ -53,6 +53,10 @@ type Message struct {
 	// Key tells apart several mails of the same game, turn, nation and
 	// kind (for an answer, the Message-ID of the mail answered). May be "".
 	Key string
+	// Priority is the message's place in the send order under a pace
+	// (doc.go, "Priority"): PriorityAnswer, PriorityReport (the default,
+	// "") or PriorityNotice. It is not part of the bytes.
+	Priority Priority
 
 	// From is the game's address and display name. Required; its domain
 	// is the Message-ID's domain.
@@ -87,6 +91,34 @@ type Message struct {
 	Text string
 	// Attachments follow the text in a multipart/mixed body, in order.
 	Attachments []Attachment
+}
+
+// Priority is a message's place in the send order when the outbox sends at
+// a pace: every due answer before any due report, every due report before
+// any due reminder or notice (doc.go, "Priority").
+type Priority string
+
+// The priorities.
+const (
+	// PriorityAnswer: the answer to a mail someone just sent (a sheet, the
+	// referee's commands): its sender is waiting for it.
+	PriorityAnswer Priority = "answer"
+	// PriorityReport: a turn's reports; the default ("").
+	PriorityReport Priority = "report"
+	// PriorityNotice: reminders, notices, failure reports: mail nobody is
+	// waiting for at this moment.
+	PriorityNotice Priority = "notice"
+)
+
+// rank is the store's number for p (lower goes first).
+func (p Priority) rank() int {
+	switch p {
+	case PriorityAnswer:
+		return store.OutboxAnswer
+	case PriorityNotice:
+		return store.OutboxNotice
+	}
+	return store.OutboxReport
 }
 
 // Attachment is a file sent with a Message, base64 encoded.
@@ -142,6 +174,28 @@ func MessageID(domain, game string, turn int, nation, kind, key string) string {
 	return "<" + strings.Join(parts, ".") + "@" + d + ">"
 }
 
+// MessageIDTurn reads the turn back from a Message-ID MessageID made
+// (angle brackets optional): the "tN" part after the game's. ok is false for
+// an id without one (a mail that belongs to no turn, or not pbem's). A
+// mail of no turn for a nation whose id is "t" and digits would read as one
+// of that turn; pbem's nation ids are names.
+func MessageIDTurn(id string) (turn int, ok bool) {
+	id = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(id), "<"), ">")
+	local, _, found := strings.Cut(id, "@")
+	if !found {
+		return 0, false
+	}
+	parts := strings.Split(local, ".")
+	if len(parts) < 5 || len(parts[1]) < 2 || parts[1][0] != 't' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(parts[1][1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != parts[1][1:] {
+		return 0, false
+	}
+	return n, true
+}
+
 // idAtom makes s a readable dot-atom part.
 func idAtom(s string) string {
 	var b strings.Builder
@@ -193,6 +247,7 @@ func Row(m Message) (store.OutboxMessage, error) {
 		MessageID:     m.ID(),
 		GameID:        m.Game,
 		Kind:          m.Kind,
+		Priority:      m.Priority.rank(),
 		Recipients:    rcpt,
 		Raw:           raw,
 		State:         store.OutboxPending,

@@ -280,3 +280,19 @@ func TestMessageID(t *testing.T) {
 		seen[id] = strings.Join(args, "|")
 	}
 }
+
+// TestMessageIDTurn: the turn comes back out of every id MessageID makes
+// for a turn, and out of none made for no turn.
+func TestMessageIDTurn(t *testing.T) {
+	for _, turn := range []int{0, 1, 3, 120} {
+		id := MessageID("pbem.localhost", "syw", turn, "referee", "outage", "k.ey")
+		if got, ok := MessageIDTurn(id); !ok || got != turn {
+			t.Errorf("MessageIDTurn(%s) = %d, %v; want %d", id, got, ok, turn)
+		}
+	}
+	for _, id := range []string{MessageID("pbem.localhost", "syw", -1, "referee", "notice", ""), "<abc@x>", "t3", "<syw.t3x.a.b@x>"} {
+		if got, ok := MessageIDTurn(id); ok {
+			t.Errorf("MessageIDTurn(%s) = %d, want none", id, got)
+		}
+	}
+}

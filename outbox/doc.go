@@ -37,12 +37,15 @@
 // take turns on a mutex; rows are claimed with an atomic state change, so
 // two processes never send the same row at once). A pass goes:
 //
-//  1. Ask the store for the oldest pending row that is due
-//     (NextAttemptAt not after Options.Now).
+//  1. Ask the store whether a pending row is due (NextAttemptAt not after
+//     Options.Now).
 //  2. Wait until the rate allows another transaction: starts are spaced
 //     one minute / Options.RatePerMinute apart.
-//  3. Mark the row sending — durably, before the connection is used, and so
-//     before DATA. A crash from here on leaves the row in sending.
+//  3. Only then choose the row, in the send order (below), and mark it
+//     sending — durably, before the connection is used, and so before
+//     DATA. A crash from here on leaves the row in sending. (Choosing after
+//     the wait, not before it, is what lets an answer queued during the
+//     wait go next.)
 //  4. Connect if there is no open connection (implicit TLS, mandatory
 //     STARTTLS, or plaintext to a loopback address only; AUTH PLAIN or
 //     LOGIN when a user name is configured), then MAIL FROM (the From
@@ -62,6 +65,40 @@
 //  6. Repeat until nothing is due. The connection is kept for the next
 //     message and closed with QUIT at the end of the pass; after an error
 //     it is reset or dropped.
+//
+// # Priority
+//
+// Under a provider's pace (30 a minute by default) the order of the queue
+// is what people notice: a player who sent a sheet waits for its answer,
+// nobody waits for the twentieth report of a turn. Each row has a priority
+// (Message.Priority, the store's priority column): PriorityAnswer for the
+// answer to a sheet or to the referee's commands, PriorityReport for a
+// turn's reports (and rows older than the column), PriorityNotice for
+// reminders, notices and failure reports. Due rows go out
+//
+//  1. first, any row that has waited store.OutboxPromoteAfter (10 minutes)
+//     or more since it was queued, oldest first — so that a stream of
+//     answers can delay a report but never hold it back for ever;
+//  2. then by priority, answers before reports before notices, and within a
+//     priority oldest (CreatedAt, the message's Date) first.
+//
+// Both walks follow an index (outbox_pending_order, outbox_pending_priority),
+// reading no body and sorting nothing. Toward the embedded server
+// (Unlimited) the same order decides which rows a batch claims. A message's
+// Date is when it was made, never earlier (the daemon dates a reminder when
+// it queues it), so nothing is queued ahead of older mail by its date.
+//
+// # Health
+//
+// The outcome of delivery attempts is recorded (Health, store meta
+// HealthKey) when it changes — the first success after failures, or a
+// failure — with the run that wrote it (Options.Run), since when the outbox
+// works or fails, how many attempts failed in a row and the last error.
+// "pbem status" and the daemon's outage guard read it: an outbox whose every
+// attempt fails (a wrong password: 535) is shown FAILING and can hold a
+// turn; one that merely has mail queued (a reminder for later, reports under
+// the pace) is neither. CheckLogin logs in once without sending, for "pbem
+// run" at start.
 //
 // Run starts by sending again, unchanged, every row left in sending by a
 // process that stopped mid-send (store.RecoverSending): the server may or

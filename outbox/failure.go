@@ -83,15 +83,16 @@ func (o *Outbox) failureReport(m store.OutboxMessage, e *Error, attempts int, no
 		"and it is sent unchanged.", m.ID), 72))
 
 	msg := Message{
-		Game:    m.GameID,
-		Turn:    -1,
-		Kind:    KindDeliveryFailure,
-		Key:     m.MessageID + " " + now.UTC().Format(time.RFC3339Nano),
-		From:    from,
-		To:      []mail.Address{{Address: o.opts.Referee}},
-		Subject: "[pbem] Undelivered mail to " + rcpts + ": " + subject,
-		Date:    now,
-		Text:    b.String(),
+		Game:     m.GameID,
+		Turn:     -1,
+		Kind:     KindDeliveryFailure,
+		Priority: PriorityNotice,
+		Key:      m.MessageID + " " + now.UTC().Format(time.RFC3339Nano),
+		From:     from,
+		To:       []mail.Address{{Address: o.opts.Referee}},
+		Subject:  "[pbem] Undelivered mail to " + rcpts + ": " + subject,
+		Date:     now,
+		Text:     b.String(),
 	}
 	row, err := Row(msg)
 	if err != nil {

@@ -104,6 +104,11 @@ type Options struct {
 	// Dial opens the TCP connection. Default: net.Dialer.DialContext.
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
+	// Run names the process (the daemon's start time): the health record
+	// (Health) carries it, so that a reader can tell this run's record
+	// from an earlier one's. Default "".
+	Run string
+
 	// Logger receives what the outbox does, at info (sent), warn
 	// (attempt failed) and error (message failed, settings refused).
 	// Default slog.Default().
@@ -214,6 +219,10 @@ type Outbox struct {
 	lastStart time.Time  // when the last transaction started, for the rate
 	sess      *session   // the open connection during a pass
 	pool      []*session // the connections of an Unlimited pass (sendParallel)
+
+	hmu         sync.Mutex // guards health
+	health      Health     // health.go: the outcome of the attempts so far
+	healthKnown bool       // an attempt has been made
 }
 
 // New returns an Outbox sending db's outbox rows. It does no I/O: nothing is
@@ -290,6 +299,7 @@ func (o *Outbox) Run(ctx context.Context) error {
 		// the next pass sends such rows again first.
 		recovered = err == nil
 		if err != nil {
+			o.noteText(ctx, "sending stopped: "+err.Error())
 			o.log.Error("outbox: sending stopped; trying again later", "error", err, "retry_in", o.opts.PollInterval)
 		} else if st != (Stats{}) {
 			o.log.Debug("outbox: pass done", "sent", st.Sent, "retried", st.Retried, "failed", st.Failed)
@@ -362,6 +372,11 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 					return st, err
 				}
 			}
+			// Under a pace the next row is chosen when its slot comes, not
+			// before the wait: an answer queued meanwhile goes first.
+			if err := o.waitRate(ctx); err != nil {
+				return st, err
+			}
 			if queue, err = o.claim(ctx); err != nil {
 				return st, err
 			}
@@ -381,6 +396,9 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 			queue = nil
 			outcomes := o.sendParallel(ctx, t, batch)
 			for i, m := range batch {
+				if ctx.Err() == nil {
+					o.note(ctx, outcomes[i].err)
+				}
 				if outcomes[i].err == nil {
 					sent = append(sent, store.SentMark{ID: m.ID, At: outcomes[i].at})
 					st.Sent++
@@ -407,6 +425,9 @@ func (o *Outbox) pass(ctx context.Context, recover bool) (st Stats, err error) {
 		}
 		o.lastStart = o.opts.Now()
 		e := o.send(ctx, t, m)
+		if ctx.Err() == nil {
+			o.note(ctx, e)
+		}
 		if e == nil {
 			sent = append(sent, store.SentMark{ID: m.ID, At: o.opts.Now()})
 			st.Sent++

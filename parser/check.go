@@ -75,6 +75,10 @@ type Report struct {
 	// (in Requests, or a SPECIAL in Orders); Withdrawn those it takes back
 	// (WITHDRAW REQUEST); Lapsed the denied ones, not carried (carry.go).
 	Carried, Withdrawn, Lapsed []OpenRequest
+	// Final is set when the sheet holds a FINAL line: the nation's last
+	// orders for the turn (the daemon marks the sheet final when it has no
+	// errors).
+	Final bool
 	// Accepted lists every accepted statement in sheet order, with
 	// Annotations (by index into Accepted) saying what the checker worked
 	// out: a route, a new force's ID, a request's token.
@@ -316,6 +320,8 @@ func (r *Report) accept(st Statement, annot string) {
 		r.Requests = append(r.Requests, *st.Request)
 	case st.Password != nil:
 		r.PasswordChange = st.Password
+	case st.Final != nil:
+		r.Final = true
 	}
 }
 
@@ -325,6 +331,7 @@ func (r *Report) finish() {
 		r.Accepted, r.Orders.List, r.Annotations = nil, nil, map[int]string{}
 		r.Treaties, r.Attestations, r.Lifts, r.Requests, r.PasswordChange = nil, nil, nil, nil, nil
 		r.Carried, r.Withdrawn, r.Lapsed = nil, nil, nil
+		r.Final = false
 		return
 	}
 	sum := sha256.Sum256([]byte(r.canonical(false)))

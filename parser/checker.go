@@ -35,9 +35,11 @@ type checker struct {
 	ledgerState *engine.State
 	cal         game.Calendar
 	r           *Report
-	nation      game.NationID
-	letter      string
-	yearEnd     bool
+	// final is set once a FINAL line has been accepted.
+	final   bool
+	nation  game.NationID
+	letter  string
+	yearEnd bool
 
 	// forces is the nation's forces as the organisation orders checked so
 	// far leave them (clones; the state is never changed).
@@ -277,6 +279,13 @@ func (c *checker) check(st *Statement) (ok bool) {
 			c.reject("", "the new password is too short (at least 4 characters)", "Choose a longer password.")
 		}
 		c.note("your password changes once this sheet is accepted; use the new one from your next sheet on")
+		return true
+	case st.Final != nil:
+		if c.final {
+			c.warn("FINAL", "FINAL is written twice; the sheet is final once", "Write FINAL once.")
+			return false
+		}
+		c.final = true
 		return true
 	}
 	c.phase(st.Order)
@@ -640,7 +649,7 @@ func (c *checker) takeContents(f *game.Force, ct Contents, verb string) {
 			}
 		}
 		if asked > have {
-			c.reject(fmt.Sprintf("%d %s %s", want.Count, want.Grade, want.Arm),
+			c.reject(fmt.Sprintf("%d %s %s", want.Count, want.Grade, want.Arm.Keyword(want.Count)),
 				fmt.Sprintf("%s has %d %s %s, so cannot %s %d; it has %s", f.ID, have, want.Grade, want.Arm, verb, asked, describe(f)),
 				"List only what the force holds, by grade and arm as your report prints them.")
 		}

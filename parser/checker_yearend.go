@@ -24,7 +24,7 @@ func (c *checker) checkBuy(o engine.Buy) {
 	switch {
 	case w.Troops != nil:
 		t := w.Troops
-		what = fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+		what = fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm.Keyword(t.Count))
 		bf, _ := costs.Figure(t.Arm, t.Grade)
 		cost = bf.Buy * t.Count
 	case w.Gun != 0:

@@ -39,6 +39,8 @@ func FormatStatement(st *Statement, v *Vocabulary) string {
 		return "WITHDRAW REQUEST " + st.Withdraw.Token
 	case st.Password != nil:
 		return "# PASSWORD CHANGE accepted (the new password is not repeated here)"
+	case st.Final != nil:
+		return "FINAL"
 	}
 	return ""
 }
@@ -196,7 +198,7 @@ func formatPlace(pl game.Place, v *Vocabulary) string {
 func FormatContents(c Contents, v *Vocabulary) string {
 	var parts []string
 	for _, t := range c.Troops {
-		parts = append(parts, fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm))
+		parts = append(parts, fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm.Keyword(t.Count)))
 	}
 	for _, g := range c.Guns {
 		s := fmt.Sprintf("%d %s", g.Count, g.Kind)
@@ -223,7 +225,7 @@ func FormatContents(c Contents, v *Vocabulary) string {
 func formatPurchase(p engine.Purchase) string {
 	switch {
 	case p.Troops != nil:
-		return fmt.Sprintf("%d %s %s", p.Troops.Count, p.Troops.Grade, p.Troops.Arm)
+		return fmt.Sprintf("%d %s %s", p.Troops.Count, p.Troops.Grade, p.Troops.Arm.Keyword(p.Troops.Count))
 	case p.Gun != 0:
 		return fmt.Sprintf("%d %s", p.Count, p.Gun)
 	case p.Depot:

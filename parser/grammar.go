@@ -26,6 +26,7 @@ func init() {
 		"BUY": parseBuy, "FIELD": parseField, "DISBAND": parseDisband, "TRANSFER": parseTransfer,
 		"TREASURY": parseTreasury, "TEMPORARY": parseTemporary,
 		"TREATY": parseTreaty, "ATTEST": parseAttest, "LIFT": parseLift, "REQUEST": parseRequest, "PASSWORD": parsePassword,
+		"FINAL": parseFinal,
 	}
 }
 
@@ -613,3 +614,8 @@ func parsePassword(p *parser) {
 	p.pos = len(p.items) - 1
 	p.st.Password = &PasswordChange{New: f[2]}
 }
+
+// FINAL: these are the nation's last orders for the turn; when every
+// nation's sheet in force says so, the turn is resolved before its
+// deadline. Nothing follows the word.
+func parseFinal(p *parser) { p.st.Final = &Final{} }

@@ -94,10 +94,11 @@ type Statement struct {
 	Request  *Request        `json:",omitempty"`
 	Withdraw *Withdraw       `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
+	Final    *Final          `json:",omitempty"`
 }
 
 // Kind returns the statement's keyword: the engine order's Kind, or
-// "treaty", "attest", "lift", "request", "withdraw", "password".
+// "treaty", "attest", "lift", "request", "withdraw", "password", "final".
 func (s *Statement) Kind() string {
 	switch {
 	case s.Order != nil:
@@ -114,6 +115,8 @@ func (s *Statement) Kind() string {
 		return "withdraw"
 	case s.Password != nil:
 		return "password"
+	case s.Final != nil:
+		return "final"
 	}
 	return ""
 }
@@ -146,6 +149,11 @@ type Request struct {
 type Withdraw struct {
 	Token string // "R1a2b3c", "S1a2b3c"
 }
+
+// Final marks the sheet as the nation's last orders for the turn (a FINAL
+// line; the word FINAL in the mail's subject does the same). When every
+// nation's sheet in force is marked final, the turn is resolved at once.
+type Final struct{}
 
 // PasswordChange sets the nation's password from the next sheet on.
 type PasswordChange struct {

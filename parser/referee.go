@@ -169,6 +169,11 @@ type RefereeSheet struct {
 	// is its line.
 	Password     string
 	PasswordLine int
+	// Turn is the turn a TURN line names (0 when there is none): the turn
+	// the mail's RESOLVE NOW, DEADLINE, PREVIEW and ROLLBACK mean (the
+	// daemon refuses them when another turn is open). TurnLine is its line.
+	Turn     int
+	TurnLine int
 }
 
 var refereeVerbs = append([]string{"APPROVE", "DENY", "BREACH", "LIFT", "DEADLINE", "RESOLVE", "RERUN", "PREVIEW"}, moreRefereeVerbs...)
@@ -262,6 +267,16 @@ func ParseRefereeCommands(mail string, v *Vocabulary, loc *time.Location) *Refer
 				rs.Password, rs.PasswordLine = pl.password, pl.line
 				continue
 			}
+			if tl, ok := cmd.(turnLine); ok {
+				if rs.TurnLine > 0 && rs.Turn != tl.turn {
+					rs.Diagnostics = append(rs.Diagnostics, Diagnostic{Line: tl.line, Severity: Error, Source: lg.text,
+						Message: fmt.Sprintf("a second TURN line names turn %d, the first (line %d) turn %d", tl.turn, rs.TurnLine, rs.Turn),
+						Hint:    "Write one TURN line: the turn your commands are about."})
+					continue
+				}
+				rs.Turn, rs.TurnLine = tl.turn, tl.line
+				continue
+			}
 			rs.Commands = append(rs.Commands, cmd)
 			lastApprove = -1
 			if _, ok := cmd.(Approve); ok {
@@ -296,6 +311,16 @@ type passwordLine struct {
 // Verb returns "password".
 func (passwordLine) Verb() string { return "password" }
 
+// turnLine is the TURN line of a referee's mail, returned as a command so
+// the loop above can take it.
+type turnLine struct{ turn, line int }
+
+// Verb returns "turn".
+func (turnLine) Verb() string { return "turn" }
+
+// SourceLine returns the line: the TURN line is not a command.
+func (t turnLine) SourceLine() int { return t.line }
+
 // SourceLine returns the line: the PASSWORD line is not a command.
 func (p passwordLine) SourceLine() int { return p.line }
 
@@ -305,7 +330,7 @@ var durationPattern = regexp.MustCompile(`^(?i)(\d+[dhm])+$`)
 // command, an effect or GAME, by unique prefix, or a word of five letters or
 // more one edit away from one.
 func startsRefereeCommand(w string) bool {
-	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD")
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD", "TURN")
 	if kw, _ := match(w, all); kw != "" {
 		return true
 	}
@@ -385,7 +410,7 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 	if it.typ != itemWord {
 		p.expected(it, "a referee command ("+orList(refereeVerbs)+")", "Write one command per line.")
 	}
-	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD")
+	all := append(append(append([]string{}, refereeVerbs...), effectVerbs...), "GAME", "PASSWORD", "TURN")
 	kw, amb := match(it.val, all)
 	if kw == "" {
 		if len(amb) > 0 {
@@ -401,6 +426,13 @@ func parseRefereeLine(lg *logical, v *Vocabulary, loc *time.Location) (cmd Refer
 			p.expected(g, "the game's ID", "Write GAME and the game's ID.")
 		}
 		cmd = gameLine{game: g.val}
+	case "TURN":
+		it := p.peek()
+		n := p.number("the turn your commands are about", 100000)
+		if n < 1 {
+			p.fail(it, "turn 0 is the starting position, which no command can act on", "Write TURN and the number of the open turn.")
+		}
+		cmd = turnLine{turn: n, line: line}
 	case "PASSWORD":
 		// The rest of the line as written: a password may hold any
 		// character the lexer would split on.

@@ -93,6 +93,48 @@ func (d *doc) keep(heights []float64, whole int, draw func(i int)) {
 	}
 }
 
+// minLastPage is the fewest rows a flow (flow) leaves on its last page:
+// a report does not end on a page of one or two lines.
+const minLastPage = 3
+
+// flow prints a long run of rows to the end of the report, draw printing
+// row i: a page breaks only where at least minLines rows stay on each
+// side, never right after a row glued to the next (a heading), and the
+// last page holds at least minLastPage rows.
+func (d *doc) flow(heights []float64, glued []bool, draw func(i int)) {
+	n := len(heights)
+	for i := 0; i < n; {
+		left := n - i
+		fit, used := 0, 0.0
+		for fit < left && used+heights[i+fit] <= d.room()+0.01 {
+			used += heights[i+fit]
+			fit++
+		}
+		if fit < left {
+			if left-fit < minLastPage && left > minLastPage {
+				fit = left - minLastPage
+			}
+			for fit > 0 && glued[i+fit-1] {
+				fit--
+			}
+			_, top, _, _ := d.pdf.GetMargins()
+			fresh := d.pdf.GetY() <= top+0.01
+			if fit < minLines && !fresh {
+				d.pdf.AddPage()
+				continue
+			}
+			fit = max(fit, 1)
+		}
+		for k := 0; k < fit; k++ {
+			draw(i + k)
+		}
+		i += fit
+		if i < n {
+			d.pdf.AddPage()
+		}
+	}
+}
+
 // textLines wraps s, in the current font, to the width a cell indent mm
 // from the left margin prints text in (the cell's own margins taken off,
 // as MultiCell wraps), keeping its newlines.

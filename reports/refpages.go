@@ -115,19 +115,28 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 	w, _ := pdf.GetPageSize()
 	l, _, r, _ := pdf.GetMargins()
 	tw := w - l - r
-	const lh = 3.6
+	const lh, headH = 3.6, 5.2
+	// The appendix is one flow of rows — each group's heading, then its
+	// grid of runs — kept together across the groups: a heading never ends
+	// a page, no page breaks with fewer than minLines rows on either side,
+	// and the last page (the report's) holds at least minLastPage rows.
+	var heights []float64
+	var glued []bool
+	var draws []func()
 	for _, g := range groups {
 		die := g.die()
-		// The group's heading with its first rows of dice.
-		d.need(0.8 + 4.4 + minLines*(lh+0.6))
-		pdf.Ln(0.8)
-		pdf.SetFont(fonts.Condensed, "B", 9)
-		pdf.SetX(l)
 		kind := fmt.Sprintf("d%d", die)
 		if die == 0 {
 			kind = "dice as named"
 		}
-		pdf.CellFormat(0, 4.4, fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, english.Count(g.Count, "die"), kind), "B", 1, "L", false, 0, "")
+		head := fmt.Sprintf("%s · %s — %s, %s", g.Step, g.Purpose, english.Count(g.Count, "die"), kind)
+		heights, glued = append(heights, headH), append(glued, true)
+		draws = append(draws, func() {
+			pdf.Ln(0.8)
+			pdf.SetFont(fonts.Condensed, "B", 9)
+			pdf.SetX(l)
+			pdf.CellFormat(0, 4.4, head, "B", 1, "L", false, 0, "")
+		})
 		pdf.SetFont(fonts.Condensed, "", 8)
 		widest := 0.0
 		for _, run := range g.Runs {
@@ -135,36 +144,33 @@ func (d *doc) diceAppendix(rolls []engine.Roll) {
 		}
 		cols := max(1, min(maxDiceColumns, int(tw/(widest+3))))
 		cw := tw / float64(cols)
-		// The grid's rows, kept together as keep allows: no page of the
-		// appendix starts or ends with a stray row.
-		var rows [][][]string
-		var heights []float64
-		for i := 0; i < len(g.Runs); i += cols {
+		for i, k := 0, 0; i < len(g.Runs); i, k = i+cols, k+1 {
 			row := g.Runs[i:min(i+cols, len(g.Runs))]
 			lines := make([][]string, len(row))
 			n := 1
-			for k, run := range row {
-				lines[k] = splitLines(pdf, run.String(die), cw-1.5)
-				n = max(n, len(lines[k]))
+			for c, run := range row {
+				lines[c] = splitLines(pdf, run.String(die), cw-1.5)
+				n = max(n, len(lines[c]))
 			}
-			rows = append(rows, lines)
-			heights = append(heights, float64(n)*lh+0.6)
-		}
-		d.keep(heights, keepWhole, func(i int) {
-			pdf.SetFont(fonts.Condensed, "", 8)
-			y := pdf.GetY()
-			if i%2 == 1 {
-				pdf.SetFillColor(246, 242, 232)
-				pdf.Rect(l, y, w-l-r, heights[i], "F")
-			}
-			for k := range rows[i] {
-				for j, s := range rows[i][k] {
-					pdf.Text(l+float64(k)*cw+0.75, y+lh*float64(j+1)-0.6, s)
+			h, odd := float64(n)*lh+0.6, k%2 == 1
+			heights, glued = append(heights, h), append(glued, false)
+			draws = append(draws, func() {
+				pdf.SetFont(fonts.Condensed, "", 8)
+				y := pdf.GetY()
+				if odd {
+					pdf.SetFillColor(246, 242, 232)
+					pdf.Rect(l, y, w-l-r, h, "F")
 				}
-			}
-			pdf.SetXY(l, y+heights[i])
-		})
+				for c := range lines {
+					for j, s := range lines[c] {
+						pdf.Text(l+float64(c)*cw+0.75, y+lh*float64(j+1)-0.6, s)
+					}
+				}
+				pdf.SetXY(l, y+h)
+			})
+		}
 	}
+	d.flow(heights, glued, func(i int) { draws[i]() })
 }
 
 // refusedRows are the refused sheets as table rows.

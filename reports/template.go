@@ -112,7 +112,7 @@ const yearEndReference = referenceHead + `# BUY 24 C infantry AT city   BUY 2 fi
 func contentsText(f OwnForce) string {
 	var parts []string
 	for _, t := range f.Troops {
-		s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+		s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm.Keyword(t.Count))
 		if t.Exhausted > 0 {
 			s += fmt.Sprintf(" (%d exhausted)", t.Exhausted)
 		}

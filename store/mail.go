@@ -61,12 +61,33 @@ type Mail struct {
 	// from the server itself when the intake stored it (see
 	// inbox.Options.Arrival): "" when the server keeps no such record (an
 	// external provider).
-	Arrival        string
-	ReceivedAt     time.Time  // set by the caller
+	Arrival string
+	// ReceivedAt is when the mail reached the server, as the server
+	// stamped it (IMAP INTERNALDATE, cross-checked with the topmost
+	// Received header; see inbox.ServerReceipt), or when pbem fetched it when
+	// the server gave no usable stamp (ArrivalSource says which). Set by
+	// the caller.
+	ReceivedAt time.Time
+	// FetchedAt is when pbem fetched it; zero in rows stored before it was
+	// kept (ReceivedAt was the fetch time then).
+	FetchedAt time.Time
+	// ArrivalSource is what ReceivedAt was read from: ArrivalInternalDate,
+	// ArrivalReceived or ArrivalFetch.
+	ArrivalSource string
+	// ArrivalNote says why the server's INTERNALDATE was not taken as it
+	// stands, or how the server's stamps disagreed ("" when they agreed).
+	ArrivalNote    string
 	Status         MailStatus // how far the daemon has got with it
 	Classification string     // the intake's verdict, such as "orders", "auto-reply"
 	Error          string     // why it was quarantined or could not be handled
 }
+
+// What Mail.ReceivedAt was read from.
+const (
+	ArrivalInternalDate = "internaldate" // the IMAP server's INTERNALDATE: its own delivery time
+	ArrivalReceived     = "received"     // the server's topmost Received stamp (INTERNALDATE missing or later contradicted)
+	ArrivalFetch        = "fetch"        // when pbem fetched it: the server gave no usable stamp (a flagged last resort)
+)
 
 // SHA256Hex returns the lower-case hex SHA-256 of raw, as stored in
 // Mail.SHA256.
@@ -100,11 +121,18 @@ func (tx *Tx) StoreMail(ctx context.Context, m Mail) (Mail, bool, error) {
 		m.Raw = []byte{}
 	}
 	m.SHA256 = SHA256Hex(m.Raw)
+	if m.ArrivalSource == "" {
+		m.ArrivalSource = ArrivalFetch
+	}
+	var fetched any
+	if !m.FetchedAt.IsZero() {
+		fetched = encTime(m.FetchedAt)
+	}
 	res, err := tx.exec(ctx, `INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, message_id, from_addr,
-		received_at, status, updated_at, arrival, raw_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'stored', ?, ?, ?)
+		received_at, status, updated_at, arrival, raw_size, fetched_at, arrival_source, arrival_note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'stored', ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (mailbox, uidvalidity, uid) DO NOTHING`,
 		m.Mailbox, int64(m.UIDValidity), int64(m.UID), firstPiece(m.Raw), m.SHA256, m.MessageID, m.From,
-		encTime(m.ReceivedAt), encTime(tx.now()), m.Arrival, len(m.Raw))
+		encTime(m.ReceivedAt), encTime(tx.now()), m.Arrival, len(m.Raw), fetched, m.ArrivalSource, m.ArrivalNote)
 	if err != nil {
 		return Mail{}, false, fmt.Errorf("store: StoreMail %s/%d/%d: %w", m.Mailbox, m.UIDValidity, m.UID, err)
 	}
@@ -218,7 +246,7 @@ func (tx *Tx) queryMail(ctx context.Context, withRaw bool, where string, args ..
 		raw = "raw"
 	}
 	rows, err := tx.query(ctx, `SELECT id, mailbox, uidvalidity, uid, `+raw+`, sha256, message_id, from_addr,
-		received_at, status, classification, error, arrival, coalesce(raw_size, length(raw)) FROM mail `+where, args...)
+		received_at, status, classification, error, arrival, coalesce(raw_size, length(raw)), fetched_at, arrival_source, arrival_note FROM mail `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading mail: %w", err)
 	}
@@ -228,14 +256,18 @@ func (tx *Tx) queryMail(ctx context.Context, withRaw bool, where string, args ..
 		var m Mail
 		var uidv, uid, size int64
 		var received, status string
+		var fetched sql.NullString
 		if err := rows.Scan(&m.ID, &m.Mailbox, &uidv, &uid, &m.Raw, &m.SHA256, &m.MessageID, &m.From,
-			&received, &status, &m.Classification, &m.Error, &m.Arrival, &size); err != nil {
+			&received, &status, &m.Classification, &m.Error, &m.Arrival, &size, &fetched, &m.ArrivalSource, &m.ArrivalNote); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("store: reading mail: %w", err)
 		}
 		m.UIDValidity, m.UID, m.Status = uint32(uidv), uint32(uid), MailStatus(status)
 		if m.ReceivedAt, err = decTime(received); err != nil {
 			rows.Close()
+			return nil, err
+		}
+		if m.FetchedAt, err = decOptTime(fetched); err != nil {
 			return nil, err
 		}
 		out = append(out, m)

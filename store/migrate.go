@@ -154,6 +154,19 @@ CREATE TABLE deadlines (
 ALTER TABLE mail ADD COLUMN raw_purged_at TEXT;  -- when the raw bytes were cleared; NULL while kept
 `},
 	mailArrivalMigration(6),
+	{7, "mail arrival: the server's receipt time", `
+-- received_at is from now on when the mail reached the server (IMAP INTERNALDATE, cross-checked with the
+-- server's topmost Received stamp), not when pbem fetched it; older rows keep their fetch time there.
+ALTER TABLE mail ADD COLUMN fetched_at TEXT;                                -- when pbem fetched it; NULL in rows older than this step
+ALTER TABLE mail ADD COLUMN arrival_source TEXT NOT NULL DEFAULT 'fetch';   -- what received_at was read from: internaldate, received, fetch
+ALTER TABLE mail ADD COLUMN arrival_note TEXT NOT NULL DEFAULT '';          -- why another source was taken, or the stamps disagreed
+`},
+	{8, "outbox: priority", `
+-- Under a provider's send pace answers go before reports, reports before reminders and notices
+-- (outbox/doc.go). Rows older than this step are reports' rank.
+ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX outbox_pending_priority ON outbox(state, priority, created_at, id, next_attempt_at);
+`},
 }
 
 // mailArrivalMigration records with each mail how the mail server says it

@@ -39,19 +39,23 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := old.CommitTurn(ctx, TurnRecord{GameID: "syw", Turn: 0, Status: TurnInitial, State: []byte(`{"s":1}`),
-		Seed: 99, ResolvedAt: t0}, []Event{{Kind: "start"}}, []OutboxMessage{outMsg("<m@syw>", t0, "hello")}); err != nil {
+		Seed: 99, ResolvedAt: t0}, []Event{{Kind: "start"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	// A mail stored before the last step (the columns of migration 5).
-	res, err := old.writer.Exec(`INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, received_at, updated_at)
-		VALUES ('INBOX', 1, 1, X'78', ?, ?, ?)`, SHA256Hex([]byte("x")), encTime(t0), encTime(t0))
+	// Mail and outbox rows as the schema of version 5 has them (raw SQL:
+	// the code writes the columns of later steps).
+	if _, err := old.writer.Exec(`INSERT INTO outbox (message_id, game_id, kind, recipients, raw, raw_sha256, state, attempts,
+		next_attempt_at, created_at, updated_at) VALUES ('<m@syw>', 'syw', 'ack', '["a@x"]', ?, ?, 'pending', 0, ?, ?, ?)`, []byte("hello"),
+		SHA256Hex([]byte("hello")), encTime(t0), encTime(t0), encTime(t0)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := old.writer.Exec(`INSERT INTO mail (mailbox, uidvalidity, uid, raw, sha256, received_at, status, updated_at)
+		VALUES ('INBOX', 1, 1, ?, ?, ?, 'stored', ?)`, []byte("x"), SHA256Hex([]byte("x")), encTime(t0), encTime(t0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mail Mail
-	if mail.ID, err = res.LastInsertId(); err != nil {
-		t.Fatal(err)
-	}
+	mailID, _ := res.LastInsertId()
+	mail := Mail{ID: mailID}
 	// A sheet stored before orders were kept as engine data.
 	if _, err := old.writer.Exec(`INSERT INTO submissions (game_id, turn, nation, kind, mail_id, raw_text, canonical_text,
 		receipt_hash, valid, submitted_at) VALUES ('syw', 1, 'eisenmark', 'orders', ?, 'raw', 'canon', 'r1', 1, ?)`,
@@ -76,11 +80,11 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 	if es, _ := db.Events(ctx, "syw", 0, 1); len(es) != 1 {
 		t.Errorf("events after migration: %d", len(es))
 	}
-	if m, err := db.Mail(ctx, mail.ID); err != nil || string(m.Raw) != "x" {
-		t.Errorf("mail after migration: %v", err)
+	if m, err := db.Mail(ctx, mail.ID); err != nil || string(m.Raw) != "x" || m.ArrivalSource != ArrivalFetch || !m.FetchedAt.IsZero() {
+		t.Errorf("mail after migration: %+v, %v", m, err)
 	}
-	if ms, _ := db.MessagesInState(ctx, OutboxPending); len(ms) != 1 {
-		t.Errorf("outbox after migration: %d rows", len(ms))
+	if ms, _ := db.MessagesInState(ctx, OutboxPending); len(ms) != 1 || ms[0].Priority != OutboxReport {
+		t.Errorf("outbox after migration: %+v", ms)
 	}
 	// The old sheet survives, with no engine orders recorded.
 	if s, err := db.LatestSubmission(ctx, "syw", 1, "eisenmark", "orders"); err != nil || s.CanonicalText != "canon" ||

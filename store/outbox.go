@@ -29,6 +29,20 @@ const (
 	OutboxFailed  OutboxState = "failed"  // given up: a permanent error or too many attempts
 )
 
+// Outbox priorities: under a provider's send pace the due rows go out in
+// this order (lower first), then oldest first; a row that has waited
+// OutboxPromoteAfter goes before any younger one, so that a stream of
+// answers cannot hold a report back for ever (outbox/doc.go).
+const (
+	OutboxAnswer = 0 // the answer to a player's sheet or a referee's command
+	OutboxReport = 1 // a turn report (and rows stored before priorities existed)
+	OutboxNotice = 2 // reminders, notices and other mail nobody is waiting for
+)
+
+// OutboxPromoteAfter is how long a due row waits before it goes ahead of
+// every younger row, whatever their priorities.
+const OutboxPromoteAfter = 10 * time.Minute
+
 // OutboxMessage is one outbound message, already rendered to the exact bytes
 // that go on the wire.
 type OutboxMessage struct {
@@ -36,6 +50,7 @@ type OutboxMessage struct {
 	MessageID     string      // the Message-ID header value; unique and chosen by the caller, deterministically
 	GameID        string      // "" for mail that belongs to no game
 	Kind          string      // such as "ack", "report", "referee"
+	Priority      int         // the send order's rank: OutboxAnswer, OutboxReport or OutboxNotice (lower goes first)
 	Recipients    []string    // envelope recipients (RCPT TO)
 	Raw           []byte      // the complete RFC 5322 message; several megabytes are fine
 	State         OutboxState // where it is in its life
@@ -79,10 +94,10 @@ func (tx *Tx) Enqueue(ctx context.Context, m OutboxMessage) (bool, error) {
 	}
 	sum := SHA256Hex(m.Raw)
 	res, err := tx.exec(ctx, `INSERT INTO outbox (message_id, game_id, kind, recipients, raw, raw_sha256,
-		state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+		state, attempts, next_attempt_at, created_at, updated_at, priority) VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?)
 		ON CONFLICT (message_id) DO NOTHING`,
 		m.MessageID, m.GameID, m.Kind, string(rcpt), m.Raw, sum,
-		encTime(m.NextAttemptAt), encTime(m.CreatedAt), encTime(m.CreatedAt))
+		encTime(m.NextAttemptAt), encTime(m.CreatedAt), encTime(m.CreatedAt), m.Priority)
 	if err != nil {
 		return false, fmt.Errorf("store: Enqueue %s: %w", m.MessageID, err)
 	}
@@ -103,7 +118,8 @@ func (tx *Tx) Enqueue(ctx context.Context, m OutboxMessage) (bool, error) {
 }
 
 // DueMessages returns up to limit pending messages whose NextAttemptAt is
-// not after now, oldest (by CreatedAt) first. limit <= 0 means no limit.
+// not after now, in the order they are sent (see dueIDs). limit <= 0 means
+// no limit.
 func (db *DB) DueMessages(ctx context.Context, now time.Time, limit int) (ms []OutboxMessage, err error) {
 	err = db.view(ctx, func(tx *Tx) error { ms, err = tx.DueMessages(ctx, now, limit); return err })
 	return ms, err
@@ -114,9 +130,19 @@ func (tx *Tx) DueMessages(ctx context.Context, now time.Time, limit int) ([]Outb
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	// The index walks the queue in order: no sort of the whole queue.
-	return tx.queryOutbox(ctx, `INDEXED BY outbox_pending_order WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
-		encTime(now), limit)
+	ids, err := tx.dueIDs(ctx, now, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]OutboxMessage, 0, len(ids))
+	for _, id := range ids {
+		m, err := tx.OutboxMessage(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 // MessagesInState returns every message in a state, oldest first, raw
@@ -282,7 +308,7 @@ func (tx *Tx) moveOutbox(ctx context.Context, id int64, from []OutboxState, to O
 
 func (tx *Tx) queryOutbox(ctx context.Context, where string, args ...any) ([]OutboxMessage, error) {
 	rows, err := tx.query(ctx, `SELECT id, message_id, game_id, kind, recipients, raw, state, attempts,
-		next_attempt_at, last_error, created_at, updated_at, sent_at FROM outbox `+where, args...)
+		next_attempt_at, last_error, created_at, updated_at, sent_at, priority FROM outbox `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading outbox: %w", err)
 	}
@@ -293,7 +319,7 @@ func (tx *Tx) queryOutbox(ctx context.Context, where string, args ...any) ([]Out
 		var rcpt, state, next, created, updated string
 		var sent sql.NullString
 		if err := rows.Scan(&m.ID, &m.MessageID, &m.GameID, &m.Kind, &rcpt, &m.Raw, &state, &m.Attempts,
-			&next, &m.LastError, &created, &updated, &sent); err != nil {
+			&next, &m.LastError, &created, &updated, &sent, &m.Priority); err != nil {
 			return nil, fmt.Errorf("store: reading outbox: %w", err)
 		}
 		m.State = OutboxState(state)

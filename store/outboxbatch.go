@@ -27,23 +27,53 @@ func ensureIndexes(ctx context.Context, db *DB) error {
 	return nil
 }
 
-// dueIDs lists up to limit due pending messages, oldest first, by id only.
+// dueIDs lists up to limit due pending messages (limit < 0: all), by id
+// only, in the order they are sent: first the rows that have waited
+// OutboxPromoteAfter or more, oldest first; then the rest by priority
+// (answers, reports, notices), oldest first within a priority. Both walks
+// follow an index, so neither sorts the queue or reads a body.
 func (tx *Tx) dueIDs(ctx context.Context, now time.Time, limit int) ([]int64, error) {
-	rows, err := tx.query(ctx, `SELECT id FROM outbox INDEXED BY outbox_pending_order
-		WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`, encTime(now), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: reading due outbox rows: %w", err)
-	}
-	defer rows.Close()
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("store: reading due outbox rows: %w", err)
+	seen := map[int64]bool{}
+	walk := func(q string, args ...any) error {
+		rows, err := tx.query(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("store: reading due outbox rows: %w", err)
 		}
-		ids = append(ids, id)
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return fmt.Errorf("store: reading due outbox rows: %w", err)
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		return rows.Err()
 	}
-	return ids, rows.Err()
+	if err := walk(`SELECT id FROM outbox INDEXED BY outbox_pending_order
+		WHERE state = 'pending' AND created_at <= ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
+		encTime(now.Add(-OutboxPromoteAfter)), encTime(now), limit); err != nil {
+		return nil, err
+	}
+	if limit >= 0 && len(ids) >= limit {
+		return ids, nil
+	}
+	rest := -1
+	if limit >= 0 {
+		rest = limit - len(ids) + len(seen) // rows seen above may come again; skipped
+	}
+	if err := walk(`SELECT id FROM outbox INDEXED BY outbox_pending_priority
+		WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY priority, created_at, id LIMIT ?`,
+		encTime(now), rest); err != nil {
+		return nil, err
+	}
+	if limit >= 0 && len(ids) > limit {
+		ids = ids[:limit]
+	}
+	return ids, nil
 }
 
 // ClaimDue marks up to limit due pending messages sending, oldest first,

@@ -677,3 +677,46 @@ func TestUpdateHonoursContext(t *testing.T) {
 	}
 	close(hold)
 }
+
+// TestOutboxPriorityOrder: due rows are claimed answers first, then
+// reports, then notices, oldest first within each; a row that has waited
+// OutboxPromoteAfter goes before every younger one whatever its priority.
+func TestOutboxPriorityOrder(t *testing.T) {
+	db := withGame(t)
+	ctx := context.Background()
+	rows := []struct {
+		id       string
+		priority int
+		age      time.Duration
+	}{
+		{"<notice-old@syw>", OutboxNotice, OutboxPromoteAfter + time.Minute},
+		{"<report-1@syw>", OutboxReport, 3 * time.Minute},
+		{"<notice@syw>", OutboxNotice, 2 * time.Minute},
+		{"<report-2@syw>", OutboxReport, 2 * time.Minute},
+		{"<answer@syw>", OutboxAnswer, time.Second},
+	}
+	now := t0.Add(time.Hour)
+	for _, r := range rows {
+		m := outMsg(r.id, now.Add(-r.age), "body "+r.id)
+		m.Priority = r.priority
+		if _, err := db.Enqueue(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"<notice-old@syw>", "<answer@syw>", "<report-1@syw>", "<report-2@syw>", "<notice@syw>"}
+	due, err := db.DueMessages(ctx, now, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range due {
+		got = append(got, m.MessageID)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("send order %v, want %v", got, want)
+	}
+	claimed, err := db.ClaimDue(ctx, now, 2)
+	if err != nil || len(claimed) != 2 || claimed[0].MessageID != want[0] || claimed[1].MessageID != want[1] {
+		t.Errorf("ClaimDue(2) = %+v, %v", claimed, err)
+	}
+}

@@ -126,16 +126,17 @@ func (tx *Tx) Submissions(ctx context.Context, gameID string, turn int) ([]Submi
 // It reads through the submissions_by_key index, so checking one mail costs
 // what that nation (or that kind) has sent, not the whole turn.
 func (db *DB) SubmissionsOf(ctx context.Context, gameID string, turn int, nation, kind string) (ss []Submission, err error) {
-	err = db.view(ctx, func(tx *Tx) error {
-		if nation == "" {
-			ss, err = tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND kind = ? ORDER BY id`, gameID, turn, kind)
-		} else {
-			ss, err = tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND nation = ? AND kind = ? ORDER BY id`,
-				gameID, turn, nation, kind)
-		}
-		return err
-	})
+	err = db.view(ctx, func(tx *Tx) error { ss, err = tx.SubmissionsOf(ctx, gameID, turn, nation, kind); return err })
 	return ss, err
+}
+
+// SubmissionsOf is DB.SubmissionsOf inside a transaction.
+func (tx *Tx) SubmissionsOf(ctx context.Context, gameID string, turn int, nation, kind string) ([]Submission, error) {
+	if nation == "" {
+		return tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND kind = ? ORDER BY id`, gameID, turn, kind)
+	}
+	return tx.querySubmissions(ctx, `WHERE game_id = ? AND turn = ? AND nation = ? AND kind = ? ORDER BY id`,
+		gameID, turn, nation, kind)
 }
 
 func (tx *Tx) querySubmissions(ctx context.Context, where string, args ...any) ([]Submission, error) {

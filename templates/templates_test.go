@@ -18,7 +18,7 @@ func TestEveryTemplateRenders(t *testing.T) {
 		"ruling":              map[string]any{"Verdict": "approved", "Token": "R1", "Text": "Bribe", "Ruling": "APPROVE R1", "Sentence": "Request R1 of Eisenmark approved, with no change to the game."},
 		"requests-carried": map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc",
 			"Carried": []string{"R1 REQUEST \"Bribe\", approved by the referee"}, "Withdrawn": []string{"S2 SPECIAL \"Envoy\", awaiting the referee"}, "Lapsed": []string(nil)},
-		"late":           map[string]any{"Deadline": "Monday", "Turn": "Turn 1", "Next": 2},
+		"late":           map[string]any{"Closed": "the deadline (Monday)", "Arrived": "Monday", "Turn": "Turn 1", "Next": 2},
 		"sheet-in-force": map[string]any{"Nation": "Eisenmark", "Turn": "Turn 1", "Receipt": "abc", "Received": "Monday", "Late": false},
 		"referee-ack":    map[string]any{"Lines": []string{"line 1: APPROVE R1 — recorded"}},
 		"internal-error": nil,

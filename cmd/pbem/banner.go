@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/daemon"
 )
 
 // sendHint is the "pbem send" command line that posts the example sheet
@@ -65,4 +66,29 @@ func bannerMail(e *env, cfg *config.Config, imapAddr, smtpAddr string) string {
 		"pbem: players send orders to %s; try: %s\n"+
 		"pbem: then read the answer (curl asks for the mailbox's password): %s\n",
 		imapAddr, smtpAddr, e.configPath, cfg.Mail.Address, sendHint(e, cfg, smtpAddr), readHint(cfg, imapAddr))
+}
+
+// bannerLogins is the lines "pbem run" prints when a login failed at start
+// ("" when both worked).
+func bannerLogins(l daemon.Logins) string {
+	var b strings.Builder
+	if l.IMAP != nil {
+		what := "cannot reach it"
+		if l.IMAPRefused {
+			what = "the server REFUSED THE LOGIN (check mail.imap.username and the password)"
+		}
+		fmt.Fprintf(&b, "pbem: WARNING: cannot log in to the game's mailbox (IMAP %s as %s): %s: %v\n"+
+			"pbem:          players' sheets are not read, and no turn is resolved at its deadline, until this works; pbem keeps trying\n",
+			l.IMAPAddr, l.IMAPUser, what, l.IMAP)
+	}
+	if l.SMTP != nil {
+		what := "cannot reach it"
+		if l.SMTPRefused {
+			what = "the server REFUSED THE LOGIN (check mail.smtp.username and the password)"
+		}
+		fmt.Fprintf(&b, "pbem: WARNING: cannot log in to the SMTP server (%s as %s): %s: %v\n"+
+			"pbem:          no answer, report or notice goes out until this works; pbem keeps trying\n",
+			l.SMTPAddr, l.SMTPUser, what, l.SMTP)
+	}
+	return b.String()
 }

@@ -209,6 +209,21 @@ func runRun(e *env, c *command, args []string) int {
 	if d.Mail != nil {
 		fmt.Fprint(e.stdout, bannerMail(e, cfg, d.Mail.IMAPAddr(), d.Mail.SMTPAddr()))
 	}
+	// Wrong credentials are loud: a line each here, in "pbem status" and
+	// the log, and the referee is mailed when only IMAP fails.
+	logins := d.CheckLogins(ctx)
+	if banner := bannerLogins(logins); banner != "" {
+		fmt.Fprint(e.stdout, banner)
+		fmt.Fprint(e.stderr, banner)
+	}
+	if logins.Fatal() {
+		e.errorf("neither the IMAP nor the SMTP server can be logged in to, so pbem can neither read nor send mail: stopping. " +
+			"Fix mail.imap and mail.smtp in the config (pbem doctor checks them) and start pbem run again")
+		if logins.IMAPRefused && logins.SMTPRefused {
+			return exitConfig
+		}
+		return exitFailure
+	}
 	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
 	runErr := d.Run(ctx)
 	// Close before saying so: nothing is logged after "stopped".

@@ -153,14 +153,15 @@ func commands() []*command {
 				"it), each nation's sheet in force (receipt, time received, FINAL) or that none has come, the\n" +
 				"requests on sheets in force and whether they were ruled on, and the mail waiting to go out or to\n" +
 				"be handled. It reads the store only, so it can run beside \"pbem run\"."},
-		{name: "resolve", run: runResolve,
+		{name: "resolve", args: "[--turn N]", run: runResolve,
 			summary: "resolves the open turn now and queues its reports",
 			description: "Resolves the turn open for orders now, as at its deadline: from each nation's sheet in force\n" +
 				"(nations without one hold on DEFEND), with the turn's own dice; saves it, opens the next turn\n" +
 				"with its deadline from the schedule, and queues every nation's report and the referee's\n" +
 				"summary, which \"pbem run\" sends (within seconds if it is running). The referee's RESOLVE NOW by mail\n" +
-				"does the same."},
-		{name: "preview", run: runPreview,
+				"does the same. It says which turn it resolved; with --turn N it resolves turn N only, and does\n" +
+				"nothing if another turn is open (turn N was resolved meanwhile)."},
+		{name: "preview", args: "[--turn N]", run: runPreview,
 			summary: "prints the open turn as it would be resolved now, saving and sending nothing",
 			description: "Resolves the turn open for orders as it would be resolved now, with the sheets in force and the\n" +
 				"turn's own dice, and prints the referee's summary. Nothing is saved or sent. The referee's\n" +

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -27,33 +28,45 @@ func runStatus(e *env, c *command, args []string) int {
 	return exitOK
 }
 
-// runResolve resolves the open turn now and queues its reports.
+// runResolve resolves the open turn now and queues its reports. With
+// --turn N it resolves only turn N: if another turn is open (turn N was
+// resolved meanwhile, at its deadline), nothing is done.
 func runResolve(e *env, c *command, args []string) int {
-	g, code := openGame(e, c, args)
+	fs := newFlags(e, c)
+	want := fs.Int("turn", 0, "resolve only this turn: refused, doing nothing, when another is open")
+	g, code := openGameFlags(e, c, fs, args)
 	if g == nil {
 		return code
 	}
 	defer g.Close()
-	ctx := context.Background()
-	st, err := g.State(ctx)
+	line, err := g.ResolveOpen(context.Background(), *want)
 	if err != nil {
 		return failed(e, err)
 	}
-	if err := g.ResolveTurn(ctx); err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprintf(e.stdout, "%s resolved; the reports are queued and go out with \"pbem run\" (within seconds if it is running)\n",
-		st.Calendar.Label(st.Turn))
+	fmt.Fprintln(e.stdout, line)
 	return exitOK
 }
 
-// runPreview prints the open turn as it would be resolved now.
+// runPreview prints the open turn as it would be resolved now (with
+// --turn N, only if turn N is the one open).
 func runPreview(e *env, c *command, args []string) int {
-	g, code := openGame(e, c, args)
+	fs := newFlags(e, c)
+	want := fs.Int("turn", 0, "preview only this turn: refused when another is open")
+	g, code := openGameFlags(e, c, fs, args)
 	if g == nil {
 		return code
 	}
 	defer g.Close()
+	if *want > 0 {
+		st, err := g.State(context.Background())
+		if err != nil {
+			return failed(e, err)
+		}
+		if st.Turn != *want {
+			e.errorf("preview: turn %d is not open: %s (TURN %d) is; nothing was done", *want, st.Calendar.Label(st.Turn), st.Turn)
+			return exitFailure
+		}
+	}
 	text, err := g.PreviewText(context.Background())
 	if err != nil {
 		return failed(e, err)
@@ -65,7 +78,12 @@ func runPreview(e *env, c *command, args []string) int {
 // openGame opens a created game for a command without arguments; a nil
 // game comes with the exit code.
 func openGame(e *env, c *command, args []string) (*daemon.Game, int) {
-	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
+	return openGameFlags(e, c, newFlags(e, c), args)
+}
+
+// openGameFlags is openGame with the command's own flags.
+func openGameFlags(e *env, c *command, fs *flag.FlagSet, args []string) (*daemon.Game, int) {
+	if code, ok := parseNoArgs(e, c, fs, args); !ok {
 		return nil, code
 	}
 	cfg, code := loadConfig(e)

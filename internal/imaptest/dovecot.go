@@ -243,7 +243,12 @@ func (d *Dovecot) stop() {
 	}
 	pidText, err := os.ReadFile(filepath.Join(d.dir, "run", "master.pid"))
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	// Dovecot's imap, log and stats processes outlive the master by up to
+	// half a minute, holding their connections open: a server that went
+	// down would have dropped them. They are this master's descendants.
+	var kids []int
 	if err == nil && pid > 0 {
+		kids = descendants(pid)
 		syscall.Kill(pid, syscall.SIGTERM)
 	} else {
 		d.cmd.Process.Signal(syscall.SIGTERM)
@@ -253,7 +258,52 @@ func (d *Dovecot) stop() {
 	case <-time.After(10 * time.Second):
 		d.t.Errorf("dovecot did not stop")
 	}
+	for _, k := range kids {
+		syscall.Kill(k, syscall.SIGKILL)
+	}
 	d.cmd = nil
+}
+
+// descendants lists the processes below pid (read from /proc; none where
+// there is no /proc).
+func descendants(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	parent := map[int]int{}
+	for _, e := range entries {
+		n, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …: comm may hold spaces, so read after ')'.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		if pp, err := strconv.Atoi(f[1]); err == nil {
+			parent[n] = pp
+		}
+	}
+	var out []int
+	for n := range parent {
+		for p := parent[n]; p > 1; p = parent[p] {
+			if p == pid {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 func freePort(t testing.TB) int {
