@@ -19,11 +19,14 @@ var siegeTexts = []EventText{
 		Referee: func(w Words, x *engine.SiegeStatusChanged) string {
 			s := siegeStatus(w, x)
 			if x.AttackerFigures > 0 || x.DefenderFigures > 0 {
-				holder := "the garrison"
-				if x.Holder != "" {
-					holder = w.nation(x.Holder) + "'s garrison"
+				in := "no garrison"
+				if x.DefenderFigures > 0 {
+					in = english.Count(x.DefenderFigures, "figure") + " of the garrison"
+					if x.Holder != "" {
+						in = english.Count(x.DefenderFigures, "figure") + " of " + w.nation(x.Holder) + "'s garrison"
+					}
 				}
-				s += fmt.Sprintf(" Before the city: %s; in it, %s %d.", english.Count(x.AttackerFigures, "infantry and cavalry figure"), holder, x.DefenderFigures)
+				s += fmt.Sprintf(" Before the city: %s; in it: %s.", english.Count(x.AttackerFigures, "infantry and cavalry figure"), in)
 			}
 			return s
 		},
@@ -63,7 +66,7 @@ var siegeTexts = []EventText{
 			}
 			s := fmt.Sprintf("%s's guns (%s) at %s fired on the enemy's batteries", w.nations(x.By), who, x.City)
 			if len(x.Dice) > 0 {
-				s += fmt.Sprintf(" (%s gunners, dice %s)", x.Gunners, diceText(x.Dice))
+				s += fmt.Sprintf(" (%s gunners, %s %s)", x.Gunners, english.Noun(len(x.Dice), "die"), diceText(x.Dice))
 			}
 			s += fmt.Sprintf(": %s destroyed", english.Count(x.Hits, "gun"))
 			if x.Crew > 0 {
@@ -81,7 +84,7 @@ var siegeTexts = []EventText{
 			if x.Guns > 0 {
 				who = fmt.Sprintf("%s (%s of %s", who, english.Count(x.Guns, "gun"), ids(x.Forces))
 				if len(x.Dice) > 0 {
-					who += "; dice " + diceText(x.Dice)
+					who += "; " + english.Noun(len(x.Dice), "die") + " " + diceText(x.Dice)
 				}
 				who += ")"
 			}

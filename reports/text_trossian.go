@@ -28,7 +28,7 @@ var trossianTexts = []EventText{
 	// Meetings and battles.
 	text[*trossian.Met]{Section: SectionEncounters, Heading: "Action at",
 		Where:   func(w Words, x *trossian.Met) string { return x.Province },
-		Nation:  func(w Words, x *trossian.Met) string { return met(ids(x.Armies), x) },
+		Nation:  func(w Words, x *trossian.Met) string { return met("Armies "+ids(x.Armies), x) },
 		Referee: func(w Words, x *trossian.Met) string { return met(w.forcesOf(x.Armies), x) }}.entry(),
 	text[*trossian.BattleAwaiting]{Section: SectionEncounters, Heading: "Action at", Glance: GlanceAttention,
 		Where:  func(w Words, x *trossian.BattleAwaiting) string { return x.Sheet.Province },
@@ -78,12 +78,14 @@ var trossianTexts = []EventText{
 		Nation:  navyMoved, Referee: ownedBy(navyMoved)}.entry(),
 	text[*trossian.Shipped]{Section: SectionOrders, Nation: shipped, Referee: ownedBy(shipped)}.entry(),
 	text[*trossian.SeaClash]{Section: SectionEncounters, Heading: "At sea,", Piece: "sea battle", Headline: true, Glance: GlanceClash,
-		Where:   func(w Words, x *trossian.SeaClash) string { return x.Place.String() },
-		Nation:  func(w Words, x *trossian.SeaClash) string { return seaClash(ids, x) },
-		Referee: func(w Words, x *trossian.SeaClash) string { return seaClash(w.forcesOf, x) },
+		Where:  func(w Words, x *trossian.SeaClash) string { return x.Place.String() },
+		Nation: func(w Words, x *trossian.SeaClash) string { return seaClash("Navies "+ids(x.Navies), ids(x.Lost), x) },
+		Referee: func(w Words, x *trossian.SeaClash) string {
+			return seaClash(w.forcesOf(x.Navies), w.forcesOf(x.Lost), x)
+		},
 		Clash: func(w Words, x *trossian.SeaClash) (Clash, bool) {
 			return Clash{Kind: "sea battle", Place: x.Place.String(), Sides: w.forcesOf(x.Navies),
-				Outcome: fmt.Sprintf("%s won (dice %s)", x.Winner, diceText(x.Dice))}, true
+				Outcome: fmt.Sprintf("%s won (%s %s)", x.Winner, english.Noun(len(x.Dice), "die"), diceText(x.Dice))}, true
 		}}.entry(),
 	text[*trossian.NavyLost]{Section: SectionEncounters, Heading: "At sea,", Glance: GlanceLoss,
 		Where:   func(w Words, x *trossian.NavyLost) string { return x.Place.String() },
@@ -203,11 +205,11 @@ func leaderless(w Words, x *trossian.Leaderless) string {
 func met(armies string, x *trossian.Met) string {
 	switch x.Outcome {
 	case "battle":
-		return fmt.Sprintf("Armies %s met in %s and battle was joined.", armies, x.Province)
+		return fmt.Sprintf("%s met in %s and battle was joined.", armies, x.Province)
 	case "standoff":
-		return fmt.Sprintf("Armies %s met in %s; both stood on the defensive and no battle was fought.", armies, x.Province)
+		return fmt.Sprintf("%s met in %s; both stood on the defensive and no battle was fought.", armies, x.Province)
 	}
-	return fmt.Sprintf("Armies %s met in %s (%s).", armies, x.Province, x.Outcome)
+	return fmt.Sprintf("%s met in %s (%s).", armies, x.Province, x.Outcome)
 }
 
 // trossianSides names the sides of a battle: "Carrowland and Norvale (C2,
@@ -304,8 +306,10 @@ func shipped(w Words, x *trossian.Shipped) string {
 	return s + "."
 }
 
-func seaClash(names func([]game.ForceID) string, x *trossian.SeaClash) string {
-	s := fmt.Sprintf("Navies %s met in %s (dice %s): %s won", names(x.Navies), x.Place, diceText(x.Dice), x.Winner)
+// seaClash tells navies meeting: navies and lost name them for the
+// viewer.
+func seaClash(navies, lost string, x *trossian.SeaClash) string {
+	s := fmt.Sprintf("%s met in %s (%s %s): %s won", navies, x.Place, english.Noun(len(x.Dice), "die"), diceText(x.Dice), x.Winner)
 	var ret []string
 	for _, r := range x.Retreats {
 		ret = append(ret, fmt.Sprintf("%s to %s", r.Navy, r.To))
@@ -314,7 +318,7 @@ func seaClash(names func([]game.ForceID) string, x *trossian.SeaClash) string {
 		s += "; " + english.List(ret) + " retreated"
 	}
 	if len(x.Lost) > 0 {
-		s += "; " + names(x.Lost) + " lost"
+		s += "; " + lost + " lost"
 	}
 	return s + "."
 }
@@ -438,7 +442,8 @@ func chanceRolled(w Words, x *trossian.ChanceRolled) string {
 	for i, t := range x.Turns {
 		ts[i] = fmt.Sprint(t)
 	}
-	return fmt.Sprintf("%s's chance cards for %d: dice %s; they fall on turns %s.", w.nation(x.Nation), x.Year, orNone(diceText(x.Dice)), orNone(english.List(ts)))
+	return fmt.Sprintf("%s's chance cards for %d: %s %s; %s %s.", w.nation(x.Nation), x.Year, english.Noun(len(x.Dice), "die"), orNone(diceText(x.Dice)),
+		english.Agree(len(x.Turns), "it falls on turn", "they fall on turns"), orNone(english.List(ts)))
 }
 
 func chanceDue(w Words, x *trossian.ChanceDue) string {
@@ -482,5 +487,8 @@ func rulingDone(w Words, x *trossian.RulingDone, who string) string {
 }
 
 func phaseEnded(w Words, x *trossian.PhaseEnded) string {
-	return fmt.Sprintf("Turn %d ended; the orders are now for turn %d, %s.", x.Turn, x.Next, x.Label)
+	if x.Label == "" {
+		return fmt.Sprintf("Turn %d ended; the orders are now for turn %d.", x.Turn, x.Next)
+	}
+	return fmt.Sprintf("Turn %d ended; the orders are now for %s.", x.Turn, x.Label)
 }
