@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"strings"
+
+	"github.com/syw-pbem/pbem/game"
 )
 
 // PasswordPlaceholder stands where the nation's password goes on the order
@@ -112,7 +114,13 @@ const yearEndReference = referenceHead + `# BUY 24 C infantry AT city   BUY 2 fi
 func contentsText(f OwnForce) string {
 	var parts []string
 	for _, t := range f.Troops {
-		s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, t.Arm)
+		// The sheet reads "gunner" and "gunners" alike: the one that
+		// agrees with the count.
+		arm := t.Arm.String()
+		if t.Arm == game.Gunners && t.Count == 1 {
+			arm = "gunner"
+		}
+		s := fmt.Sprintf("%d %s %s", t.Count, t.Grade, arm)
 		if t.Exhausted > 0 {
 			s += fmt.Sprintf(" (%d exhausted)", t.Exhausted)
 		}
