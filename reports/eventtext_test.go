@@ -26,47 +26,84 @@ func TestEventTextComplete(t *testing.T) {
 	if !slices.Contains(kinds, "ForceMoved") || !slices.Contains(kinds, "BattleFought") {
 		t.Fatalf("the registry lacks the SYW or the Trossian kinds: %v", kinds)
 	}
+	var zeros []engine.Event
 	for _, k := range kinds {
+		e, err := engine.UnmarshalEvent([]byte(fmt.Sprintf(`{"kind":%q}`, k)))
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		zeros = append(zeros, e)
+	}
+	for _, p := range eventTextProblems(t, zeros) {
+		t.Error(p)
+	}
+	for _, tx := range EventTexts() {
+		if !slices.Contains(kinds, tx.Kind) {
+			t.Errorf("the text of %s is for a kind no engine registers", tx.Kind)
+		}
+	}
+}
+
+// newKind is an event kind an engine might add, not yet told in words.
+type newKind struct {
+	engine.Header
+	Force game.ForceID
+}
+
+func (*newKind) Kind() string { return "NewKind" }
+
+// TestEventTextCompleteFailsForANewKind: the completeness check names a
+// kind without an entry in the registry, and where to add it.
+func TestEventTextCompleteFailsForANewKind(t *testing.T) {
+	ps := eventTextProblems(t, []engine.Event{new(newKind)})
+	if len(ps) != 1 || !strings.Contains(ps[0], "event kind NewKind has no words: add its entry to reports/text_<family>.go") {
+		t.Errorf("a kind without words: %q", ps)
+	}
+}
+
+// eventTextProblems checks each kind (a zero event of it) against the
+// registry: its entry, its sentences, its category, its JSON.
+func eventTextProblems(t *testing.T, zeros []engine.Event) []string {
+	var out []string
+	fail := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, zero := range zeros {
+		k := zero.Kind()
 		tx, ok := TextOf(k)
 		if !ok {
-			t.Errorf("event kind %s has no words: add its entry to reports/text_<family>.go (see docs/DEVELOPING.md, \"Adding an event kind\")", k)
+			fail("event kind %s has no words: add its entry to reports/text_<family>.go (see docs/DEVELOPING.md, \"Adding an event kind\")", k)
 			continue
 		}
 		switch {
 		case tx.Nation == nil:
-			t.Errorf("%s has no sentence for a nation (Nation)", k)
+			fail("%s has no sentence for a nation (Nation)", k)
 			continue
 		case tx.Referee == nil:
-			t.Errorf("%s has no sentence for the referee (Referee)", k)
+			fail("%s has no sentence for the referee (Referee)", k)
 			continue
 		case tx.Section < SectionOrders || tx.Section > SectionRecord:
-			t.Errorf("%s has no section of the report (Section)", k)
+			fail("%s has no section of the report (Section)", k)
 		case (tx.Section == SectionEncounters || tx.Section == SectionStory) && tx.Heading == "":
-			t.Errorf("%s is told among the encounters without a heading for its place (Heading)", k)
+			fail("%s is told among the encounters without a heading for its place (Heading)", k)
 		case tx.Section == SectionStory && tx.Story == nil:
-			t.Errorf("%s is told as a story without one (Story)", k)
+			fail("%s is told as a story without one (Story)", k)
 		case tx.Glance == GlanceClash && tx.Clash == nil:
-			t.Errorf("%s is a clash on the referee's first page without its row (Clash)", k)
-		}
-		zero, err := engine.UnmarshalEvent([]byte(fmt.Sprintf(`{"kind":%q}`, k)))
-		if err != nil {
-			t.Fatalf("%s: %v", k, err)
+			fail("%s is a clash on the referee's first page without its row (Clash)", k)
 		}
 		full := filledEvent(t, zero)
 		b, err := engine.MarshalEvent(full)
 		if err != nil {
-			t.Errorf("%s does not encode: %v", k, err)
+			fail("%s does not encode: %v", k, err)
 			continue
 		}
 		back, err := engine.UnmarshalEvent(b)
 		if err != nil || !reflect.DeepEqual(back, full) {
-			t.Errorf("%s does not read back from its JSON %s: %+v, %v", k, b, back, err)
+			fail("%s does not read back from its JSON %s: %+v, %v", k, b, back, err)
 		}
 		for _, e := range []engine.Event{zero, full} {
 			for _, viewer := range []game.NationID{"nation1", engine.Referee} {
 				s := Sentence(nil, viewer, e)
 				if s == "" || strings.Contains(s, "%!") {
-					t.Errorf("%s for %s: %q", k, viewer, s)
+					fail("%s for %s: %q", k, viewer, s)
 				}
 			}
 		}
@@ -74,15 +111,11 @@ func TestEventTextComplete(t *testing.T) {
 		ref := Sentence(nil, engine.Referee, full)
 		for _, n := range full.Head().Nations {
 			if name := capitalise(string(n)); !strings.Contains(ref, name) {
-				t.Errorf("%s: the referee's sentence does not name %s: %q", k, name, ref)
+				fail("%s: the referee's sentence does not name %s: %q", k, name, ref)
 			}
 		}
 	}
-	for _, tx := range EventTexts() {
-		if !slices.Contains(kinds, tx.Kind) {
-			t.Errorf("the text of %s is for a kind no engine registers", tx.Kind)
-		}
-	}
+	return out
 }
 
 // filledEvent is the event with every exported field set: strings,
