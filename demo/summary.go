@@ -15,13 +15,17 @@ import (
 	"github.com/syw-pbem/pbem/reports"
 )
 
-// notable is a one-line account of an event the summary tells (a battle,
-// a siege, an assault, a capture, a landing, a treaty, a ruling, victory),
-// in the reports' own sentence (reports.Sentence), or "" for the rest.
+// notable is a one-line account of an event the turn's lines tell — a
+// headline (a battle, a siege begun or lifted, an assault, a treaty,
+// victory), a city taken or a landing — in the referee's sentence, or ""
+// for the rest. What is notable is the category the event's kind declares
+// (reports.Headline, reports.PieceOf).
 func notable(m *hexmap.Map, e engine.Event) string {
-	switch e.(type) {
-	case *engine.LandBattle, *engine.SeaBattle, *engine.SiegeStatusChanged, *engine.AssaultResolved, *engine.CityCaptured,
-		*engine.Debarked, *engine.TreatyPublished, *engine.RulingApplied, *engine.VictoryDeclared:
+	if s, ok := reports.Headline(m, e); ok {
+		return s
+	}
+	switch reports.PieceOf(e) {
+	case "capture", "landing":
 		return reports.Sentence(m, engine.Referee, e)
 	}
 	return ""
@@ -56,35 +60,24 @@ func (g *demoGame) summary(ctx context.Context, st *engine.State) error {
 		}
 		g.step("  %-11s %2d %-6s (%s); treasury %s", n.name, len(held), english.Noun(len(held), "city"), gains, english.Count(treasury, "crown"))
 	}
+	// The set pieces of the year, counted and told by the category their
+	// kinds declare (reports.PieceOf, reports.Headline).
 	counts := map[string]int{}
 	for _, e := range g.res.Events {
-		switch e.(type) {
-		case *engine.LandBattle:
-			counts["land battle"]++
-		case *engine.SeaBattle:
-			counts["sea battle"]++
-		case *engine.AssaultResolved:
-			counts["assault"]++
-		case *engine.CityCaptured:
-			counts["city"]++
-		case *engine.Debarked:
-			counts["landing"]++
-		}
+		counts[reports.PieceOf(e)]++
 	}
 	var parts []string
-	for _, k := range []string{"land battle", "sea battle", "assault", "city", "landing"} {
+	for _, k := range []string{"land battle", "sea battle", "assault", "capture", "landing"} {
 		s := english.Count(counts[k], k)
-		if k == "city" {
-			s += " taken"
+		if k == "capture" {
+			s = english.Count(counts[k], "city") + " taken"
 		}
 		parts = append(parts, s)
 	}
 	g.step("  %s", strings.Join(parts, ", "))
 	for _, e := range g.res.Events {
-		switch e.(type) {
-		case *engine.LandBattle, *engine.SeaBattle, *engine.AssaultResolved, *engine.TreatyPublished, *engine.VictoryDeclared,
-			*engine.SiegeStatusChanged:
-			g.step("  - %s", notable(g.d.Game.Map, e))
+		if s, ok := reports.Headline(g.d.Game.Map, e); ok {
+			g.step("  - %s", s)
 		}
 	}
 	treaties := st.Treaties
@@ -130,39 +123,29 @@ func homeProvinces(g *demoGame, n game.NationID) []string {
 	return nil
 }
 
-// involved returns, for each set piece among events, the nations taking
-// part (the events' Nations), sorted.
+// involved returns, for each set piece among events (reports.PieceOf: a
+// land or sea battle, a siege, an assault, a landing; a capture is not
+// one), the nations taking part (the events' Nations), sorted. An assault
+// is a siege's too: the report tells it under the siege.
 func involved(es []engine.Event) map[string][]string {
 	out := map[string][]string{}
-	for _, e := range es {
-		var what string
-		switch e.(type) {
-		case *engine.LandBattle:
-			what = "land battle"
-		case *engine.SeaBattle:
-			what = "sea battle"
-		case *engine.SiegeStatusChanged, *engine.SiegeLosses, *engine.Breach, *engine.CounterBattery, *engine.Surrender:
-			what = "siege"
-		case *engine.AssaultResolved:
-			// An assault is a siege's too: the report tells it under the siege.
-			for _, n := range e.Head().Nations {
-				if !slices.Contains(out["siege"], string(n)) {
-					out["siege"] = append(out["siege"], string(n))
-				}
-			}
-			slices.Sort(out["siege"])
-			what = "assault"
-		case *engine.Debarked:
-			what = "landing"
-		default:
-			continue
-		}
-		for _, n := range e.Head().Nations {
+	add := func(what string, ns []game.NationID) {
+		for _, n := range ns {
 			if !slices.Contains(out[what], string(n)) {
 				out[what] = append(out[what], string(n))
 			}
 		}
 		slices.Sort(out[what])
+	}
+	for _, e := range es {
+		switch what := reports.PieceOf(e); what {
+		case "", "capture":
+		case "assault":
+			add("siege", e.Head().Nations)
+			add(what, e.Head().Nations)
+		default:
+			add(what, e.Head().Nations)
+		}
 	}
 	return out
 }

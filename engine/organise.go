@@ -14,25 +14,43 @@ import (
 // merge, leaders, garrisons, depot grants and special requests. Forces may
 // only be split, merged or joined in one place (a hex, or aboard the same
 // fleet). Minimum force sizes are checked for every stack a split changed.
+// Each order is carried out by organise, the rule the order checker runs
+// too (Organiser); the forces whose standing orders an order set are told
+// their stance at the end.
 func (t *turn) stepOrganisation() {
 	changed := map[game.ForceID]bool{}
-	org := t.cite("Land Movement", "")
 	for _, no := range t.ordersFor("organisation") {
-		n := no.nation
-		if !t.legal(n, no.o, org) {
-			continue
-		}
-		k, _ := KindOf(no.o.Kind())
-		if k.apply == nil {
-			// A kind filed here without a way to carry it out: say so.
-			f, _ := KindSubject(no.o)
-			t.ignore(n, no.o, f, org, fmt.Sprintf("%s is not carried out yet", strings.ToUpper(no.o.Kind())))
-			continue
-		}
-		if id := k.apply(t, n, no.o); id != "" {
-			changed[id] = true
-		}
+		t.organise(no.nation, no.o, changed)
 	}
+	t.standingOrdersSet(changed)
+}
+
+// organise carries out one organisation order of nation n: its kind's
+// legality check (OrderKind.Legal), then its effect (OrderKind.apply),
+// which checks what it needs of the forces as they stand and refuses the
+// order whole (OrderIgnored) or carries it out whole, the minimum force
+// sizes after it. The force whose standing orders it set is marked in
+// changed.
+func (t *turn) organise(n game.NationID, o Order, changed map[game.ForceID]bool) {
+	org := t.cite("Land Movement", "")
+	if !t.legal(n, o, org) {
+		return
+	}
+	k, _ := KindOf(o.Kind())
+	if k.apply == nil {
+		// A kind filed here without a way to carry it out: say so.
+		f, _ := KindSubject(o)
+		t.ignore(n, o, f, org, fmt.Sprintf("%s is not carried out yet", strings.ToUpper(o.Kind())))
+		return
+	}
+	if id := k.apply(t, n, o); id != "" {
+		changed[id] = true
+	}
+}
+
+// standingOrdersSet tells each force whose standing orders changed its
+// stance and standing orders now, in force order.
+func (t *turn) standingOrdersSet(changed map[game.ForceID]bool) {
 	ids := make([]game.ForceID, 0, len(changed))
 	for id := range changed {
 		ids = append(ids, id)

@@ -64,7 +64,18 @@ func DefaultHostility(a, b game.NationID) bool {
 // byte. It fails only for impossible inputs (no map, no ruleset, a state made
 // for another ruleset, a turn number below 1); bad orders are skipped with an
 // OrderIgnored event.
-func Resolve(in Input) (*Result, error) {
+func Resolve(in Input) (*Result, error) { return ResolveSteps(in, "") }
+
+// ResolveSteps resolves a turn as Resolve does, but stops after the step
+// of the pipeline named last (Steps): the Result is the turn as far as it
+// has gone — the working state at that point (its forces as the steps so
+// far left them, the turn number not yet advanced), the events and the
+// dice so far. "" runs every step (Resolve). It is how the engine's own
+// rules are asked what part of a turn does: the order checker's property
+// test compares its forecast of the organisation step with it, and a
+// forecast of a nation's turn runs it on the nation's view (StateOfView)
+// with its sheet.
+func ResolveSteps(in Input, last string) (*Result, error) {
 	if in.Map == nil {
 		return nil, errors.New("engine: no map")
 	}
@@ -93,6 +104,9 @@ func Resolve(in Input) (*Result, error) {
 	if t.yearEnd {
 		steps = yearEndSteps
 	}
+	if last != "" && !slices.ContainsFunc(steps, func(st pipelineStep) bool { return st.Name == last }) {
+		return nil, fmt.Errorf("engine: no step %q in the turn's pipeline: expected one of %v", last, Steps(t.yearEnd))
+	}
 	for _, st := range steps {
 		t.step = st.Name
 		t.dice.SetStep(st.Name)
@@ -100,6 +114,9 @@ func Resolve(in Input) (*Result, error) {
 		t.unread(st.Name)
 		t.compact()
 		t.rebuildPlaces()
+		if st.Name == last && last != steps[len(steps)-1].Name {
+			return &Result{State: t.snapshot(), Events: t.events, Rolls: t.dice.Rolls()}, nil
+		}
 	}
 	return &Result{State: t.s, Events: t.events, Rolls: t.dice.Rolls()}, nil
 }

@@ -10,7 +10,7 @@ import "github.com/syw-pbem/pbem/game"
 // the order checker the same figures the engine will use, without the
 // checker ever holding the whole state (fog of war).
 func StateOfView(v *NationView) *State {
-	s := &State{Turn: v.Turn}
+	s := &State{Turn: v.Turn, Calendar: v.Calendar}
 	for _, c := range v.Cities {
 		s.Cities = append(s.Cities, game.CityState{Name: c.Name, Controller: c.Controller, Loyalty: c.Loyalty,
 			Siege: c.Siege, Breaches: c.Breaches, Treasury: c.Treasury})

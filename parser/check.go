@@ -84,6 +84,13 @@ type Report struct {
 	// out: a route, a new force's ID, a request's token.
 	Accepted    []Statement
 	Annotations map[int]string
+	// Organised is the nation's view as a State after the sheet's accepted
+	// organisation orders, as the engine's organisation step will leave it
+	// (engine.Organiser): its forces split, merged and led as ordered, with
+	// their new IDs, stances and standing orders. A forecast of the turn
+	// goes on from it (engine.ResolveSteps). Nil at the year-end and for a
+	// refused sheet.
+	Organised *engine.State `json:"-"`
 	// Diagnostics are the errors, warnings and notes, by line.
 	Diagnostics []Diagnostic
 	// Receipt identifies the accepted orders: the first 10 hex digits of the

@@ -53,7 +53,9 @@ func TestCheck(t *testing.T) {
 		{3, "SPLIT E1 AS E2 12 C infantry", "error: the force ID E2 is already in use"},
 		{3, "SPLIT E1 12 B infantry", "error: E1 has 0 B infantry"},
 		{3, "SPLIT E1 general Daun", "error: Daun is not with E1"},
-		{3, "SPLIT E2 3 C infantry", "warning: E10 has 3 figures and no general"},
+		// The new force stands in E2's stack, whose general keeps it
+		// above the minimum force size: the engine loses nothing.
+		{3, "SPLIT E2 3 C infantry", "ok"},
 		{3, "MERGE E3 INTO E4", "error: E3 and E4 are a fleet and a land force"},
 		{3, "MERGE E2 INTO E1", "error: E2 is at 1710 (Neuruppen) and E1 at 1910 (Konigsfeld)"},
 		{3, "ASSIGN Keith TO E5", "error: Keith is with E1 at 1910 (Konigsfeld), and E5 is at 1812 (Kottwitz)"},

@@ -42,10 +42,18 @@ type checker struct {
 	yearEnd bool
 
 	// forces is the nation's forces as the organisation orders checked so
-	// far leave them (clones; the state is never changed).
+	// far leave them (clones; the state is never changed): org's, after
+	// each organisation order (organise.go).
 	forces map[game.ForceID]*game.Force
-	// gone maps a force merged away to the line of the MERGE.
+	// org carries the sheet's organisation orders out by the engine's own
+	// rule over the nation's view (engine.Organiser); nil at the year-end,
+	// whose sheets hold none.
+	org *engine.Organiser
+	// gone maps a force merged away (or emptied) to the line of the order.
 	gone map[game.ForceID]int
+	// lost maps a force an order leaves under the minimum force size to
+	// the order's line and the engine's reason (organise.go).
+	lost map[game.ForceID]lostForce
 	// created maps the IDs that SPLIT … AS and DETACH … AS name to their
 	// lines.
 	created map[game.ForceID]int
@@ -82,7 +90,7 @@ type checker struct {
 
 func newChecker(ctx CheckContext, view *engine.NationView, v *Vocabulary, r *Report) *checker {
 	c := &checker{ctx: ctx, v: v, m: ctx.Map, rules: ctx.Rules, view: view, r: r, nation: r.Nation,
-		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{},
+		yearEnd: r.YearEnd, forces: map[game.ForceID]*game.Force{}, gone: map[game.ForceID]int{}, lost: map[game.ForceID]lostForce{},
 		created: map[game.ForceID]int{}, planned: map[game.ForceID]game.Place{}, besieging: map[string]bool{},
 		leaderLeft: map[game.ForceID]int{}, requests: map[string]int{}, withdrawn: map[string]bool{},
 		once: map[string]int{}, fielded: map[game.ForceID]bool{}, fieldedDepot: map[string]bool{}}
@@ -106,6 +114,9 @@ func newChecker(ctx CheckContext, view *engine.NationView, v *Vocabulary, r *Rep
 	c.nextForce = 1
 	if c.view.NextForce > 0 {
 		c.nextForce = c.view.NextForce
+	}
+	if !c.yearEnd {
+		c.org = engine.NewOrganiser(c.m, c.rules, engine.StateOfView(c.view), c.nation)
 	}
 	c.funds, c.fundsCity = c.treasury()
 	return c
@@ -205,6 +216,9 @@ func (c *checker) run(sts []Statement) {
 					}
 				}
 			}
+		}
+		if pass == passOrganise && c.org != nil {
+			c.r.Organised = c.org.State()
 		}
 	}
 	for i := range sts {
@@ -339,6 +353,10 @@ func (c *checker) own(id game.ForceID) *game.Force {
 	if l, ok := c.gone[id]; ok {
 		c.reject(string(id), fmt.Sprintf("%s is merged into another force by the order on line %d", id, l),
 			"Give the order to the force it joins.")
+	}
+	if l, ok := c.lost[id]; ok {
+		c.reject(string(id), fmt.Sprintf("%s is lost at once (%s) after the order on line %d: its stack is under the minimum force size", id, l.reason, l.line),
+			"Correct that order: split off more figures, or a general with them.")
 	}
 	if c.letter != "" && !strings.HasPrefix(strings.ToUpper(string(id)), c.letter) {
 		// Whether such a force exists is not said: the answer is the same
@@ -478,33 +496,25 @@ func (c *checker) atCity(f *game.Force, mc *hexmap.City, what string) {
 		c.marchHint(f.ID, mc, end, fmt.Sprintf("Move %s into %s first (MOVE %s TO %s).", f.ID, mc.Name, f.ID, mc.Hex)))
 }
 
-// newID checks the ID a SPLIT or DETACH names for the new force, or
-// predicts the one the engine will give it.
-func (c *checker) newID(want game.ForceID) game.ForceID {
+// newID checks the ID a SPLIT … AS or DETACH … AS names for the new
+// force: the nation's letter and a number not yet in use. The engine
+// gives the new force that ID (or, with no AS, the next free number:
+// organise says which).
+func (c *checker) newID(want game.ForceID) {
 	used := func(id game.ForceID) bool {
 		if _, ok := c.forces[id]; ok {
 			return true
 		}
 		return slices.ContainsFunc(c.view.Own, func(f game.Force) bool { return f.ID == id })
 	}
-	if want != "" {
-		num, err := strconv.Atoi(strings.TrimPrefix(string(want), c.letter))
-		if c.letter != "" && (!strings.HasPrefix(string(want), c.letter) || err != nil || num < 1) {
-			c.reject(string(want), fmt.Sprintf("a new force of %s is named %s and a number, not %s", c.r.NationName, c.letter, want),
-				fmt.Sprintf("Write AS %s%d, or leave AS out and the next free number is used.", c.letter, c.nextForce))
-		}
-		if used(want) {
-			c.reject(string(want), fmt.Sprintf("the force ID %s is already in use", want),
-				"Choose a number not yet used, or leave AS out and the next free number is used.")
-		}
-		return want
+	num, err := strconv.Atoi(strings.TrimPrefix(string(want), c.letter))
+	if c.letter != "" && (!strings.HasPrefix(string(want), c.letter) || err != nil || num < 1) {
+		c.reject(string(want), fmt.Sprintf("a new force of %s is named %s and a number, not %s", c.r.NationName, c.letter, want),
+			fmt.Sprintf("Write AS %s%d, or leave AS out and the next free number is used.", c.letter, c.nextForce))
 	}
-	for {
-		id := game.ForceID(c.letter + strconv.Itoa(c.nextForce))
-		c.nextForce++
-		if !used(id) {
-			return id
-		}
+	if used(want) {
+		c.reject(string(want), fmt.Sprintf("the force ID %s is already in use", want),
+			"Choose a number not yet used, or leave AS out and the next free number is used.")
 	}
 }
 

@@ -28,6 +28,7 @@ func (c *checker) checkStanding(o engine.Order, word string) {
 	c.onceFor(word, string(f), string(f))
 	c.own(f)
 	c.legal(o)
+	c.organise(o)
 }
 
 func (c *checker) checkSlow(o engine.SlowEnemy) {
@@ -42,10 +43,12 @@ func (c *checker) checkFleetStance(o engine.FleetStance) {
 	c.onceFor("fleet", string(o.Fleet), string(o.Fleet))
 	c.own(o.Fleet)
 	c.legal(o)
+	c.organise(o)
 }
 
 func (c *checker) checkSpecial(o engine.Special) {
 	c.legal(o)
+	c.organise(o)
 	c.note("the referee rules on special actions when the turn is resolved (\"Likelihood of success will depend on how well the request fits in with the period\")")
 }
 
@@ -172,6 +175,12 @@ func (c *checker) illegalStep(f *game.Force, class ruleset.MoveClass, from, to g
 }
 
 // ---- organisation ----
+//
+// Each organisation order is checked here for what the player wrote (the
+// force is there and holds what the order names, the new ID is free), and
+// then carried out on the checker's forces by the engine's own rule
+// (organise.go): what the later lines are checked against is what the
+// engine will make of the forces.
 
 func (c *checker) checkSplit(o engine.Split) engine.Split {
 	defer func() {
@@ -182,144 +191,49 @@ func (c *checker) checkSplit(o engine.Split) engine.Split {
 	}()
 	f := c.own(o.Force)
 	c.legal(o)
+	// What the force lacks, said with what it holds; the leaders named
+	// by their IDs as the force has them.
 	ct := Contents{Troops: o.Troops, Guns: o.Guns, Ships: o.Ships, Leaders: o.Leaders}
-	before := f.Clone()
-	c.takeContents(f, ct, "split off")
-	id, err := c.tryNewID(o.NewID)
-	if err != nil {
-		*f = before
-		panic(err)
-	}
-	nf := &game.Force{ID: id, Nation: c.nation, At: f.At, Aboard: f.Aboard, Stance: f.Stance, Standing: f.Standing}
-	for _, t := range ct.Troops {
-		nf.Troops = append(nf.Troops, t)
-	}
-	nf.Guns = append(nf.Guns, ct.Guns...)
-	nf.Ships = ct.Ships
-	for _, l := range ct.Leaders {
-		for _, x := range before.Leaders {
-			if x.ID == l {
-				nf.Leaders = append(nf.Leaders, x)
-			}
-		}
-	}
-	nf.Normalize()
-	c.forces[id] = nf
+	probe := f.Clone()
+	c.takeContents(&probe, ct, "split off")
 	o.Leaders = ct.Leaders
-	if o.NewID == "" {
-		c.annotation = "new force " + string(id)
-		c.note(fmt.Sprintf("the new force will be %s", id))
+	if o.NewID != "" {
+		c.newID(o.NewID)
 	}
-	if f.IsEmpty() {
-		delete(c.forces, f.ID)
-		c.gone[f.ID] = c.st.Line
+	done := c.organise(o)
+	if slices.Contains(done.Gone, o.Force) && !slices.ContainsFunc(done.Disbanded, func(d engine.ForceDisbanded) bool { return d.Force == o.Force }) {
 		c.warn(string(o.Force), fmt.Sprintf("the split takes everything in %s, which ceases to exist", o.Force), "Leave the force whole instead.")
 	}
-	c.noteLeaderLeft(f, &before)
-	c.checkMinimum(nf)
 	return o
 }
 
-// noteLeaderLeft records that an order took a force's last general.
-func (c *checker) noteLeaderLeft(f, before *game.Force) {
-	if before.HasRole(game.General) && !f.HasRole(game.General) {
-		c.leaderLeft[f.ID] = c.st.Line
-	}
-}
-
-// tryNewID is newID with the rejection returned instead of raised, so the
-// caller can undo its changes first.
-func (c *checker) tryNewID(want game.ForceID) (id game.ForceID, err any) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(failure); !ok {
-				panic(r)
-			}
-			err = r
-		}
-	}()
-	return c.newID(want), nil
-}
-
-// checkMinimum warns of a new force too small to survive (Minimum Force
-// Sizes).
-func (c *checker) checkMinimum(f *game.Force) {
-	if f.IsFleet() || f.HasRole(game.General) || f.Figures() == 0 {
-		return
-	}
-	mc, inCity := c.m.CityAt(f.At.Hex)
-	if f.At.IsSea() {
-		inCity = false
-	}
-	limit := c.rules.MinimumForce.OutsideCityDeserts
-	where := "outside a city"
-	if inCity {
-		if cs := c.cityState(mc.Name); cs.Loyalty != c.nation {
-			limit, where = c.rules.MinimumForce.ForeignCityMilitia, "in a foreign city"
-		} else {
-			limit, where = c.rules.MinimumForce.FriendlyTownDeserts, "in a friendly town without a general"
-		}
-	}
-	if f.Figures() <= limit {
-		c.warn(string(f.ID), fmt.Sprintf("%s has %s and no general: a force of %d or fewer %s is lost at once (Minimum Force Sizes)",
-			f.ID, english.Count(f.Figures(), "figure"), limit, where), "Split off more figures, or a general with them.")
-	}
-}
-
 func (c *checker) checkMerge(o engine.Merge) {
-	f := c.own(o.Force)
-	into := c.own(o.Into)
+	c.own(o.Force)
+	c.own(o.Into)
 	c.legal(o)
-	into.Troops = append(into.Troops, f.Troops...)
-	into.Guns = append(into.Guns, f.Guns...)
-	into.Leaders = append(into.Leaders, f.Leaders...)
-	into.Ships.Warships += f.Ships.Warships
-	into.Ships.DamagedWarships += f.Ships.DamagedWarships
-	into.Ships.Transports += f.Ships.Transports
-	into.Ships.DamagedTransports += f.Ships.DamagedTransports
-	into.Normalize()
-	for _, x := range c.forces {
-		if x.Aboard == f.ID {
-			x.Aboard = into.ID
-		}
-	}
-	delete(c.forces, f.ID)
-	c.gone[f.ID] = c.st.Line
+	c.organise(o)
 }
 
 func (c *checker) checkAssign(o engine.AssignLeader) engine.AssignLeader {
-	src, l := c.leaderOf(o.Leader)
+	_, l := c.leaderOf(o.Leader)
 	dst := c.own(o.To)
 	o.Leader = l.ID
 	c.legal(o)
 	if l.Role == game.Admiral && !dst.IsFleet() && dst.Figures() > 0 {
 		c.warn(l.ID, fmt.Sprintf("%s is an admiral, and %s a land force", l.ID, dst.ID), "Admirals command fleets; generals land forces.")
 	}
-	before := src.Clone()
-	src.Leaders = slices.DeleteFunc(src.Leaders, func(x game.Leader) bool { return x.ID == l.ID })
-	c.noteLeaderLeft(src, &before)
-	dst.Leaders = append(dst.Leaders, l)
-	dst.Normalize()
-	if src.IsEmpty() {
-		delete(c.forces, src.ID)
-		c.gone[src.ID] = c.st.Line
-	}
+	c.organise(o)
 	return o
 }
 
 func (c *checker) checkDetach(o engine.DetachLeader) engine.DetachLeader {
-	src, l := c.leaderOf(o.Leader)
+	_, l := c.leaderOf(o.Leader)
 	o.Leader = l.ID
 	c.legal(o)
-	id := c.newID(o.NewID)
-	before := src.Clone()
-	src.Leaders = slices.DeleteFunc(src.Leaders, func(x game.Leader) bool { return x.ID == l.ID })
-	c.noteLeaderLeft(src, &before)
-	c.forces[id] = &game.Force{ID: id, Nation: c.nation, At: src.At, Aboard: src.Aboard, Leaders: []game.Leader{l}}
-	if o.NewID == "" {
-		c.annotation = "new force " + string(id)
-		c.note(fmt.Sprintf("%s forms the new force %s", l.ID, id))
+	if o.NewID != "" {
+		c.newID(o.NewID)
 	}
+	c.organise(o)
 	return o
 }
 
@@ -327,6 +241,7 @@ func (c *checker) checkGarrison(o engine.Garrison) {
 	f := c.land(o.Force)
 	c.city(o.City)
 	c.legal(o)
+	c.organise(o)
 	if n := f.FightingFigures(); n < c.rules.Capture.Garrison {
 		c.warn(string(o.Force), fmt.Sprintf("%s has %s; a captured city needs %d as a garrison", f.ID, english.Count(n, "infantry and cavalry figure"), c.rules.Capture.Garrison),
 			"Add figures to the garrison.")

@@ -274,5 +274,6 @@ func (c *checker) checkGrant(o engine.GrantSupply) engine.GrantSupply {
 	case !o.Withdraw && has:
 		c.warn(string(o.Nation), fmt.Sprintf("%s supplies %s already", d.ID, o.Nation), "Leave the order out.")
 	}
+	c.organise(o)
 	return o
 }

@@ -504,6 +504,18 @@ func leaderText(l game.Leader) string {
 	return s
 }
 
+// movements tells the month's news of the nation's own forces, its money
+// and its orders (SectionOrders).
+func (b *builder) movements() []string {
+	var out []string
+	for _, e := range b.seen {
+		if SectionOf(e) == SectionOrders && !Routine(e) {
+			out = append(out, Sentence(b.m, b.nation, e))
+		}
+	}
+	return out
+}
+
 func (b *builder) summary(md *Model) []string {
 	var out []string
 	if md.Starting {
@@ -514,21 +526,8 @@ func (b *builder) summary(md *Model) []string {
 		out = append(out, fmt.Sprintf("Your forces were in %s this month.", english.Count(n, "engagement")))
 	}
 	for _, e := range b.seen {
-		switch x := e.(type) {
-		case *engine.CityCaptured:
-			from := "neutral hands"
-			if x.From != "" {
-				from = b.nationName(x.From)
-			}
-			out = append(out, fmt.Sprintf("%s took %s from %s.", b.nationName(x.By), x.City, from))
-		case *engine.CityReverted:
-			to := "neutrality"
-			if x.To != "" {
-				to = b.nationName(x.To)
-			}
-			out = append(out, fmt.Sprintf("%s, abandoned by %s, returned to %s.", x.City, b.nationName(x.From), to))
-		case *engine.GarrisonKilled:
-			out = append(out, fmt.Sprintf("The townsfolk of %s killed %s's garrison.", x.City, b.nationName(x.Nation)))
+		if t := textFor(e); t.Section == SectionNews || t.News {
+			out = append(out, Sentence(b.m, b.nation, e))
 		}
 	}
 	for _, t := range md.Treaties {

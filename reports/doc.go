@@ -15,6 +15,20 @@
 // report, never from the state. The PDF, the text and the JSON are all
 // rendered from the Model alone, so they cannot show more than it holds.
 //
+// # Events in words
+//
+// Every event kind is told in words by one entry of the event text registry
+// (EventText, in the family files text_orders.go, text_fighting.go,
+// text_sieges.go, text_yearend.go and text_trossian.go): its sentence for
+// a nation that saw it (the copy engine.EventFor gives the nation), its
+// sentence for the referee (the third person, every side named and
+// whole), and its category — the Section of the report that tells it, the
+// heading of its place, the set piece it belongs to, its line on the
+// referee's first page. Narrate, Build, BuildReferee, Sentence and
+// EventLines read the registry and nothing else; the battles are told as
+// stories by package reports/narrative, reached through their kind's
+// Story. TestEventTextComplete holds every registered kind to it.
+//
 // # Rendering
 //
 // Render draws the PDF with fpdf and the embedded DejaVu fonts: a cover,

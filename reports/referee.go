@@ -190,69 +190,12 @@ func BuildReferee(in RefereeInput) (*RefereeModel, error) {
 		narrate = Narrate
 	}
 	md.Battles = narrate(in.Map, engine.Referee, in.Events)
-	for i := 0; i < len(in.Events); i++ {
-		e := in.Events[i]
-		if quiet(e) {
-			continue
-		}
-		line := Sentence(in.Map, engine.Referee, e)
-		if i+1 < len(in.Events) {
-			if s, ok := withBalance(in.Map, e, in.Events[i+1]); ok {
-				line = s
-				i++
-			}
-		}
+	tellEach(in.Map, engine.Referee, in.Events, func(e engine.Event, line string) {
 		h := e.Head()
 		md.Events = append(md.Events, fmt.Sprintf("[%s] %s%s", h.Step, line, visibility(h)))
-	}
+	})
 	md.Glance = buildGlance(in.Map, st, md, in)
 	return md, nil
-}
-
-// withBalance tells a payment and the treasury change that made it in one
-// line: a fielding or a purchase with the treasury before and after, the
-// year's taxes with the treasury they went into — rather than the same
-// crowns twice, once as the order and once as the treasury's change.
-func withBalance(m *hexmap.Map, a, b engine.Event) (string, bool) {
-	tell := func(e engine.Event, tc *engine.TreasuryChanged) string {
-		return strings.TrimSuffix(Sentence(m, engine.Referee, e), ".") +
-			fmt.Sprintf("; the treasury in %s went from %d to %d.", tc.City, tc.Before, tc.After)
-	}
-	switch x := a.(type) {
-	case *engine.TreasuryChanged:
-		switch y := b.(type) {
-		case *engine.UnitsFielded:
-			if x.Why == "field" && y.Nation == x.Nation && y.Cost == -x.Change {
-				return tell(y, x), true
-			}
-		case *engine.UnitsBought:
-			if x.Why == "buy" && y.Nation == x.Nation && y.Cost == -x.Change {
-				return tell(y, x), true
-			}
-		}
-	case *engine.TaxesCollected:
-		if y, ok := b.(*engine.TreasuryChanged); ok && y.Why == "taxes" && y.Nation == x.Nation && y.Change == x.Collected {
-			return tell(x, y), true
-		}
-	}
-	return "", false
-}
-
-// quiet events are left out of the referee's list of every event: a force
-// that found its supply or did not move, a turn's end — one line each for
-// every force would bury the news.
-func quiet(e engine.Event) bool {
-	switch x := e.(type) {
-	case *engine.SupplyTraced:
-		return x.Supplied
-	case *engine.ForceMoved:
-		return len(x.Path) == 0
-	case *engine.SeaMoved:
-		return len(x.Path) == 0
-	case *engine.TurnEnded:
-		return true
-	}
-	return false
 }
 
 func visibility(h *engine.Header) string {

@@ -123,26 +123,15 @@ func buildGlance(m *hexmap.Map, st *engine.State, md *RefereeModel, in RefereeIn
 			g.Attention = append(g.Attention, fmt.Sprintf("A sheet for %s%s was refused (received %s); it changed nothing.", nationName(m, s.Nation), from, s.Received))
 		}
 	}
-	money := map[game.NationID]*MoneyChange{}
 	for _, e := range in.Events {
 		g.add(m, e)
-		var n game.NationID
-		switch x := e.(type) {
-		case *engine.TreasuryChanged:
-			n = x.Nation
-		case *engine.TaxesCollected:
-			n = x.Nation
-		}
-		if n != "" && money[n] == nil {
-			money[n] = &MoneyChange{Nation: n, Name: nationName(m, n)}
-		}
 	}
 	for _, t := range md.Treasuries {
-		mc := money[t.Nation]
-		if mc == nil {
+		lines := MoneyLedger(m, t.Nation, in.Events)
+		if len(lines) == 0 {
 			continue
 		}
-		lines := MoneyLedger(m, t.Nation, in.Events)
+		mc := MoneyChange{Nation: t.Nation, Name: nationName(m, t.Nation), Now: t.Total}
 		var why []string
 		sums := map[string]int{}
 		for _, l := range lines {
@@ -155,149 +144,34 @@ func buildGlance(m *hexmap.Map, st *engine.State, md *RefereeModel, in RefereeIn
 		for i, w := range why {
 			why[i] = fmt.Sprintf("%s %+d", w, sums[w])
 		}
-		mc.Now, mc.Why = t.Total, strings.Join(why, "; ")
-		if len(lines) > 0 {
-			g.Money = append(g.Money, *mc)
-		}
+		mc.Why = strings.Join(why, "; ")
+		g.Money = append(g.Money, mc)
 	}
 	return g
 }
 
-// add files one event under its heading of the glance.
+// add files one event under the heading of the first page its kind
+// declares (EventText.Glance): a clash as its row, anything else as the
+// referee's sentence.
 func (g *Glance) add(m *hexmap.Map, e engine.Event) {
-	name := func(n game.NationID) string { return nationName(m, n) }
-	names := func(ns []game.NationID) string {
-		s := make([]string, len(ns))
-		for i, n := range ns {
-			s[i] = name(n)
+	t := textFor(e)
+	w := wordsFor(m, engine.Referee, e)
+	switch t.Glance {
+	case GlanceClash:
+		if c, ok := t.Clash(w, e); ok {
+			g.Clashes = append(g.Clashes, c)
 		}
-		return strings.Join(s, ", ")
+	case GlanceCapture:
+		g.Captures = append(g.Captures, w.tell(e))
+	case GlanceLoss:
+		g.Losses = append(g.Losses, w.tell(e))
+	case GlanceTreaty:
+		g.Treaties = append(g.Treaties, w.tell(e))
+	case GlanceRuling:
+		g.Rulings = append(g.Rulings, w.tell(e))
+	case GlanceAttention:
+		g.Attention = append(g.Attention, w.tell(e))
 	}
-	where := Where(m, e.Head().Place)
-	switch x := e.(type) {
-	case *engine.LandBattle:
-		c := Clash{Kind: "battle", Place: where}
-		if x.Model == "tabletop" {
-			c.Kind = "tabletop battle"
-		}
-		var sides []string
-		for _, s := range x.Sides {
-			d := names(s.Nations) + " " + ids(s.Forces)
-			if s.Commander != "" {
-				d += " under " + s.Commander
-			}
-			sides = append(sides, fmt.Sprintf("%s (%s, %d fig.)", d, s.Stance, s.Figures))
-		}
-		c.Sides = strings.Join(sides, " v. ")
-		c.Outcome = x.Outcome
-		if x.Winner >= 0 && x.Winner < len(x.Sides) {
-			c.Outcome = names(x.Sides[x.Winner].Nations) + " won (" + strings.ToLower(x.Outcome) + ")"
-		}
-		var lost []string
-		for _, s := range x.Sides {
-			lost = append(lost, fmt.Sprintf("%s %d", names(s.Nations), s.Lost))
-		}
-		c.Outcome += "; figures lost: " + strings.Join(lost, ", ")
-		g.Clashes = append(g.Clashes, c)
-	case *engine.SeaBattle:
-		var sides []string
-		for _, s := range x.Sides {
-			sides = append(sides, fmt.Sprintf("%s %s (%s)", name(s.Nation), ids(s.Fleets), english.Count(s.Warships+s.DamagedWarships, "warship")))
-		}
-		out := "no winner"
-		if x.Winner != "" {
-			out = name(x.Winner) + " won"
-		}
-		var lost []string
-		for _, s := range x.Sides {
-			if n := s.Sunk + s.Captured; n > 0 {
-				lost = append(lost, fmt.Sprintf("%s lost %d", name(s.Nation), n))
-			}
-		}
-		if len(lost) > 0 {
-			out += "; " + strings.Join(lost, ", ")
-		}
-		g.Clashes = append(g.Clashes, Clash{Kind: "sea battle", Place: where, Sides: strings.Join(sides, " v. "), Outcome: out})
-	case *engine.AssaultResolved:
-		c := Clash{Kind: "assault", Place: x.City, Sides: fmt.Sprintf("%s %s v. garrison %s", name(x.Nation), x.Force, ids(x.Defenders)),
-			Outcome: fmt.Sprintf("%s (die %d, %s column)", x.Outcome, x.Die, x.Column)}
-		g.Clashes = append(g.Clashes, c)
-	case *engine.SiegeStatusChanged:
-		if x.Status == x.Previous && x.Reason == "" {
-			return
-		}
-		out := fmt.Sprintf("%s (was %s)", x.Status, x.Previous)
-		if x.Reason != "" {
-			out += ": " + x.Reason
-		}
-		sides := names(x.Besiegers)
-		if x.Holder != "" {
-			sides += " v. " + name(x.Holder)
-		}
-		g.Clashes = append(g.Clashes, Clash{Kind: "siege", Place: x.City, Sides: sides, Outcome: out})
-	case *engine.Surrender:
-		out := fmt.Sprintf("held (die %d, needed %d)", x.Die, x.Need)
-		if x.Surrendered {
-			out = fmt.Sprintf("surrendered (die %d, needed %d)", x.Die, x.Need)
-		}
-		g.Clashes = append(g.Clashes, Clash{Kind: "surrender", Place: x.City, Sides: names(x.Attackers) + " v. garrison " + ids(x.Garrison), Outcome: out})
-	case *engine.CityCaptured:
-		s := fmt.Sprintf("%s taken by %s", x.City, name(x.By))
-		if x.From != "" {
-			s += " from " + name(x.From)
-		}
-		if x.Recaptured {
-			s += " (recaptured)"
-		}
-		g.Captures = append(g.Captures, s+".")
-	case *engine.GarrisonKilled:
-		g.Losses = append(g.Losses, fmt.Sprintf("The %s garrison of %s was killed (%s).", name(x.Nation), x.City, ids(x.Forces)))
-	case *engine.ForceDisbanded:
-		var what []string
-		for _, c := range []struct {
-			n    int
-			noun string
-		}{{x.Figures, "figure"}, {x.Guns, "gun"}, {x.Leaders, "leader"}} {
-			if c.n > 0 {
-				what = append(what, english.Count(c.n, c.noun))
-			}
-		}
-		s := fmt.Sprintf("%s %s gone: %s", names(x.Nations), x.Force, x.Reason)
-		if len(what) > 0 {
-			s += " (" + strings.Join(what, ", ") + ")"
-		}
-		g.Losses = append(g.Losses, s+".")
-	case *engine.TreatyPublished:
-		g.Treaties = append(g.Treaties, fmt.Sprintf("%s “%s” published (%s).", x.Treaty, x.Title, names(x.Parties)))
-	case *engine.TreatyBreachAnnounced:
-		s := fmt.Sprintf("%s breached by %s against %s", x.Treaty, name(x.Offender), name(x.Aggrieved))
-		if x.Ended {
-			s += "; the treaty is ended"
-		}
-		g.Treaties = append(g.Treaties, s+".")
-	case *engine.RulingApplied:
-		r := x.What
-		if x.Nation != "" {
-			r = name(x.Nation) + ": " + r
-		}
-		g.Rulings = append(g.Rulings, r)
-	case *engine.RulingNotApplied:
-		g.Attention = append(g.Attention, fmt.Sprintf("A ruling (%s) was not applied: %s.", x.Effect, x.Reason))
-	case *engine.SpecialRequested:
-		g.Attention = append(g.Attention, fmt.Sprintf("%s asks (special action, line %d): %s", name(x.Nation), x.Line, x.Text))
-	case *engine.TabletopRefused:
-		g.Attention = append(g.Attention, fmt.Sprintf("The tabletop result for %s was refused and the engine fought the battle: %s.", Where(m, game.AtHex(x.Hex)), x.Reason))
-	case *engine.VictoryDeclared:
-		g.Attention = append(g.Attention, "Victory: "+plainOr(m, e, "a nation has won")+".")
-	}
-}
-
-// plainOr is the plain sentence of e, or def.
-func plainOr(m *hexmap.Map, e engine.Event, def string) string {
-	if s := strings.TrimSuffix(Sentence(m, engine.Referee, e), "."); s != "" {
-		return s
-	}
-	return def
 }
 
 // RollGroup is the dice of one purpose of one step, in the order thrown,

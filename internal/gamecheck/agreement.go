@@ -63,7 +63,6 @@ func (c *checker) agreement() {
 		if _, ok := e.(*engine.LandBattle); ok {
 			continue // a battle is told by reports/narrative, checked by its own tests
 		}
-		whole := sentences(t, engine.Referee, e)
 		for _, n := range nations {
 			if !e.VisibleTo(n) {
 				continue
@@ -72,6 +71,11 @@ func (c *checker) agreement() {
 			if !ok {
 				continue
 			}
+			// The nation's sentence of the event as it saw it, against its
+			// sentence of the whole event — the referee's numbers in the
+			// nation's words (the referee's own sentence names every side
+			// and says more, reports.EventText.Referee).
+			whole := sentences(t, n, e)
 			mine := sentences(t, n, en)
 			if len(mine) != len(whole) {
 				continue
