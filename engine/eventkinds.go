@@ -60,13 +60,16 @@ type MoveStopped struct {
 
 // Contact: hostile land forces came together in a hex at Tick. Outcome is
 // "battle" (a LandBattle follows in the battles step), "standoff"
-// (both sides on defend: no battle, neither moves on), "overrun" or
-// "retreat". Visible to the nations involved.
+// (both sides on defend: no battle, neither moves on), "walls" (the
+// garrison of City stayed behind its walls: no field battle, the attackers
+// halt and mask or besiege the city), "overrun" or "retreat". Visible to
+// the nations involved.
 type Contact struct {
 	Header
 	Forces  []game.ForceID
 	Tick    int
 	Outcome string
+	City    string `json:",omitempty"`
 }
 
 // EngagedForce is one force in an engagement, as it stood when it joined.

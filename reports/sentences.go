@@ -161,6 +161,8 @@ func sentence(m *hexmap.Map, viewer game.NationID, e engine.Event) (s string, to
 			return fmt.Sprintf("Forces %s met %s and battle was joined.", ids(x.Forces), monthTick(x.Tick)), true
 		case "standoff":
 			return fmt.Sprintf("Forces %s met %s; both stood on the defensive and no battle was fought.", ids(x.Forces), monthTick(x.Tick)), true
+		case "walls":
+			return fmt.Sprintf("Forces %s met %s; the garrison of %s stayed behind its walls, so no battle was fought and the attackers halted before the city.", ids(x.Forces), monthTick(x.Tick), x.City), true
 		}
 		return fmt.Sprintf("Forces %s met %s (%s).", ids(x.Forces), monthTick(x.Tick), x.Outcome), true
 	case *engine.Scouted:
