@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -408,7 +409,7 @@ func (mv *movement) overrun(h game.Hex, big, small []*unit, bigPV, smallPV int) 
 	damage := t.dice.PercentOf(t.r, figs, out.AttackerLoss, "overrun: fraction of a figure", h.String())
 	losses := takeLosses(forcesOf(big), damage, game.Arm.IsFighting)
 	ev := &Overrun{ByNation: big[0].nation, OverrunNation: small[0].nation, By: idsOf(big), Overrun: idsOf(small), ByPV: bigPV, OverrunPV: smallPV, Odds: odds, Column: col, Die: die,
-		Result: res, Damage: damage, Losses: losses, Tick: mv.tick}
+		Result: res, Damage: damage, Losses: losses, Generals: leadersLost(forcesOf(small), battle.Captured), Tick: mv.tick}
 	for _, u := range big {
 		if !u.moving {
 			continue

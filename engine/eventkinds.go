@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/ruleset"
 )
@@ -142,7 +143,10 @@ type Overrun struct {
 	// out: the result's percentage of their own strength.
 	Damage int
 	Losses []Loss `json:",omitempty"`
-	Tick   int
+	// Generals are the overrun side's leaders, taken with it ("before they
+	// are wiped out": a force wiped out loses its generals as prisoners).
+	Generals []battle.GeneralFate `json:",omitempty"`
+	Tick     int
 }
 
 // CavalrySlowed: cavalry sent ahead stopped a force trying to get away, which
@@ -321,6 +325,10 @@ type GarrisonKilled struct {
 	Killed    int `json:",omitempty"`
 	Forces    []game.ForceID
 	RevertsTo game.NationID `json:",omitempty"`
+	// Generals are the garrison's leaders, killed with it ("the townsfolk
+	// kill off the remaining men"); only the garrison's nation is told
+	// their names.
+	Generals []battle.GeneralFate `json:",omitempty"`
 }
 
 // CityReverted: a foreign city left without any garrison reverts to its

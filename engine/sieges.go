@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -728,6 +729,7 @@ func (t *turn) captureGarrison(sc *siegeCity, att, def []*game.Force) *Captured 
 		c.By = largest.ID
 	}
 	losers := forceNations(def)
+	c.Generals = leadersLost(def, battle.Captured)
 	for _, f := range def {
 		for _, g := range f.Guns {
 			if g.Count == 0 || largest == nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/internal/english"
@@ -178,6 +179,9 @@ func sentence(m *hexmap.Map, viewer game.NationID, e engine.Event) (s string, to
 	case *engine.Overrun:
 		s := fmt.Sprintf("%s's %s overran %s's %s at %d:1 (die %d; the defenders killed %s before the end).",
 			w.nation(x.ByNation), ids(x.By), w.nation(x.OverrunNation), ids(x.Overrun), x.Odds, x.Die, english.Count(x.Damage, "figure"))
+		if g := GeneralFates(x.Generals); g != "" {
+			s += " " + g + "."
+		}
 		if l := lossText(x.Losses); l != "" {
 			s += " Losses: " + l + "."
 		}
@@ -269,7 +273,13 @@ func sentence(m *hexmap.Map, viewer game.NationID, e engine.Event) (s string, to
 		return fmt.Sprintf("The heavy guns before %s made no breach (the walls have %d).", x.City, x.Breaches), true
 	case *engine.Surrender:
 		if x.Surrendered {
-			return fmt.Sprintf("The garrison of %s surrendered after the first breach (die %d, needed %d or less).", x.City, x.Die, x.Need), true
+			s := fmt.Sprintf("The garrison of %s surrendered after the first breach (die %d, needed %d or less).", x.City, x.Die, x.Need)
+			if x.Captured != nil {
+				if g := GeneralFates(x.Captured.Generals); g != "" {
+					s += " " + g + "."
+				}
+			}
+			return s, true
 		}
 		return fmt.Sprintf("The garrison of %s refused to surrender (die %d, needed %d or less).", x.City, x.Die, x.Need), true
 	case *engine.WallsRepaired:
@@ -289,7 +299,13 @@ func sentence(m *hexmap.Map, viewer game.NationID, e engine.Event) (s string, to
 		if x.Breaches > 0 {
 			s += fmt.Sprintf(" +%d for the breaches", x.Breaches)
 		}
-		return s + "): " + x.Outcome + ".", true
+		s += "): " + x.Outcome + "."
+		if x.Captured != nil {
+			if g := GeneralFates(x.Captured.Generals); g != "" {
+				s += " " + g + "."
+			}
+		}
+		return s, true
 	case *engine.CityCaptured:
 		from := "neutral hands"
 		if x.From != "" {
@@ -303,6 +319,9 @@ func sentence(m *hexmap.Map, viewer game.NationID, e engine.Event) (s string, to
 		s := fmt.Sprintf("The garrison of %s (%s) fell below the minimum and was killed by the townsfolk.", x.City, ids(x.Forces))
 		if x.Killed > 0 {
 			s += " " + english.Count(x.Killed, "figure") + " " + english.Agree(x.Killed, "was", "were") + " lost."
+		}
+		if g := GeneralFates(x.Generals); g != "" {
+			s += " " + g + " with them."
 		}
 		return s, true
 	case *engine.CityReverted:
@@ -478,7 +497,62 @@ func (w words) landBattle(x *engine.LandBattle) string {
 	if len(lost) > 0 {
 		s += "; " + english.List(lost)
 	}
+	var gs []battle.GeneralFate
+	for _, sd := range x.Sides {
+		for _, g := range sd.Generals {
+			if g.Fate == battle.Killed || g.Fate == battle.Captured {
+				gs = append(gs, g)
+			}
+		}
+	}
+	if g := GeneralFates(gs); g != "" {
+		s += "; " + g
+	}
 	return s + "."
+}
+
+// GeneralFates tells what became of generals lost with their forces or on
+// the field, a clause a fate: "General Saxe was taken prisoner", "General
+// Keith and General Daun were killed", "a general was taken prisoner" (an
+// enemy's the nation did not scout, counted in words: the number is not a
+// measured one) ("" for none). Wounded generals stay with their armies and
+// are not listed.
+func GeneralFates(gs []battle.GeneralFate) string {
+	var parts []string
+	for _, fate := range []struct{ fate, words string }{{battle.Killed, "killed"}, {battle.Captured, "taken prisoner"}} {
+		var names []string
+		unnamed := 0
+		for _, g := range gs {
+			if g.Fate != fate.fate {
+				continue
+			}
+			name := g.Name
+			if name == "" {
+				name = g.ID
+			}
+			switch {
+			case name == "":
+				unnamed++ // an enemy general the nation did not scout
+			case !slices.Contains(names, name):
+				names = append(names, name)
+			}
+		}
+		n := len(names) + unnamed
+		if unnamed > 0 {
+			what := english.InWords(unnamed, "general")
+			switch {
+			case len(names) > 0 && unnamed == 1:
+				what = "another general"
+			case len(names) > 0:
+				what = english.InWords(unnamed, "other general")
+			}
+			names = append(names, what)
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s %s", english.List(names), english.Agree(n, "was", "were"), fate.words))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // seaBattle tells a sea battle: the fleets and the weather gauge, the die
