@@ -52,11 +52,16 @@ func (b *sim) charges(ms, fs *simSide) {
 			continue
 		}
 		tgt, flank := b.facing(fs, u.slot), false
-		if tgt == nil {
-			for _, bt := range fs.batt {
-				if bt.st == stBattery && bt.slot == u.slot {
-					tgt = bt
-				}
+		// A battery deployed in the enemy's line stands in an interval of
+		// it, directly to the charger's front as much as the battalion
+		// beside it: 001 gives it no shelter ("COI charging LI/ART in open
+		// +2", "CAV charging non-CAV +2", "ART ... in the open -2" in
+		// melee; "When ART Routs the Crew run away & the Gun is deemed
+		// Captured"), and a charger within reach of one goes for it.
+		for _, bt := range fs.batt {
+			if bt.st == stBattery && bt.slot == u.slot && bt.sp > 0 && b.gap(u, bt) <= b.chargeReach(u) &&
+				(tgt == nil || !b.inCity(bt)) {
+				tgt = bt
 			}
 		}
 		if tgt == nil {

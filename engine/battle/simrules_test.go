@@ -436,3 +436,40 @@ func TestGunsTakenOnlyInPursuit(t *testing.T) {
 		}
 	}
 }
+
+// TestBatteryInTheLineIsCharged: a battery deployed in the enemy's line
+// stands in an interval of it, no shelter from a charge: a unit with the
+// battery directly to its front and within reach charges the guns, not the
+// battalion beside them ("COI charging LI/ART in open +2"; 001's field
+// column is for "Assault ... holding a bridge or BUA or Guns"), and a
+// battery routed loses its guns ("When ART Routs the Crew run away & the
+// Gun is deemed Captured").
+func TestBatteryInTheLineIsCharged(t *testing.T) {
+	r := ruleset.SYW1752()
+	a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{inf(game.GradeC, 12)}}
+	d := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, 12), {Arm: game.Gunners, Grade: game.GradeC, Count: 8}},
+		guns: []game.Guns{{Kind: game.FieldGun, Count: 2}}}
+	s := setupOf(r, game.Clear, a, d, &scriptDice{faces: map[string][]int{}})
+	p := DefaultSimParams
+	p.Ground = nil
+	b := newSim(r, s, &scriptDice{faces: map[string][]int{}}, p)
+	b.turn = 1
+	au := b.sides[0].front[slices.IndexFunc(b.sides[0].front, func(u *sunit) bool { return u != nil })]
+	bt := b.sides[1].batt[0]
+	if b.sides[1].front[bt.slot] == nil {
+		t.Fatal("the battery does not stand in the line with a battalion")
+	}
+	// The attacker in the battery's slot, 2" from the enemy's line, moved
+	// this bound.
+	b.sides[0].front[au.slot] = nil
+	au.slot, au.fwd, au.moved = bt.slot, b.p.SetupInches-2, true
+	b.sides[0].front[au.slot] = au
+	withDice(b, map[string][]int{"charge test": {6}})
+	b.charges(b.sides[0], b.sides[1])
+	if bt.st != stRouting || !bt.gunsTaken {
+		t.Errorf("the battery in the charger's front was not charged and overrun: state %d, guns taken %v", bt.st, bt.gunsTaken)
+	}
+	if e := b.sides[1].front[bt.slot]; e == nil || e.st != stFront || e.shaken {
+		t.Error("the battalion beside the battery was charged instead")
+	}
+}
