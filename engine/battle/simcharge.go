@@ -75,6 +75,17 @@ func (b *sim) charges(ms, fs *simSide) {
 		if tgt == nil || b.gap(u, tgt) > b.chargeReach(u) || b.inCity(tgt) {
 			continue
 		}
+		// A flank is charged by a unit that stood level with the enemy's
+		// line (no more than the 1" every move keeps from the enemy) at the
+		// start of the bound and did not move in it: "the target must be
+		// directly to the front of the Charging unit", so it must wheel to
+		// face the flank first ("Wheeling: one flank remains stationary
+		// while the other wheels at full speed. May then charge in a
+		// straight line") — a unit ahead of the enemy's line in an empty
+		// slot sees his front corner, not his flank.
+		if flank && (u.moved || b.gap(u, tgt) > 1) {
+			continue
+		}
 		tc := b.coverOf(tgt)
 		if u.u.Kind.IsCavalry() && b.atPosition(tgt) && (tc == coverHard || tc == coverWorks) {
 			continue
@@ -148,7 +159,7 @@ func (b *sim) chargeTest(u, tgt *sunit, flank bool) bool {
 }
 
 func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
-	g := b.gap(u, tgt)
+	g := max(0, b.gap(u, tgt))
 	fortified := false
 	if b.atPosition(tgt) {
 		gr := b.f.g[tgt.side][tgt.slot]

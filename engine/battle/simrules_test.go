@@ -473,3 +473,57 @@ func TestBatteryInTheLineIsCharged(t *testing.T) {
 		t.Error("the battalion beside the battery was charged instead")
 	}
 }
+
+// TestFlankChargeNeedsToWheel: "the target must be directly to the front
+// of the Charging unit": a unit in an empty slot beside the enemy's line
+// charges his flank only from level with it (the 1" every move keeps), and
+// only in a bound it did not move — it wheels to face the flank first
+// ("Wheeling: ... May then charge in a straight line"). Ahead of the
+// enemy's line it sees his front corner, not his flank.
+func TestFlankChargeNeedsToWheel(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		gap   int
+		moved bool
+		want  bool
+	}{
+		{"level, stood the bound", 1, false, true},
+		{"level, moved up this bound", 1, true, false},
+		{"ahead of the enemy's line, in reach", 4, false, false},
+	} {
+		b, au, du := field1(t, ruleset.SYW1752(), game.MediumCavalry, game.LineInfantry, game.GradeC, game.GradeC, c.gap)
+		// The charger in the next slot, its own front empty.
+		b.sides[0].front[1] = nil
+		au.slot = 2
+		b.sides[0].front[2] = au
+		au.moved = c.moved
+		b.turn = 9
+		withDice(b, map[string][]int{"test to charge": {1}, "charge test": {6}, "melee": {6, 1}})
+		b.charges(b.sides[0], b.sides[1])
+		if got := du.st != stFront || du.shaken || du.sp < du.maxSP; got != c.want {
+			t.Errorf("%s: flank charged %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSmallArmyAttacks: an army of one or two units on attack goes in,
+// though one volley on its first unit could break it ("usually enough time
+// to decide the issue if an attacking force shows reasonable aggression"):
+// the enemy it attacks loses men.
+func TestSmallArmyAttacks(t *testing.T) {
+	for _, n := range []int{12, 24} {
+		killed := 0
+		for seed := uint64(1); seed <= 20; seed++ {
+			d := newDice(seed)
+			a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{inf(game.GradeC, n)}}
+			df := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, n)}}
+			res := Simulation{}.Fight(ruleset.SYW1752(), setupOf(ruleset.SYW1752(), game.Clear, a, df, d), d)
+			for _, l := range res.Sides[1].Losses {
+				killed += l.Killed
+			}
+		}
+		if killed == 0 {
+			t.Errorf("%d figures a side: in 20 battles the attacker never came to grips", n)
+		}
+	}
+}
