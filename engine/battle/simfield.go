@@ -115,6 +115,9 @@ func (b *sim) deploy() {
 		}
 	}
 	width := max(1, min(firsts[0], firsts[1])+2*b.p.Flank)
+	if t := b.p.TableWidthInches / max(b.p.FrontageInches, 1); t > 0 {
+		width = min(width, t)
+	}
 	b.f = &field{width: width, going: b.s.Terrain}
 	for i, ss := range b.sides {
 		m := mains[i]

@@ -527,3 +527,35 @@ func TestSmallArmyAttacks(t *testing.T) {
 		}
 	}
 }
+
+// TestTableBoundsTheLine: on 001's table ("the Peter Pig standard table of
+// 5' x 3' (thus rendered 7.5' x 4.5')", 90 short inches) the line is no
+// wider than 15 battalions; the rest of each army stands behind it and is
+// brought up as gaps open ("Reserves. May be held at the rear in Field
+// Column ready to be deployed when deemed necessary").
+func TestTableBoundsTheLine(t *testing.T) {
+	r := ruleset.SYW1752()
+	d := newDice(1)
+	s := setupOf(r, game.Clear, calArmy("eisenmark", game.Attack, game.GradeC, 1200), calArmy("fromande", game.Defend, game.GradeC, 1200), d)
+	p := DefaultSimParams
+	if b := newSim(r, s, d, p); b.f.width <= 15 {
+		t.Fatalf("without a table the field is %d slots wide, want the armies' lines", b.f.width)
+	}
+	p.TableWidthInches = 90
+	b := newSim(r, s, d, p)
+	if b.f.width != 15 {
+		t.Fatalf("on 001's table the field is %d slots wide, want 15", b.f.width)
+	}
+	for _, ss := range b.sides {
+		if n := lineCount(ss); n != 15 || len(ss.reserve) < 80 {
+			t.Errorf("side %d: %d in the line and %d behind it, want 15 and the rest", ss.idx, n, len(ss.reserve))
+		}
+	}
+	ss := b.sides[1]
+	gone := ss.front[7]
+	b.leave(gone, stRouting)
+	b.fillFront(ss)
+	if u := ss.front[7]; u == nil || u == gone || u.st != stFront {
+		t.Error("the reserve did not fill the gap in the line")
+	}
+}
