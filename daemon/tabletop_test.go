@@ -42,6 +42,14 @@ func tableGame(t *testing.T, table bool) (*harness, game.Hex, *game.Force, *game
 	if a == nil || b == nil {
 		t.Skip("no two armies of different nations")
 	}
+	// Both armies stand in the field, in a hex next to b's with no city: a
+	// garrison within its walls would stay behind them (no field battle).
+	for _, nb := range g.Map.Neighbors(b.At.Hex) {
+		if _, city := g.Map.CityAt(nb); !city && g.Map.TerrainAt(nb) != game.Mountain && g.Map.TerrainAt(nb) != game.Sea {
+			b.At = game.AtHex(nb)
+			break
+		}
+	}
 	a.At, a.Stance = b.At, game.Attack
 	js, _ := json.Marshal(st)
 	if _, err := g.DB.SaveTurn(ctx, store.TurnRecord{GameID: "syw", Turn: 0, Status: store.TurnInitial, State: js, ResolvedAt: time.Now()}); err != nil {

@@ -104,6 +104,35 @@ type BattleSide struct {
 	Level ruleset.ScoutingLevel `json:",omitempty"`
 }
 
+// leadersLost are the fates of the leaders of forces that leave the game
+// with them: overrun or a garrison stormed ("wiped out": taken prisoner),
+// a surrendered garrison or a beaten V4 force that could not retreat
+// (captured), a garrison killed by the townsfolk (killed).
+func leadersLost(fs []*game.Force, fate string) []battle.GeneralFate {
+	var out []battle.GeneralFate
+	for _, f := range fs {
+		for _, l := range f.Leaders {
+			out = append(out, battle.GeneralFate{Nation: f.Nation, Force: f.ID, ID: l.ID, Name: l.Name, Fate: fate})
+		}
+	}
+	return out
+}
+
+// unnamed are generals' fates without their names (and forces), for a
+// nation that did not scout them: it learns how many were taken or killed,
+// not who (the fog of war names an enemy's leaders from the approximate
+// level of scouting).
+func unnamed(gs []battle.GeneralFate) []battle.GeneralFate {
+	if len(gs) == 0 {
+		return nil
+	}
+	out := make([]battle.GeneralFate, len(gs))
+	for i, g := range gs {
+		out[i] = battle.GeneralFate{Nation: g.Nation, Fate: g.Fate}
+	}
+	return out
+}
+
 // ArmCount is figures of one arm.
 type ArmCount struct {
 	Arm     game.Arm
@@ -122,6 +151,8 @@ type BattleRetreat struct {
 	// that they could not do a retreat move are captured").
 	Captured bool `json:",omitempty"`
 	Figures  int  `json:",omitempty"`
+	// Generals are the leaders captured with it.
+	Generals []battle.GeneralFate `json:",omitempty"`
 }
 
 // Kind returns "LandBattle".
@@ -186,6 +217,17 @@ func (e *LandBattle) redactFor(n game.NationID) Event {
 		s.Arms = nil
 	}
 	c.Sides[en] = s
+	// The enemy's generals taken with a force that could not retreat are
+	// named from the approximate level, as the side's other generals.
+	if level < ruleset.LevelApprox && len(e.Retreats) > 0 {
+		c.Retreats = make([]BattleRetreat, len(e.Retreats))
+		for k, r := range e.Retreats {
+			if slices.Contains(e.Sides[en].Forces, r.Force) {
+				r.Generals = nil
+			}
+			c.Retreats[k] = r
+		}
+	}
 	// The own side's pursuing cavalry counts are its own; the enemy's
 	// pursuit figures are hidden above.
 	c.Moments = make([]battle.Moment, len(e.Moments))

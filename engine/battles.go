@@ -285,6 +285,7 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 			if r.Captured {
 				ev.Sides[af.Retreat].Captured += r.Figures
 				ev.Sides[af.Retreat].Lost += r.Figures
+				ev.Sides[af.Retreat].Generals = append(ev.Sides[af.Retreat].Generals, r.Generals...)
 			}
 		}
 	}
@@ -371,6 +372,7 @@ func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex, 
 			br := BattleRetreat{Force: f.ID, Blocked: true}
 			if capture {
 				br.Captured, br.Figures = true, f.Figures()
+				br.Generals = leadersLost([]*game.Force{f}, battle.Captured)
 				t.remove(f.ID)
 			}
 			out = append(out, br)

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -102,15 +103,20 @@ func (t *turn) stepCaptures() {
 		}
 		killed := 0
 		var ids []game.ForceID
+		var gone []*game.Force
 		for _, f := range byNation[holder] {
 			if f.Figures() == 0 && f.GunCount() == 0 {
 				continue
 			}
 			killed += f.Figures()
 			ids = append(ids, f.ID)
+			gone = append(gone, f)
+		}
+		generals := leadersLost(gone, battle.Killed)
+		for _, f := range gone {
 			t.remove(f.ID)
 		}
-		t.emit(&GarrisonKilled{City: c.Name, Nation: holder, Killed: killed, Forces: ids, RevertsTo: cs.Loyalty}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
+		t.emit(&GarrisonKilled{City: c.Name, Nation: holder, Killed: killed, Forces: ids, RevertsTo: cs.Loyalty, Generals: generals}, rule, game.AtHex(c.Hex), public(), holder, cs.Loyalty)
 		t.handOver(cs, cs.Loyalty, rule)
 	}
 }

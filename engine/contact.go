@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -22,9 +23,17 @@ import (
 //     their move, rounded up to whole MP. A side holding the hex's city is
 //     never overrun: its walls are "all the stuff that keeps you from just
 //     overrunning the place".
-//  3. If either side attacks, each force whose standing order says so
+//  3. If one side holds the hex's city, stands wholly within its walls
+//     (its infantry and cavalry no more than the city's blocks hold) and
+//     will not come out (none of its forces on attack orders), the attack
+//     is no field battle ("The attacker may not launch an assault on a city
+//     during a field battle"): the attackers halt before the walls and the
+//     sieges step masks the city, or besieges it if they meet the siege
+//     limits ("If the attackers do not meet the siege limits but the
+//     defenders will not come out and fight, the city is "masked"").
+//  4. If either side attacks, each force whose standing order says so
 //     retreats one hex before battle.
-//  4. If either side still attacks, a battle is pending: every force of both
+//  5. If either side still attacks, a battle is pending: every force of both
 //     sides stops in the hex (EngagementPending in the battles step); forces
 //     arriving later join it. Otherwise it is a standoff: no battle, and
 //     neither side moves on past the other this turn.
@@ -180,6 +189,12 @@ func (mv *movement) contactPair(h game.Hex, a, b []game.NationID) {
 		return
 	}
 	if battle {
+		if city, att := mv.walledIn(h, [2][]game.NationID{a, b}, [2][]*unit{sa, sb}); city != "" {
+			mv.walls(h, city, att, all, all2)
+			return
+		}
+	}
+	if battle {
 		for _, u := range sa {
 			if !u.dead && !t.fi(u.id).engaged && mv.wantsRetreat(u, pb) {
 				mv.retreat(u, sb, true)
@@ -245,6 +260,77 @@ func (mv *movement) behindWalls(h game.Hex, side []*unit) bool {
 	}
 	ctl := t.cityState(c.Name).Controller
 	return ctl != game.Neutral && slices.ContainsFunc(side, func(u *unit) bool { return u.nation == ctl })
+}
+
+// stopWalls is why an attacker halts before a city whose garrison stays
+// within its walls.
+const stopWalls = "the garrison stays behind its walls: no field battle, the city is masked or besieged"
+
+// walledIn reports whether one of the two sides stands wholly within the
+// walls of the city in hex h and will not come out, while the other attacks
+// (LandBattleRules.NoBattleBehindWalls): the side holds the city (its
+// controller is of the side's bloc), none of its forces is on attack
+// orders, and its infantry and cavalry are no more than the city's blocks
+// hold (CityOnTable.Holds). It returns the city and the attacking bloc ("":
+// the sides fight a field battle, if any).
+func (mv *movement) walledIn(h game.Hex, blocs [2][]game.NationID, sides [2][]*unit) (string, []game.NationID) {
+	t := mv.t
+	lb := t.r.LandBattles
+	if !lb.NoBattleBehindWalls {
+		return "", nil
+	}
+	c, ok := t.m.CityAt(h)
+	if !ok {
+		return "", nil
+	}
+	ctl := t.cityState(c.Name).Controller
+	for i, bloc := range blocs {
+		if ctl == game.Neutral || !slices.Contains(bloc, ctl) || anyAttack(sides[i]) || !anyAttack(sides[1-i]) {
+			continue
+		}
+		figs := 0
+		for _, u := range sides[i] {
+			figs += u.f.FightingFigures()
+		}
+		if figs <= lb.City.Holds(t.r.Taxes.Of(c.Port, c.River)) {
+			return c.Name, blocs[1-i]
+		}
+	}
+	return "", nil
+}
+
+// walls: the garrison of city stays behind its walls and the attackers
+// (of the bloc att) halt before them ("one force may not move past the
+// other if on defend orders"); the sieges step masks or besieges the city
+// with them. As with a standoff, forces already together at the start of
+// the turn are not held, and each force hears of it once.
+func (mv *movement) walls(h game.Hex, city string, att []game.NationID, all []*unit, nations []game.NationID) {
+	t := mv.t
+	if t.walled == nil {
+		t.walled = map[game.Hex][]game.NationID{}
+	}
+	for _, n := range att {
+		if !slices.Contains(t.walled[h], n) {
+			t.walled[h] = append(t.walled[h], n)
+		}
+	}
+	slices.Sort(t.walled[h])
+	if mv.starting {
+		return
+	}
+	fresh := false
+	for _, u := range all {
+		k := [2]game.ForceID{u.id, game.ForceID("walls " + h.String())}
+		if !mv.standoff[k] {
+			mv.standoff[k] = true
+			fresh = true
+		}
+		mv.halt(u, stopWalls)
+	}
+	if fresh {
+		t.emit(&Contact{Forces: idsOf(all), Tick: mv.tick, Outcome: "walls", City: city},
+			t.cite("Land Battles", "Representing Cities During Battles"), game.AtHex(h), to(nations...), nations...)
+	}
 }
 
 // filterSide lets a side's Grenzers filter past the enemy and returns the
@@ -323,7 +409,7 @@ func (mv *movement) overrun(h game.Hex, big, small []*unit, bigPV, smallPV int) 
 	damage := t.dice.PercentOf(t.r, figs, out.AttackerLoss, "overrun: fraction of a figure", h.String())
 	losses := takeLosses(forcesOf(big), damage, game.Arm.IsFighting)
 	ev := &Overrun{ByNation: big[0].nation, OverrunNation: small[0].nation, By: idsOf(big), Overrun: idsOf(small), ByPV: bigPV, OverrunPV: smallPV, Odds: odds, Column: col, Die: die,
-		Result: res, Damage: damage, Losses: losses, Tick: mv.tick}
+		Result: res, Damage: damage, Losses: losses, Generals: leadersLost(forcesOf(small), battle.Captured), Tick: mv.tick}
 	for _, u := range big {
 		if !u.moving {
 			continue

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/ruleset"
 )
@@ -60,13 +61,16 @@ type MoveStopped struct {
 
 // Contact: hostile land forces came together in a hex at Tick. Outcome is
 // "battle" (a LandBattle follows in the battles step), "standoff"
-// (both sides on defend: no battle, neither moves on), "overrun" or
-// "retreat". Visible to the nations involved.
+// (both sides on defend: no battle, neither moves on), "walls" (the
+// garrison of City stayed behind its walls: no field battle, the attackers
+// halt and mask or besiege the city), "overrun" or "retreat". Visible to
+// the nations involved.
 type Contact struct {
 	Header
 	Forces  []game.ForceID
 	Tick    int
 	Outcome string
+	City    string `json:",omitempty"`
 }
 
 // EngagedForce is one force in an engagement, as it stood when it joined.
@@ -139,7 +143,10 @@ type Overrun struct {
 	// out: the result's percentage of their own strength.
 	Damage int
 	Losses []Loss `json:",omitempty"`
-	Tick   int
+	// Generals are the overrun side's leaders, taken with it ("before they
+	// are wiped out": a force wiped out loses its generals as prisoners).
+	Generals []battle.GeneralFate `json:",omitempty"`
+	Tick     int
 }
 
 // CavalrySlowed: cavalry sent ahead stopped a force trying to get away, which
@@ -318,6 +325,10 @@ type GarrisonKilled struct {
 	Killed    int `json:",omitempty"`
 	Forces    []game.ForceID
 	RevertsTo game.NationID `json:",omitempty"`
+	// Generals are the garrison's leaders, killed with it ("the townsfolk
+	// kill off the remaining men"); only the garrison's nation is told
+	// their names.
+	Generals []battle.GeneralFate `json:",omitempty"`
 }
 
 // CityReverted: a foreign city left without any garrison reverts to its

@@ -53,6 +53,7 @@ func (e *Overrun) redactFor(n game.NationID) Event {
 	}
 	if n != e.OverrunNation {
 		c.OverrunPV = 0
+		c.Generals = unnamed(e.Generals)
 	}
 	return &c
 }
@@ -129,7 +130,7 @@ func (e *Scouted) redactFor(n game.NationID) Event {
 func (e *GarrisonKilled) redactFor(n game.NationID) Event {
 	c := *e
 	if n != e.Nation {
-		c.Killed = 0
+		c.Killed, c.Generals = 0, nil
 	}
 	return &c
 }

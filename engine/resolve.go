@@ -141,10 +141,14 @@ type turn struct {
 	byID   map[game.ForceID]*game.Force
 	info   map[game.ForceID]*forceTurn
 
-	filed    filedOrders
-	read     map[string][]string // step → kinds read with ordersFor ("": all)
-	mv       *movement
-	engs     []*engagement
+	filed filedOrders
+	read  map[string][]string // step → kinds read with ordersFor ("": all)
+	mv    *movement
+	engs  []*engagement
+	// walled: for each city hex, the nations that offered battle there to
+	// a garrison that stayed behind its walls (contact.go): the sieges step
+	// makes them besiegers.
+	walled   map[game.Hex][]game.NationID
 	seaEngs  []*seaEngagement
 	seen     map[intelKey]*Sighting
 	scratch  *router

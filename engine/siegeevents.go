@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/ruleset"
 )
@@ -88,6 +89,28 @@ type Captured struct {
 	By     game.ForceID `json:",omitempty"`
 	Guns   []game.Guns  `json:",omitempty"`
 	Depots []string     `json:",omitempty"`
+	// Generals are the garrison's leaders, taken prisoner with it ("If the
+	// garrison surrenders it is removed from play"; a stormed garrison is
+	// "wiped out").
+	Generals []battle.GeneralFate `json:",omitempty"`
+}
+
+// seenBy is what nation n is told of a garrison's capture: the names of
+// the generals taken only when they were its own (the captors count them;
+// an enemy's leaders are named only from approximate scouting).
+func (c *Captured) seenBy(n game.NationID) *Captured {
+	if c == nil || len(c.Generals) == 0 {
+		return c
+	}
+	x := *c
+	x.Generals = nil
+	for _, g := range c.Generals {
+		if g.Nation != n {
+			g = battle.GeneralFate{Nation: g.Nation, Fate: g.Fate}
+		}
+		x.Generals = append(x.Generals, g)
+	}
+	return &x
 }
 
 // WallsRepaired: a city that spent a full turn neither besieged nor masked
@@ -161,6 +184,7 @@ func (e *SiegeStatusChanged) redactFor(n game.NationID) Event {
 
 func (e *AssaultResolved) redactFor(n game.NationID) Event {
 	c := *e
+	c.Captured = e.Captured.seenBy(n)
 	if n == e.Nation {
 		c.DefenderPV, c.DefenderLosses, c.Defenders = 0, nil, nil
 	} else {
@@ -192,6 +216,7 @@ func (e *Breach) redactFor(n game.NationID) Event {
 
 func (e *Surrender) redactFor(n game.NationID) Event {
 	c := *e
+	c.Captured = e.Captured.seenBy(n)
 	if slices.Contains(e.Attackers, n) {
 		c.Figures = 0
 	}

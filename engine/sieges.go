@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 )
 
@@ -132,6 +133,7 @@ func (t *turn) stepSieges() {
 			sc.counter[f.ID] = o.CounterFire
 		}
 	}
+	t.wallsMask(get)
 	var names []string
 	for n := range cities {
 		names = append(names, n)
@@ -146,6 +148,48 @@ func (t *turn) stepSieges() {
 	}
 	t.s.Sieges = next
 	t.repairWalls(cities)
+}
+
+// wallsMask: a garrison stayed behind its walls against an attack this turn
+// (contact.go, LandBattleRules.NoBattleBehindWalls), and no battle was
+// fought in the hex: "If the attackers do not meet the siege limits but the
+// defenders will not come out and fight, the city is "masked"". Each
+// attacking nation that still has a land force on attack orders before the
+// city sits before it as if it had ordered BESIEGE: the city is besieged if
+// the attackers meet the siege limits, masked otherwise.
+func (t *turn) wallsMask(get func(string) *siegeCity) {
+	hexes := make([]game.Hex, 0, len(t.walled))
+	for h := range t.walled {
+		hexes = append(hexes, h)
+	}
+	slices.SortFunc(hexes, game.Hex.Compare)
+	for _, h := range hexes {
+		if slices.ContainsFunc(t.engs, func(e *engagement) bool { return e.hex == h }) {
+			continue
+		}
+		c, ok := t.m.CityAt(h)
+		if !ok {
+			continue
+		}
+		var sc *siegeCity
+		for _, n := range t.walled[h] {
+			if !t.hostileCity(n, t.cityState(c.Name)) {
+				continue
+			}
+			attacking := slices.ContainsFunc(t.forcesAt(game.AtHex(h)), func(f *game.Force) bool {
+				return f.Nation == n && !f.IsFleet() && f.Aboard == "" && f.Stance == game.Attack
+			})
+			if !attacking {
+				continue
+			}
+			if sc == nil {
+				sc = get(c.Name)
+			}
+			if sc != nil && !slices.Contains(sc.besiegers, n) {
+				sc.besiegers = append(sc.besiegers, n)
+			}
+		}
+	}
 }
 
 // hostileCity reports whether nation n may besiege or assault a city: one
@@ -685,6 +729,7 @@ func (t *turn) captureGarrison(sc *siegeCity, att, def []*game.Force) *Captured 
 		c.By = largest.ID
 	}
 	losers := forceNations(def)
+	c.Generals = leadersLost(def, battle.Captured)
 	for _, f := range def {
 		for _, g := range f.Guns {
 			if g.Count == 0 || largest == nil {

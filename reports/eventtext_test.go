@@ -160,7 +160,10 @@ var notSides = map[string][]string{
 	// their side's; Seen is each nation's scouting of the battle, the fog's
 	// record.
 	"LandBattle": {"Sides.CommanderNation", "Sides.Stacks", "Sides.GunChanges", "Sides.GunsTaken", "Sides.Promotions",
-		"Sides.Experience", "Sides.Generals", "Moments", "Seen"},
+		"Sides.Experience", "Sides.Generals", "Moments", "Seen", "Retreats.Generals"},
+	// The generals lost with a force are of its side's nation.
+	"Overrun":        {"Generals"},
+	"GarrisonKilled": {"Generals"},
 	// The attacker is one of the sides; the guns taken were the loser's.
 	"SeaBattle": {"Attacker", "GunsCaptured"},
 	// What the scouts learned is of the target's force.

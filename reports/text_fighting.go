@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/reports/narrative"
@@ -27,6 +28,9 @@ var fightingTexts = []EventText{
 		Nation: func(w Words, x *engine.Overrun) string {
 			s := fmt.Sprintf("%s's %s overran %s's %s at %d:1 (die %d; the defenders killed %s before the end).",
 				w.nation(x.ByNation), ids(x.By), w.nation(x.OverrunNation), ids(x.Overrun), x.Odds, x.Die, english.Count(x.Damage, "figure"))
+			if g := w.generalFates(x.Generals); g != "" {
+				s += " " + g + "."
+			}
 			if l := lossText(x.Losses); l != "" {
 				s += " Losses: " + l + "."
 			}
@@ -36,6 +40,9 @@ var fightingTexts = []EventText{
 			s := fmt.Sprintf("%s's %s (PV %d) overran %s's %s (PV %d) at %d:1 (column %d, die %d; the defenders killed %s before the end).",
 				w.nation(x.ByNation), ids(x.By), x.ByPV, w.nation(x.OverrunNation), ids(x.Overrun), x.OverrunPV, x.Odds, x.Column, x.Die,
 				english.Count(x.Damage, "figure"))
+			if g := w.generalFates(x.Generals); g != "" {
+				s += " " + g + "."
+			}
 			if x.MPCost > 0 {
 				s += fmt.Sprintf(" It cost the overrunners %d MP.", x.MPCost)
 			}
@@ -149,6 +156,8 @@ func contact(who string, x *engine.Contact) string {
 		return fmt.Sprintf("%s met %s and battle was joined.", who, monthTick(x.Tick))
 	case "standoff":
 		return fmt.Sprintf("%s met %s; both stood on the defensive and no battle was fought.", who, monthTick(x.Tick))
+	case "walls":
+		return fmt.Sprintf("%s met %s; the garrison of %s stayed behind its walls, so no battle was fought and the attackers halted before the city.", who, monthTick(x.Tick), x.City)
 	}
 	return fmt.Sprintf("%s met %s (%s).", who, monthTick(x.Tick), x.Outcome)
 }
@@ -254,6 +263,17 @@ func landBattle(w Words, x *engine.LandBattle) string {
 	}
 	if len(lost) > 0 {
 		s += "; " + english.List(lost)
+	}
+	var gs []battle.GeneralFate
+	for _, sd := range x.Sides {
+		for _, g := range sd.Generals {
+			if g.Fate == battle.Killed || g.Fate == battle.Captured {
+				gs = append(gs, g)
+			}
+		}
+	}
+	if g := w.generalFates(gs); g != "" {
+		s += "; " + g
 	}
 	return s + "."
 }

@@ -92,14 +92,14 @@ var siegeTexts = []EventText{
 		}}.entry(),
 	text[*engine.Surrender]{Section: SectionEncounters, Heading: "Siege at", Piece: "siege", Glance: GlanceClash,
 		Nation: func(w Words, x *engine.Surrender) string {
-			return surrender(fmt.Sprintf("The garrison of %s", x.City), x)
+			return surrender(w, fmt.Sprintf("The garrison of %s", x.City), x)
 		},
 		Referee: func(w Words, x *engine.Surrender) string {
 			g := fmt.Sprintf("The garrison of %s (%s", x.City, w.forcesOf(x.Garrison))
 			if x.Figures > 0 {
 				g += ", " + english.Count(x.Figures, "figure")
 			}
-			return surrender(g+"), besieged by "+w.nations(x.Attackers)+",", x)
+			return surrender(w, g+"), besieged by "+w.nations(x.Attackers)+",", x)
 		},
 		Clash: func(w Words, x *engine.Surrender) (Clash, bool) {
 			out := fmt.Sprintf("held (die %d, needed %d)", x.Die, x.Need)
@@ -164,11 +164,17 @@ var siegeTexts = []EventText{
 			if x.Killed > 0 {
 				s += " " + english.Count(x.Killed, "figure") + " " + english.Agree(x.Killed, "was", "were") + " lost."
 			}
+			if g := w.generalFates(x.Generals); g != "" {
+				s += " " + g + " with them."
+			}
 			return s
 		},
 		Referee: func(w Words, x *engine.GarrisonKilled) string {
 			s := fmt.Sprintf("%s's garrison of %s (%s, %s) fell below the minimum and was killed by the townsfolk; the city returns to %s.",
 				w.nation(x.Nation), x.City, ids(x.Forces), english.Count(x.Killed, "figure"), loyalTo(w, x.RevertsTo))
+			if g := w.generalFates(x.Generals); g != "" {
+				s += " " + g + " with them."
+			}
 			return s
 		}}.entry(),
 	text[*engine.CityReverted]{Section: SectionNews, Nation: cityReverted, Referee: cityReverted}.entry(),
@@ -209,9 +215,15 @@ func breach(who string, x *engine.Breach) string {
 	return fmt.Sprintf("%s before %s made no breach (the walls have %d).", who, x.City, x.Breaches)
 }
 
-func surrender(garrison string, x *engine.Surrender) string {
+func surrender(w Words, garrison string, x *engine.Surrender) string {
 	if x.Surrendered {
-		return fmt.Sprintf("%s surrendered after the first breach (die %d, needed %d or less).", garrison, x.Die, x.Need)
+		s := fmt.Sprintf("%s surrendered after the first breach (die %d, needed %d or less).", garrison, x.Die, x.Need)
+		if x.Captured != nil {
+			if g := w.generalFates(x.Captured.Generals); g != "" {
+				s += " " + g + "."
+			}
+		}
+		return s
 	}
 	return fmt.Sprintf("%s refused to surrender (die %d, needed %d or less).", garrison, x.Die, x.Need)
 }
@@ -231,7 +243,13 @@ func assault(w Words, x *engine.AssaultResolved, who, odds string) string {
 	if x.Breaches > 0 {
 		s += fmt.Sprintf(" +%d for the breaches", x.Breaches)
 	}
-	return s + "): " + x.Outcome + "."
+	s += "): " + x.Outcome + "."
+	if x.Captured != nil {
+		if g := w.generalFates(x.Captured.Generals); g != "" {
+			s += " " + g + "."
+		}
+	}
+	return s
 }
 
 func cityCaptured(w Words, x *engine.CityCaptured) string {

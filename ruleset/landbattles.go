@@ -85,6 +85,73 @@ type LandBattleRules struct {
 	// 12-figure unit (a battalion's frontage in line): a reading, the rules
 	// give the works in inches and the units in figures.
 	FieldworksInchesPerUnit int
+	// City is a city on the table (Representing Cities During Battles):
+	// its front and what its blocks hold.
+	City CityOnTable
+	// NoBattleBehindWalls: an attack on a city whose defenders all stand
+	// within its walls (CityOnTable.Holds) and will not come out (none of
+	// them on attack orders) is no field battle. "The attacker may not
+	// launch an assault on a city during a field battle" (both editions),
+	// and "If the attackers do not meet the siege limits but the defenders
+	// will not come out and fight, the city is "masked"" (Masked Cities):
+	// the attackers halt before the walls and the city is masked, or
+	// besieged if they meet the siege limits; storming it is an ASSAULT.
+	// Off, such an attack is fought as a field battle against the walls.
+	NoBattleBehindWalls bool
+}
+
+// CityOnTable is a city as it stands on the battle table (Representing
+// Cities During Battles). V4: "A 100-point city will be about 8" X 8". A
+// 200-point city will be about 12" X 8". A 300-point city will be about
+// 12"X12". A 400-point city will be about 12" X 16"", "Each block will be
+// able to hold 24 figures plus a gun model and crew"; 1752's "a 400-point
+// city will be about 16" on a side" agrees on the largest. The front is
+// the longer side, the one that faces the enemy.
+type CityOnTable struct {
+	// Sizes by tax value, smallest first: a city of value up to UpTo is
+	// Front × Depth inches (the last size for anything bigger).
+	Sizes []CitySize
+	// BlockInches is a town block's side ("a maze of town blocks": V4's
+	// sizes are whole numbers of 4" blocks); FiguresPerBlock what one holds.
+	BlockInches, FiguresPerBlock int
+}
+
+// CitySize is a city's size on the table up to a tax value.
+type CitySize struct{ UpTo, Front, Depth int }
+
+func (c CityOnTable) size(value int) CitySize {
+	if len(c.Sizes) == 0 {
+		return CitySize{}
+	}
+	for _, s := range c.Sizes {
+		if value <= s.UpTo {
+			return s
+		}
+	}
+	return c.Sizes[len(c.Sizes)-1]
+}
+
+// FrontInches is the width of the city's front on the table.
+func (c CityOnTable) FrontInches(value int) int { return c.size(value).Front }
+
+// Holds is how many infantry and cavalry figures the city's blocks hold
+// (V4: "Each block will be able to hold 24 figures plus a gun model and
+// crew"; "During a battle you may of course cram as many figures inside as
+// its town blocks will hold").
+func (c CityOnTable) Holds(value int) int {
+	s := c.size(value)
+	if c.BlockInches <= 0 {
+		return 0
+	}
+	return (s.Front / c.BlockInches) * (s.Depth / c.BlockInches) * c.FiguresPerBlock
+}
+
+// cityOnTable: V4's sizes and blocks, for both editions.
+func cityOnTable() CityOnTable {
+	return CityOnTable{
+		Sizes:       []CitySize{{UpTo: 100, Front: 8, Depth: 8}, {UpTo: 200, Front: 12, Depth: 8}, {UpTo: 300, Front: 12, Depth: 12}, {UpTo: 400, Front: 16, Depth: 12}},
+		BlockInches: 4, FiguresPerBlock: 24,
+	}
 }
 
 // ScoutingSetup is the 1752 setup: "We will set out units 4 at a time,
@@ -161,6 +228,7 @@ func landBattles1752() LandBattleRules {
 		GeniusXP: 3, ExperiencePerWin: 1, MaxDays: 1,
 		ExhaustRegained: true, ExhaustHalfStrength: true,
 		FieldworksInchesPerUnit: 6,
+		City:                    cityOnTable(), NoBattleBehindWalls: true,
 	}
 }
 

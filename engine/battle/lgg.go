@@ -432,12 +432,12 @@ func (b *lgg) target(en *lside, u *lunit) *lunit {
 }
 
 // inCity: the city's blocks hold the holder's first infantry units up to
-// the city's capacity.
+// the city's capacity (ruleset.CityOnTable.Holds).
 func (u *lunit) inCity(b *lgg) bool {
 	if b.s.CitySide != u.side || !u.kind.IsFoot() {
 		return false
 	}
-	left := b.s.CityValue * 96 / 100
+	left := b.r.LandBattles.City.Holds(b.s.CityValue)
 	for _, x := range b.sides[u.side].units {
 		if !x.kind.IsFoot() {
 			continue

@@ -28,6 +28,17 @@ type SimParams struct {
 	Lines int
 	// FrontageInches is a battalion's frontage in line: one slot.
 	FrontageInches int
+	// TableWidthInches bounds the battle line by the table it is fought
+	// on: 001 plays "with the Peter Pig standard table of 5' x 3' (thus
+	// rendered 7.5' x 4.5')" in short inches, 90" wide. The line is then no
+	// more than TableWidthInches/FrontageInches slots; the rest of each
+	// army stands behind as its second line and reserve ("Reserves. May be
+	// held at the rear in Field Column ready to be deployed when deemed
+	// necessary"), brought up as gaps open. 0: the referee lays a table as
+	// wide as the armies' lines (the default: the campaign's battles are
+	// the referee's, and 001's table holds no more than four ranks of 15
+	// battalions in its depth — docs/battles.md, "The table").
+	TableWidthInches int
 	// SetupInches: the two sides' positions are this far apart ("about 18"
 	// away", V4).
 	SetupInches int

@@ -52,11 +52,16 @@ func (b *sim) charges(ms, fs *simSide) {
 			continue
 		}
 		tgt, flank := b.facing(fs, u.slot), false
-		if tgt == nil {
-			for _, bt := range fs.batt {
-				if bt.st == stBattery && bt.slot == u.slot {
-					tgt = bt
-				}
+		// A battery deployed in the enemy's line stands in an interval of
+		// it, directly to the charger's front as much as the battalion
+		// beside it: 001 gives it no shelter ("COI charging LI/ART in open
+		// +2", "CAV charging non-CAV +2", "ART ... in the open -2" in
+		// melee; "When ART Routs the Crew run away & the Gun is deemed
+		// Captured"), and a charger within reach of one goes for it.
+		for _, bt := range fs.batt {
+			if bt.st == stBattery && bt.slot == u.slot && bt.sp > 0 && b.gap(u, bt) <= b.chargeReach(u) &&
+				(tgt == nil || !b.inCity(bt)) {
+				tgt = bt
 			}
 		}
 		if tgt == nil {
@@ -68,6 +73,17 @@ func (b *sim) charges(ms, fs *simSide) {
 			}
 		}
 		if tgt == nil || b.gap(u, tgt) > b.chargeReach(u) || b.inCity(tgt) {
+			continue
+		}
+		// A flank is charged by a unit that stood level with the enemy's
+		// line (no more than the 1" every move keeps from the enemy) at the
+		// start of the bound and did not move in it: "the target must be
+		// directly to the front of the Charging unit", so it must wheel to
+		// face the flank first ("Wheeling: one flank remains stationary
+		// while the other wheels at full speed. May then charge in a
+		// straight line") — a unit ahead of the enemy's line in an empty
+		// slot sees his front corner, not his flank.
+		if flank && (u.moved || b.gap(u, tgt) > 1) {
 			continue
 		}
 		tc := b.coverOf(tgt)
@@ -143,7 +159,7 @@ func (b *sim) chargeTest(u, tgt *sunit, flank bool) bool {
 }
 
 func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
-	g := b.gap(u, tgt)
+	g := max(0, b.gap(u, tgt))
 	fortified := false
 	if b.atPosition(tgt) {
 		gr := b.f.g[tgt.side][tgt.slot]

@@ -110,11 +110,14 @@ func (b *sim) deploy() {
 		firsts[i] = ceilDiv(len(mains[i]), lines)
 		// A garrison that the city holds whole stands behind its walls:
 		// its first line is the city's front, the rest within the city.
-		if b.s.CitySide == i && b.s.City != "" && figuresOf(mains[i]) <= cityCapacity(b.s.CityValue) {
-			firsts[i] = min(firsts[i], ceilDiv(cityFrontInches(b.s.CityValue), max(b.p.FrontageInches, 1)))
+		if b.s.CitySide == i && b.s.City != "" && figuresOf(mains[i]) <= b.r.LandBattles.City.Holds(b.s.CityValue) {
+			firsts[i] = min(firsts[i], ceilDiv(b.r.LandBattles.City.FrontInches(b.s.CityValue), max(b.p.FrontageInches, 1)))
 		}
 	}
 	width := max(1, min(firsts[0], firsts[1])+2*b.p.Flank)
+	if t := b.p.TableWidthInches / max(b.p.FrontageInches, 1); t > 0 {
+		width = min(width, t)
+	}
 	b.f = &field{width: width, going: b.s.Terrain}
 	for i, ss := range b.sides {
 		m := mains[i]
@@ -223,7 +226,7 @@ func (b *sim) groundOf() {
 		}
 		order := centreOut(w)
 		if b.s.CitySide == i && b.s.City != "" {
-			n := ceilDiv(cityFrontInches(b.s.CityValue), max(b.p.FrontageInches, 1))
+			n := ceilDiv(b.r.LandBattles.City.FrontInches(b.s.CityValue), max(b.p.FrontageInches, 1))
 			for _, k := range order[:min(n, w)] {
 				g[k] = ground{cover: coverCity}
 			}
@@ -295,36 +298,6 @@ func (g ground) strength() int {
 		s++
 	}
 	return s
-}
-
-// cityFrontInches is the width of a city's front on the table: V4 "A
-// 100-point city will be about 8" X 8". A 200-point city will be about 12"
-// X 8". A 300-point city will be about 12"X12". A 400-point city will be
-// about 12" X 16"" (1752's "a 400-point city will be about 16" on a side"
-// agrees).
-func cityFrontInches(value int) int {
-	switch {
-	case value <= 100:
-		return 8
-	case value <= 300:
-		return 12
-	}
-	return 16
-}
-
-// cityCapacity is the figures a city's blocks hold: V4 "Each block will be
-// able to hold 24 figures plus a gun model and crew", 4" blocks in its 8"
-// × 8" (100 crowns), 12" × 8" (200), 12" × 12" (300) or 12" × 16" (400).
-func cityCapacity(value int) int {
-	switch {
-	case value <= 100:
-		return 4 * 24
-	case value <= 200:
-		return 6 * 24
-	case value <= 300:
-		return 9 * 24
-	}
-	return 12 * 24
 }
 
 func figuresOf(us []*sunit) int {

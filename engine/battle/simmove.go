@@ -128,6 +128,12 @@ func (b *sim) move(ms, fs *simSide) {
 	// into the enemy's musket range than could all be shaken by one volley
 	// without breaking his army.
 	room := b.room(ms, fs)
+	// An attack must begin somewhere: with none of its line in the enemy's
+	// musket range, a side on attack sends in its first unit even when one
+	// volley on it could break its army (an army of one or two units) —
+	// else it never attacks at all, where "an attacking force shows
+	// reasonable aggression".
+	first := !b.closed(ms)
 	for _, k := range b.pointOfAttack(ms, fs) {
 		u := ms.front[k]
 		if u == nil || u.st != stFront {
@@ -154,7 +160,7 @@ func (b *sim) move(ms, fs *simSide) {
 			// ("cannot approach closer than 1"" to any enemy).
 			safe, move := b.safeInches(), b.moveInches(u)
 			to := g
-			ready := e != nil && b.exposure(u) < room && b.worthAttacking(u, e)
+			ready := e != nil && (b.exposure(u) < room || first) && b.worthAttacking(u, e)
 			// Over slow going a line cannot cross the last of the
 			// enemy's musket range in one move: it must stand in it once.
 			slow := safe-move > b.chargeReach(u)
@@ -164,6 +170,7 @@ func (b *sim) move(ms, fs *simSide) {
 			case ready && (g-move <= b.chargeReach(u) || slow && g-move < safe):
 				to = max(1, g-move)
 				room -= b.exposure(u)
+				first = false
 			case ready:
 				to = max(safe, g-move)
 			case g > b.waitInches():

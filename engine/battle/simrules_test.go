@@ -436,3 +436,126 @@ func TestGunsTakenOnlyInPursuit(t *testing.T) {
 		}
 	}
 }
+
+// TestBatteryInTheLineIsCharged: a battery deployed in the enemy's line
+// stands in an interval of it, no shelter from a charge: a unit with the
+// battery directly to its front and within reach charges the guns, not the
+// battalion beside them ("COI charging LI/ART in open +2"; 001's field
+// column is for "Assault ... holding a bridge or BUA or Guns"), and a
+// battery routed loses its guns ("When ART Routs the Crew run away & the
+// Gun is deemed Captured").
+func TestBatteryInTheLineIsCharged(t *testing.T) {
+	r := ruleset.SYW1752()
+	a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{inf(game.GradeC, 12)}}
+	d := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, 12), {Arm: game.Gunners, Grade: game.GradeC, Count: 8}},
+		guns: []game.Guns{{Kind: game.FieldGun, Count: 2}}}
+	s := setupOf(r, game.Clear, a, d, &scriptDice{faces: map[string][]int{}})
+	p := DefaultSimParams
+	p.Ground = nil
+	b := newSim(r, s, &scriptDice{faces: map[string][]int{}}, p)
+	b.turn = 1
+	au := b.sides[0].front[slices.IndexFunc(b.sides[0].front, func(u *sunit) bool { return u != nil })]
+	bt := b.sides[1].batt[0]
+	if b.sides[1].front[bt.slot] == nil {
+		t.Fatal("the battery does not stand in the line with a battalion")
+	}
+	// The attacker in the battery's slot, 2" from the enemy's line, moved
+	// this bound.
+	b.sides[0].front[au.slot] = nil
+	au.slot, au.fwd, au.moved = bt.slot, b.p.SetupInches-2, true
+	b.sides[0].front[au.slot] = au
+	withDice(b, map[string][]int{"charge test": {6}})
+	b.charges(b.sides[0], b.sides[1])
+	if bt.st != stRouting || !bt.gunsTaken {
+		t.Errorf("the battery in the charger's front was not charged and overrun: state %d, guns taken %v", bt.st, bt.gunsTaken)
+	}
+	if e := b.sides[1].front[bt.slot]; e == nil || e.st != stFront || e.shaken {
+		t.Error("the battalion beside the battery was charged instead")
+	}
+}
+
+// TestFlankChargeNeedsToWheel: "the target must be directly to the front
+// of the Charging unit": a unit in an empty slot beside the enemy's line
+// charges his flank only from level with it (the 1" every move keeps), and
+// only in a bound it did not move — it wheels to face the flank first
+// ("Wheeling: ... May then charge in a straight line"). Ahead of the
+// enemy's line it sees his front corner, not his flank.
+func TestFlankChargeNeedsToWheel(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		gap   int
+		moved bool
+		want  bool
+	}{
+		{"level, stood the bound", 1, false, true},
+		{"level, moved up this bound", 1, true, false},
+		{"ahead of the enemy's line, in reach", 4, false, false},
+	} {
+		b, au, du := field1(t, ruleset.SYW1752(), game.MediumCavalry, game.LineInfantry, game.GradeC, game.GradeC, c.gap)
+		// The charger in the next slot, its own front empty.
+		b.sides[0].front[1] = nil
+		au.slot = 2
+		b.sides[0].front[2] = au
+		au.moved = c.moved
+		b.turn = 9
+		withDice(b, map[string][]int{"test to charge": {1}, "charge test": {6}, "melee": {6, 1}})
+		b.charges(b.sides[0], b.sides[1])
+		if got := du.st != stFront || du.shaken || du.sp < du.maxSP; got != c.want {
+			t.Errorf("%s: flank charged %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSmallArmyAttacks: an army of one or two units on attack goes in,
+// though one volley on its first unit could break it ("usually enough time
+// to decide the issue if an attacking force shows reasonable aggression"):
+// the enemy it attacks loses men.
+func TestSmallArmyAttacks(t *testing.T) {
+	for _, n := range []int{12, 24} {
+		killed := 0
+		for seed := uint64(1); seed <= 20; seed++ {
+			d := newDice(seed)
+			a := armySpec{nation: "eisenmark", stance: game.Attack, troops: []game.Troops{inf(game.GradeC, n)}}
+			df := armySpec{nation: "fromande", stance: game.Defend, troops: []game.Troops{inf(game.GradeC, n)}}
+			res := Simulation{}.Fight(ruleset.SYW1752(), setupOf(ruleset.SYW1752(), game.Clear, a, df, d), d)
+			for _, l := range res.Sides[1].Losses {
+				killed += l.Killed
+			}
+		}
+		if killed == 0 {
+			t.Errorf("%d figures a side: in 20 battles the attacker never came to grips", n)
+		}
+	}
+}
+
+// TestTableBoundsTheLine: on 001's table ("the Peter Pig standard table of
+// 5' x 3' (thus rendered 7.5' x 4.5')", 90 short inches) the line is no
+// wider than 15 battalions; the rest of each army stands behind it and is
+// brought up as gaps open ("Reserves. May be held at the rear in Field
+// Column ready to be deployed when deemed necessary").
+func TestTableBoundsTheLine(t *testing.T) {
+	r := ruleset.SYW1752()
+	d := newDice(1)
+	s := setupOf(r, game.Clear, calArmy("eisenmark", game.Attack, game.GradeC, 1200), calArmy("fromande", game.Defend, game.GradeC, 1200), d)
+	p := DefaultSimParams
+	if b := newSim(r, s, d, p); b.f.width <= 15 {
+		t.Fatalf("without a table the field is %d slots wide, want the armies' lines", b.f.width)
+	}
+	p.TableWidthInches = 90
+	b := newSim(r, s, d, p)
+	if b.f.width != 15 {
+		t.Fatalf("on 001's table the field is %d slots wide, want 15", b.f.width)
+	}
+	for _, ss := range b.sides {
+		if n := lineCount(ss); n != 15 || len(ss.reserve) < 80 {
+			t.Errorf("side %d: %d in the line and %d behind it, want 15 and the rest", ss.idx, n, len(ss.reserve))
+		}
+	}
+	ss := b.sides[1]
+	gone := ss.front[7]
+	b.leave(gone, stRouting)
+	b.fillFront(ss)
+	if u := ss.front[7]; u == nil || u == gone || u.st != stFront {
+		t.Error("the reserve did not fill the gap in the line")
+	}
+}

@@ -33,6 +33,9 @@ func TestAlliedBattleOnDefaultMap(t *testing.T) {
 		t.Skip("the default scenario has fewer than three armies with generals")
 	}
 	a, b, enemy := picked[0], picked[1], picked[2]
+	// The enemy stands in the field next to its city: within its walls it
+	// would stay behind them, and the attack would be no field battle.
+	enemy.At = fieldNextTo(m, enemy.At.Hex)
 	for _, f := range []*game.Force{a, b} {
 		f.At, f.Stance = enemy.At, game.Attack
 	}
@@ -106,6 +109,7 @@ func threeBattles(tb testing.TB) (*hexmap.Map, *engine.State) {
 				continue
 			}
 			used[a.ID], used[b.ID] = true, true
+			b.At = fieldNextTo(m, b.At.Hex)
 			a.At, a.Stance = b.At, game.Attack
 			pairs++
 		}
@@ -145,4 +149,16 @@ func BenchmarkDefaultScenarioThreeBattles(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// fieldNextTo is a hex next to h with no city, on land an army may stand
+// on: an army there fights in the field (a garrison within its city's walls
+// stays behind them).
+func fieldNextTo(m *hexmap.Map, h game.Hex) game.Place {
+	for _, nb := range m.Neighbors(h) {
+		if _, city := m.CityAt(nb); !city && m.TerrainAt(nb) != game.Mountain && m.TerrainAt(nb) != game.Sea {
+			return game.AtHex(nb)
+		}
+	}
+	return game.AtHex(h)
 }

@@ -134,3 +134,21 @@ func Ordinal(n int) string {
 var ordinals = []string{"", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
 	"eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
 	"nineteenth", "twentieth"}
+
+// InWords writes a small count of a noun in words, for prose that must not
+// carry a figure the reader could take for a measured number: "a general",
+// "an officer", "two generals"; from thirteen on in figures, as Count.
+func InWords(n int, noun string) string {
+	switch {
+	case n == 1:
+		if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+			return "an " + noun
+		}
+		return "a " + noun
+	case n >= 2 && n < len(cardinals):
+		return cardinals[n] + " " + Plural(noun)
+	}
+	return Count(n, noun)
+}
+
+var cardinals = []string{"no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}

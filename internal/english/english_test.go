@@ -79,3 +79,21 @@ func ExampleCount() {
 	// 1 sea battle, 3 cities, 24 infantry
 	// 1 figure was lost; a few guns and about 40 hussars seen
 }
+
+func TestInWords(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{1, "general", "a general"},
+		{1, "officer", "an officer"},
+		{2, "general", "two generals"},
+		{12, "general", "twelve generals"},
+		{13, "general", "13 generals"},
+	} {
+		if got := InWords(c.n, c.noun); got != c.want {
+			t.Errorf("InWords(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}

@@ -43,6 +43,13 @@
 //     the next turn with the resolved one named, last-seen intelligence no
 //     newer than the turn.
 //
+// TestDemoBattlesReadAsBattles reads the demo games' land battles as a
+// referee would sign them (Battle.Read): no field battle against a garrison
+// behind its walls, no army of twice the enemy's strength broken after
+// losing fewer than it inflicted unless its commander fell while attached,
+// and repulses or battles of more than one day among them; it logs the
+// counts per edition and model (BattleCounts).
+//
 // A fault that belongs to an open issue another piece of work owns is
 // marked Known with the issue; the test logs those and fails on the others.
 // The mutation tests show that Check sees the faults it is for: a crown

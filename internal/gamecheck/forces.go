@@ -121,12 +121,6 @@ func (c *checker) forces() {
 				continue // disbanded with his force, and counted
 			}
 			c.fault("forces", "", "leader %s (%s) is gone and no event names him", id, lb[id].Name)
-			if f := with[id]; after[f] == nil && c.destroyedBy(f, "Overrun", "AssaultResolved", "Surrender") {
-				// The post-battle and siege-overrun rules are issue 20's
-				// (another helper's): a force overrun or a garrison wiped
-				// out takes its generals with it, untold.
-				c.known("issue 20: the fate of a general whose force is overrun or wiped out is not told")
-			}
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(la)) {
@@ -154,22 +148,6 @@ func (c *checker) forces() {
 func (c *checker) eventFor(n game.NationID, kinds ...string) bool {
 	for _, e := range c.t.Events {
 		if slices.Contains(kinds, e.Kind()) && slices.Contains(e.Head().Nations, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// destroyedBy reports that force id is named by an event of one of the
-// kinds (it went with it).
-func (c *checker) destroyedBy(id game.ForceID, kinds ...string) bool {
-	for _, e := range c.t.Events {
-		if !slices.Contains(kinds, e.Kind()) {
-			continue
-		}
-		names := map[string]bool{}
-		collect(e, names)
-		if names[string(id)] {
 			return true
 		}
 	}

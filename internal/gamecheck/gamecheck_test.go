@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -45,6 +46,7 @@ func TestGameInvariants(t *testing.T) {
 					t.Run(fmt.Sprintf("%s/%s/%s/%d", game, ed, model, seed), func(t *testing.T) {
 						t.Parallel()
 						var faults, known []string
+						var battles []Battle
 						err := Play(s, Hooks{Each: func(tn *Turn) error {
 							for _, f := range Check(tn) {
 								if f.Known != "" {
@@ -53,10 +55,14 @@ func TestGameInvariants(t *testing.T) {
 									faults = append(faults, f.String())
 								}
 							}
+							battles = append(battles, Battles(tn)...)
 							return nil
 						}})
 						if err != nil {
 							t.Fatal(err)
+						}
+						if game == Demo {
+							keepBattles(s, battles)
 						}
 						if len(known) > 0 {
 							t.Logf("%d known faults of open issues:\n%s", len(known), strings.Join(known, "\n"))
@@ -68,5 +74,80 @@ func TestGameInvariants(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDemoBattlesReadAsBattles reads the land battles of the demo's year
+// for seeds 1–20, under both editions and both battle models (the games
+// TestGameInvariants played, or played here when it did not run), as a
+// referee would sign them (issue 20): no field battle against a garrison
+// behind its walls, and no army of twice the enemy's strength breaking
+// after losing fewer than it inflicted unless its commander fell while
+// attached (Battle.Read). It logs the counts per edition and model, and
+// whether any field battle was a repulse or lasted more than a day
+// ("Repulse Result", "Multi-Day Battles").
+//
+// Issue 20 asks for at least one. The demo's scripted players put every
+// army on ATTACK, so all its field battles are meeting engagements (both
+// sides attacking), which the simulation decides in three or four turns
+// and LGG in its first rounds; an attack on a defender is repulsed about
+// one time in five at 120 figures a side (docs/battles.md, Calibration),
+// but the demo fights none. That is logged as a known fault of issue 20,
+// not failed: the demo's scripts are not changed to stage one.
+func TestDemoBattlesReadAsBattles(t *testing.T) {
+	var setups []Setup
+	for _, ed := range ruleset.IDs() {
+		for _, model := range ruleset.BattleModels {
+			for seed := uint64(1); seed <= 20; seed++ {
+				setups = append(setups, Setup{Game: Demo, Edition: ed, Model: model, Seed: seed})
+			}
+		}
+	}
+	got, missing := playedBattles(setups)
+	t.Run("play", func(t *testing.T) {
+		for _, s := range missing {
+			t.Run(fmt.Sprintf("%s/%s/%d", s.Edition, s.Model, s.Seed), func(t *testing.T) {
+				t.Parallel()
+				var battles []Battle
+				if err := Play(s, Hooks{Each: func(tn *Turn) error {
+					battles = append(battles, Battles(tn)...)
+					return nil
+				}}); err != nil {
+					t.Fatal(err)
+				}
+				keepBattles(s, battles)
+			})
+		}
+	})
+	more, _ := playedBattles(missing)
+	for s, bs := range more {
+		got[s] = bs
+	}
+	total := map[[2]string]*BattleCounts{}
+	long := 0
+	for _, s := range setups {
+		k := [2]string{s.Edition, s.Model}
+		if total[k] == nil {
+			total[k] = &BattleCounts{}
+		}
+		for _, b := range got[s] {
+			total[k].Count(b)
+			for _, bad := range b.Read() {
+				t.Errorf("%s: %s", b, bad)
+			}
+			if b.Outcome == battle.Repulse || b.Outcome == battle.BothRepulsed || b.Outcome == battle.Withdrew || b.Days > 1 {
+				long++
+			}
+		}
+	}
+	for _, ed := range ruleset.IDs() {
+		for _, model := range ruleset.BattleModels {
+			c := total[[2]string{ed, model}]
+			t.Logf("%s, %s: %d field battles in 20 demo years, %d repulsed, %d withdrawals, %d of more than one day",
+				ed, model, c.Battles, c.Repulses, c.Withdrawals, c.MultiDay)
+		}
+	}
+	if long == 0 {
+		t.Log("known fault of issue 20: no field battle of the 20 demo years, in either edition or model, was a repulse or lasted more than a day (all are meeting engagements)")
 	}
 }

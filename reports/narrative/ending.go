@@ -74,6 +74,31 @@ func (t *teller) ending() any {
 		}
 		break
 	}
+	// A beaten force that could not retreat (V4) is taken, and its
+	// generals with it.
+	for _, r := range e.Retreats {
+		if !r.Captured {
+			continue
+		}
+		side := -1
+		for i := range e.Sides {
+			if slices.Contains(e.Sides[i].Forces, r.Force) {
+				side = i
+			}
+		}
+		if side < 0 || !t.full && side != t.mine && e.Sides[side].Level < ruleset.LevelApprox {
+			continue
+		}
+		taken := fmt.Sprintf("%s force %s could not retreat and was taken", t.poss(side), r.Force)
+		var names []string
+		for _, g := range r.Generals {
+			names = append(names, g.Name)
+		}
+		if len(names) > 0 {
+			taken += ", and " + english.List(names) + " with it"
+		}
+		d.After = append(d.After, taken)
+	}
 	sides := []int{t.mine}
 	if t.full {
 		sides = []int{0, 1}

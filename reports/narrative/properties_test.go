@@ -574,3 +574,36 @@ func TestRepulseOverTwoDaysInEveryVoice(t *testing.T) {
 		}
 	}
 }
+
+// TestCapturedWithNoRetreat: a V4 force beaten with nowhere to retreat is
+// taken, its general with it; the story tells the loser and the referee
+// his name, and the winner, who did not scout him, nothing of him.
+func TestCapturedWithNoRetreat(t *testing.T) {
+	saxe := battle.GeneralFate{Nation: "fromande", Force: "F1", ID: "Saxe", Name: "Marshal Saxe", Fate: battle.Captured}
+	e := &engine.LandBattle{Hex: game.Hex{Col: 5, Row: 2}, Date: "Turn 2, May 1752", Model: ruleset.BattleSimulation,
+		Outcome: battle.Decisive, Winner: 0, Days: 1, Turns: 9, Turning: -1,
+		Sides: [2]engine.BattleSide{
+			{Nations: []game.NationID{"eisenmark"}, Forces: []game.ForceID{"E1"}, Stance: game.Attack, Commander: "Marshal Keith", Killed: 10, Lost: 10},
+			{Nations: []game.NationID{"fromande"}, Forces: []game.ForceID{"F1"}, Commander: "Marshal Saxe", Killed: 8, Captured: 32, Lost: 40,
+				Generals: []battle.GeneralFate{saxe}},
+		},
+		Retreats: []engine.BattleRetreat{{Force: "F1", Blocked: true, Captured: true, Figures: 32, Generals: []battle.GeneralFate{saxe}}},
+		Seen:     []engine.BattleSight{{Nation: "eisenmark", Level: ruleset.LevelSize}, {Nation: "fromande", Level: ruleset.LevelExact}},
+	}
+	e.Visibility = engine.Visibility{To: []game.NationID{"eisenmark", "fromande"}}
+	for n, want := range map[game.NationID]string{
+		"fromande":     "Our force F1 could not retreat and was taken, and Marshal Saxe with it",
+		engine.Referee: "Fromande's force F1 could not retreat and was taken, and Marshal Saxe with it",
+	} {
+		evs := []engine.Event{e}
+		if n != engine.Referee {
+			evs = engine.EventsFor(evs, n)
+		}
+		if text := narrative.Text(evs, n); !strings.Contains(text, want) {
+			t.Errorf("as %s: lacks %q:\n%s", n, want, text)
+		}
+	}
+	if text := narrative.Text(engine.EventsFor([]engine.Event{e}, "eisenmark"), "eisenmark"); strings.Contains(text, "Saxe") {
+		t.Errorf("Eisenmark, which did not scout him, is told Saxe's name:\n%s", text)
+	}
+}
