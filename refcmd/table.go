@@ -1,4 +1,4 @@
-package daemon
+package refcmd
 
 import (
 	"cmp"
@@ -11,19 +11,70 @@ import (
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
-// The referee's RESULT block (the format is at the top of tabletop.go and
-// in docs/turns.md, "Tabletop battles"). parseResult reads it line by line
-// against the battle it names; the lines whose meaning depends on others
-// (GENERAL ... TURN with DAYS, GUNS with WINNER) are gathered in a
-// resultLater and checked and applied at the end, each error still under
-// its own line. The result is a battle.Result of the same shape as a
-// model's: the engine applies it through the same post-battle rules.
+// The referee's table. BATTLE hex TABLE asks for a battle of the turn to be
+// fought on the referee's table in a game whose battles the model fights
+// otherwise (with game.battles: table, every battle is); the daemon mails
+// the battle's sheet when the turn is due, and the referee answers with a
+// RESULT mail (docs/turns.md, "Tabletop battles"):
+//
+//	RESULT 0502
+//	OUTCOME decisive          (decisive, repulse, both-repulsed, withdrew)
+//	WINNER eisenmark          (a nation of the winning side; NONE for both-repulsed)
+//	LOSSES E1 infantry C KILLED 4 ROUTED 2 SURROUNDED 0
+//	HITS eisenmark infantry C 6
+//	GENERAL Saxe KILLED TURN 9   (id or name; KILLED, WOUNDED, CAPTURED; TURN n [DAY n]: when, for the narrative)
+//	GUNS F1 field-gun LOST 2     (guns of the losing side taken on the field; the winner takes them)
+//	DAYS 2                       (V4 only: the days the battle lasted; 1 when left out)
+//	END
+//
+// ParseResult reads it line by line against the battle it names; the lines
+// whose meaning depends on others (GENERAL ... TURN with DAYS, GUNS with
+// WINNER) are gathered in a resultLater and checked and applied at the end,
+// each error still under its own line. The result is a battle.Result of the
+// same shape as a model's: the engine applies it through the same
+// post-battle rules.
 
-// isResultMail reports whether a referee's mail is a tabletop RESULT.
-func isResultMail(text string) bool {
+// TableBattle asks for the battle in Hex this turn to be fought on the
+// referee's table (in a game whose battles are otherwise fought by the
+// model).
+type TableBattle struct {
+	Line int
+	Hex  game.Hex
+}
+
+// tableKinds are this family's kinds.
+var tableKinds = []Kind{
+	{Verb: "battle", Keyword: "BATTLE", Family: "table", Zero: TableBattle{}, Parse: parseTableBattle, Example: "BATTLE 0502 TABLE"},
+}
+
+// BATTLE hex TABLE
+func parseTableBattle(r *parser.Reader, at Reading) Command {
+	it := r.Next()
+	h, err := game.ParseHex(it.Val)
+	if it.Type != parser.TokenNumber || err != nil {
+		r.Expected(it, "the battle's hex, such as 0502", "Write BATTLE hex TABLE.")
+	}
+	r.Keyword("Write BATTLE hex TABLE.", "TABLE")
+	return TableBattle{Line: at.Line, Hex: h}
+}
+
+// Verb returns "battle".
+func (TableBattle) Verb() string { return "battle" }
+
+// SourceLine returns the mail line the TableBattle command was read from.
+func (c TableBattle) SourceLine() int { return c.Line }
+
+// Format prints "BATTLE hex TABLE".
+func (c TableBattle) Format(*parser.Vocabulary) string { return "BATTLE " + c.Hex.String() + " TABLE" }
+
+// IsResult reports whether a referee's mail is a tabletop RESULT: its
+// first line, after the referee's PASSWORD line and the GAME line, begins
+// with RESULT.
+func IsResult(text string) bool {
 	for _, l := range strings.Split(text, "\n") {
 		f := strings.Fields(strings.TrimLeft(l, "> "))
 		if len(f) == 0 {
@@ -37,9 +88,11 @@ func isResultMail(text string) bool {
 	return false
 }
 
-// parseResult reads a RESULT block against the battle it names, in the
-// edition r. Errors come by line.
-func parseResult(text string, st *engine.State, lbs []engine.LandBattle, r *ruleset.Ruleset) (engine.TabletopBattle, []string) {
+// ParseResult reads a RESULT block against the battle it names, among the
+// turn's land battles lbs, in the edition r. It returns the result, or the
+// errors: each "line n: "the line": what is wrong", and those that need
+// every line to see.
+func ParseResult(text string, st *engine.State, lbs []engine.LandBattle, r *ruleset.Ruleset) (engine.TabletopBattle, []string) {
 	var tb engine.TabletopBattle
 	var errs []string
 	var lb *engine.LandBattle
@@ -462,4 +515,13 @@ func (rl *resultLater) apply(res *battle.Result) []string {
 	})
 	res.Moments = append(res.Moments, moments...)
 	return errs
+}
+
+// joinNations lists nation IDs with commas.
+func joinNations(ns []game.NationID) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
+	return strings.Join(out, ", ")
 }
