@@ -56,7 +56,7 @@ import (
 var refereeKinds = []refereeEntry{
 	approveKind, denyKind, breachKind, liftKind, // referee_rulings.go
 	deadlineExtendKind, deadlineSetKind, // referee_deadline.go
-	resolveKind, rerunKind, previewKind, rollbackKind, // referee_turn.go
+	resolveKind, rerunKind, previewKind, rollbackKind, statusKind, // referee_turn.go
 	resendKind, requeueKind, // referee_mail.go
 	passwordResetKind, // referee_passwords.go
 	tableBattleKind,   // referee_table.go

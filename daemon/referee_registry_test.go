@@ -99,3 +99,22 @@ func TestRefereeExamplesRun(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusByMail: the referee's STATUS is answered with what "pbem
+// status" prints, and changes nothing.
+func TestStatusByMail(t *testing.T) {
+	t.Parallel()
+	d, _ := startGameWith(t, t.TempDir(), nil, &Options{TurnMailer: PlainTurnMail})
+	t.Cleanup(func() { d.Close() })
+	g := d.Game
+	_, rows := mailFrom(t, g, 1, "referee@pbem.localhost", refereeCommand("STATUS"))
+	_, text := rowTo(t, rows, "referee@pbem.localhost")
+	for _, want := range []string{"line 2: STATUS — the game as it stands:", "Open: Turn 1", "Eisenmark      no orders yet", "Outbox: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the answer to STATUS lacks %q:\n%s", want, text)
+		}
+	}
+	if subs, _ := g.DB.Submissions(context.Background(), g.ID(), 1); len(subs) != 0 {
+		t.Errorf("STATUS recorded %d submissions", len(subs))
+	}
+}

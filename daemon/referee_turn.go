@@ -13,7 +13,8 @@ import (
 // the command's arrival (closing.go) and releases a turn held by the
 // mail-outage guard (outage.go); the turn runner resolves it, or, from the
 // CLI, the command does at once. PREVIEW resolves the open turn writing
-// nothing (preview.go). ROLLBACK and RERUN set turns aside and resolve one
+// nothing (preview.go). STATUS answers with what "pbem status" prints
+// (status.go). ROLLBACK and RERUN set turns aside and resolve one
 // again (rollback.go): one of them a mail, and a RERUN not beside a BREACH
 // or LIFT, since both write the treaty ledger (turnledger.go).
 
@@ -74,6 +75,19 @@ var previewKind = refKind[refcmd.Preview, previewPlan]{
 			fmt.Sprintf("[%s] PREVIEW of %s", r.g.ID(), p.label), text, r.date)}
 	},
 	cli: []string{"pbem preview", "pbem referee"},
+}
+
+var statusKind = refKind[refcmd.Status, string]{
+	decide: func(ctx context.Context, r *refRun, _ refcmd.Status) (string, error) {
+		s, err := r.g.Status(ctx) // status.go: what "pbem status" prints
+		if err != nil {
+			return "", err
+		}
+		return s.Text(r.now), nil
+	},
+	write:  writesNothing[string],
+	answer: func(_ *refRun, text string) string { return "the game as it stands:\n\n" + text },
+	cli:    []string{"pbem referee"}, // "pbem status" prints the same text, reading the store only
 }
 
 var rollbackKind = refKind[refcmd.Rollback, rollbackPlan]{

@@ -8,7 +8,8 @@ import (
 )
 
 // The turn: RESOLVE NOW (the open turn's orders close, and it is resolved),
-// PREVIEW (the open turn resolved for the referee's eyes only), ROLLBACK
+// PREVIEW (the open turn resolved for the referee's eyes only), STATUS (how
+// the open turn stands: the sheets in, the requests, the mail), ROLLBACK
 // (turns set aside, one open again), RERUN (a turn resolved again), and the
 // TURN line, which is no command but binds the mail's commands about the
 // open turn to the turn the referee meant (the daemon refuses them when
@@ -20,6 +21,11 @@ type ResolveNow struct{ Line int }
 // Preview resolves the turn without saving or sending anything and mails
 // the referee the result.
 type Preview struct{ Line int }
+
+// Status asks how the game stands: the open turn and its deadline, the
+// sheets in force, the requests, the mail queues (what "pbem status"
+// prints).
+type Status struct{ Line int }
 
 // Rollback sets turn Turn and every later turn aside (voided, kept for the
 // record) and opens turn Turn again.
@@ -41,6 +47,7 @@ var turnKinds = []Kind{
 	{Verb: "rerun", Keyword: "RERUN", Family: "turn", Zero: Rerun{}, Parse: parseRerun, Example: "RERUN 3"},
 	{Verb: "preview", Keyword: "PREVIEW", Family: "turn", Zero: Preview{}, Parse: parsePreview, Example: "PREVIEW"},
 	{Verb: "rollback", Keyword: "ROLLBACK", Family: "turn", Zero: Rollback{}, Parse: parseRollback, Example: "ROLLBACK 2"},
+	{Verb: "status", Keyword: "STATUS", Family: "turn", Zero: Status{}, Parse: parseStatus, Example: "STATUS"},
 }
 
 // RESOLVE NOW
@@ -57,6 +64,9 @@ func parseRerun(r *parser.Reader, at Reading) Command {
 
 // PREVIEW
 func parsePreview(_ *parser.Reader, at Reading) Command { return Preview{Line: at.Line} }
+
+// STATUS
+func parseStatus(_ *parser.Reader, at Reading) Command { return Status{Line: at.Line} }
 
 // ROLLBACK [TO] [TURN] n
 func parseRollback(r *parser.Reader, at Reading) Command {
@@ -90,6 +100,15 @@ func (ResolveNow) Verb() string { return "resolve" }
 
 // Verb returns "preview".
 func (Preview) Verb() string { return "preview" }
+
+// Verb returns "status".
+func (Status) Verb() string { return "status" }
+
+// SourceLine returns the mail line the Status command was read from.
+func (c Status) SourceLine() int { return c.Line }
+
+// Format prints "STATUS".
+func (Status) Format(*parser.Vocabulary) string { return "STATUS" }
 
 // Verb returns "rollback".
 func (Rollback) Verb() string { return "rollback" }
