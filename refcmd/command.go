@@ -231,10 +231,13 @@ func readLine(l parser.FrameLine, v *parser.Vocabulary, loc *time.Location) (rd 
 		case "TURN":
 			rd.frame = readTurnLine(r, line) // turn.go
 		default:
-			if parse := grammarOf[kw]; parse != nil {
+			switch parse, effect := grammarOf[kw], effectGrammar[kw]; {
+			case parse != nil:
 				rd.cmd = parse(r, at)
-			} else {
-				rd.effect = effectGrammar[kw](r) // rulings.go
+			case effect != nil:
+				rd.effect = effect(r) // rulings.go
+			default: // a Kind without its Parse: TestCommandKindsComplete says which
+				r.Fail(it, fmt.Sprintf("pbem cannot read %s yet (it has no grammar)", kw), "Tell pbem's developers.")
 			}
 		}
 		r.End(kw)

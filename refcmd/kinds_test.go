@@ -16,19 +16,25 @@ func TestCommandKindsComplete(t *testing.T) {
 	seen := map[string]bool{}
 	families := []string{"rulings", "deadline", "turn", "mail", "passwords", "table"}
 	for _, k := range kinds {
+		ok := false
 		switch {
 		case k.Verb == "" || k.Zero == nil || k.Zero.Verb() != k.Verb:
-			t.Errorf("kind %q: its zero value %T has verb %q", k.Verb, k.Zero, k.Zero.Verb())
+			t.Errorf("kind %q: its zero value %T does not have its verb", k.Verb, k.Zero)
 		case seen[k.Verb]:
 			t.Errorf("kind %q is registered twice", k.Verb)
 		case k.Parse == nil:
-			t.Errorf("kind %q has no grammar", k.Verb)
+			t.Errorf("kind %q (%s.go) has no grammar: its Kind has no Parse", k.Verb, k.Family)
 		case !slices.Contains(families, k.Family):
 			t.Errorf("kind %q: family %q is none of %v", k.Verb, k.Family, families)
 		case k.Example == "":
-			t.Errorf("kind %q has no example", k.Verb)
+			t.Errorf("kind %q (%s.go) has no example", k.Verb, k.Family)
+		default:
+			ok = true
 		}
 		seen[k.Verb] = true
+		if !ok {
+			continue
+		}
 		if _, err := os.Stat(k.Family + ".go"); err != nil {
 			t.Errorf("kind %q: no file of its family %s.go", k.Verb, k.Family)
 		}
