@@ -19,8 +19,8 @@ import (
 // The referee's commands: their language is package refcmd; what each
 // does is its entry in refereeKinds, in the file of its family —
 // referee_rulings.go (APPROVE, DENY, BREACH, LIFT), referee_deadline.go
-// (DEADLINE SET, EXTEND), referee_turn.go (RESOLVE NOW, PREVIEW, ROLLBACK,
-// RERUN), referee_mail.go (RESEND, REQUEUE), referee_passwords.go (RESET
+// (DEADLINE SET, EXTEND), referee_turn.go (RESOLVE NOW, PREVIEW, STATUS,
+// ROLLBACK, RERUN), referee_mail.go (RESEND, REQUEUE), referee_passwords.go (RESET
 // PASSWORD), referee_table.go (BATTLE hex TABLE). An entry (refKind) gives
 // its command
 //
@@ -45,7 +45,8 @@ import (
 //   - cli: the pbem commands that run it ("pbem referee FILE" runs any), or
 //     noCLI: why none does.
 //
-// A referee's mail (handleReferee) and the CLI (RunReferee) run the same
+// A referee's mail (handleReferee) and the CLI (RunReferee, RunRefereeText)
+// run the same
 // entries through a refRun — every command decided in order, then finish:
 // the rechecks, the answer lines, the mails, one write — so the two cannot
 // drift. TestRefereeRegistry fails while a kind of refcmd has no entry, or
@@ -402,8 +403,8 @@ func (g *Game) RunRefereeText(ctx context.Context, text string) (lines []string,
 			ok = false
 		} else if d.act.atOnce != nil {
 			line, err := d.act.atOnce(ctx)
-			if err != nil {
-				return lines, false, err
+			if err != nil { // a second RESOLVE NOW finds its turn resolved
+				line, ok = fmt.Sprintf("line %d: %s — %v", d.c.SourceLine(), d.c.Format(r.v), err), false
 			}
 			lines = append(lines, line)
 		}
