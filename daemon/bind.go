@@ -11,7 +11,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/outbox"
-	"github.com/syw-pbem/pbem/parser"
+	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -45,6 +45,7 @@ const bindMargin = 10 * time.Second
 type bound struct {
 	turn int    // 0: unbound
 	how  string // how it was found, for the answer
+	cli  bool   // bound by the CLI's --turn
 }
 
 // reportKinds are the mails about a turn just resolved: a command in reply
@@ -52,9 +53,9 @@ type bound struct {
 var reportKinds = []string{MailReport, MailRefereeReport, MailStartReport, MailVictory}
 
 // boundTurn works out the turn a referee mail's commands mean.
-func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *parser.RefereeSheet, ex *inbox.Extracted, st *engine.State) (bound, error) {
+func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *refcmd.Sheet, ex *inbox.Extracted, st *engine.State) (bound, error) {
 	if rs.Turn > 0 {
-		return bound{rs.Turn, fmt.Sprintf("the TURN line (line %d) names it", rs.TurnLine)}, nil
+		return bound{turn: rs.Turn, how: fmt.Sprintf("the TURN line (line %d) names it", rs.TurnLine)}, nil
 	}
 	ids := slices.Clone(ex.InReplyTo)
 	for i := len(ex.References) - 1; i >= 0; i-- {
@@ -79,7 +80,7 @@ func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *parser.RefereeSh
 		if t < 1 {
 			continue
 		}
-		return bound{t, fmt.Sprintf("it replies to pbem's mail %s about turn %d", row.MessageID, t)}, nil
+		return bound{turn: t, how: fmt.Sprintf("it replies to pbem's mail %s about turn %d", row.MessageID, t)}, nil
 	}
 	// A mail that reached the server before the open turn opened was
 	// written about the turn before it (a turn reopened by a rollback is
@@ -92,19 +93,10 @@ func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *parser.RefereeSh
 		if _, voided, err := g.DB.LastVoided(ctx, g.ID(), st.Turn); err != nil || voided {
 			return bound{}, err
 		}
-		return bound{st.Turn - 1, fmt.Sprintf("it reached the server at %s, before %s was resolved (%s)",
+		return bound{turn: st.Turn - 1, how: fmt.Sprintf("it reached the server at %s, before %s was resolved (%s)",
 			g.showTime(m.ReceivedAt), st.Calendar.Label(st.Turn-1), g.showTime(rec.ResolvedAt))}, nil
 	}
 	return bound{}, nil
-}
-
-// turnBound reports the commands bound to a turn.
-func turnBound(c parser.RefereeCommand) bool {
-	switch c.(type) {
-	case parser.ResolveNow, parser.DeadlineSet, parser.DeadlineExtend, parser.Preview, parser.Rollback:
-		return true
-	}
-	return false
 }
 
 // boundRefusal says why a turn command of a mail bound to b cannot act on
@@ -112,6 +104,10 @@ func turnBound(c parser.RefereeCommand) bool {
 func (g *Game) boundRefusal(ctx context.Context, b bound, st *engine.State) string {
 	if b.turn == 0 || b.turn == st.Turn {
 		return ""
+	}
+	if b.cli {
+		return fmt.Sprintf("turn %d is not open (it was resolved, or is not yet open): %s (TURN %d) is; nothing was done",
+			b.turn, st.Calendar.Label(st.Turn), st.Turn)
 	}
 	open := fmt.Sprintf("%s (TURN %d) is open", st.Calendar.Label(st.Turn), st.Turn)
 	if d, err := g.turnDeadline(ctx, st.Turn); err == nil && !d.IsZero() {

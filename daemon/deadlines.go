@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
-	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/schedule"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -108,28 +107,6 @@ func (g *Game) extendDeadline(cur time.Time, by time.Duration) time.Time {
 	rest := by - time.Duration(days)*24*time.Hour
 	w := cur.In(g.Zone)
 	return schedule.At(w.Year(), w.Month(), w.Day()+days, w.Hour(), w.Minute(), w.Second(), g.Zone).Add(rest)
-}
-
-// deadlineCommand works out the effect of a DEADLINE command on the turn
-// now open, whose deadline in force is cur (zero: none). It returns the new
-// deadline, or the reason it is refused.
-func (g *Game) deadlineCommand(c parser.RefereeCommand, cur, now time.Time) (time.Time, error) {
-	var next time.Time
-	switch x := c.(type) {
-	case parser.DeadlineExtend:
-		if cur.IsZero() {
-			return time.Time{}, errors.New("this turn has no deadline to extend; set one with DEADLINE SET 2026-03-06 18:00")
-		}
-		next = g.extendDeadline(cur, x.By)
-	case parser.DeadlineSet:
-		next = x.At
-	default:
-		return time.Time{}, fmt.Errorf("not a deadline command: %s", c.Verb())
-	}
-	if !next.After(now) {
-		return time.Time{}, fmt.Errorf("%s is already past; to resolve the turn now write RESOLVE NOW", g.showTime(next))
-	}
-	return next.In(g.Zone), nil
 }
 
 // showTime prints an instant in the game's zone for people.

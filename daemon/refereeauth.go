@@ -9,8 +9,8 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/outbox"
-	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
 	"github.com/syw-pbem/pbem/templates"
 )
@@ -93,7 +93,7 @@ func (g *Game) verifyReferee(hash, pw string) bool {
 // refereeRefusal checks the referee's password on a mail of commands. When
 // it fails, refused is true and out refuses the whole mail, telling the
 // referee (at the registered address) why.
-func (g *Game) refereeRefusal(m store.Mail, ex *inbox.Extracted, rs *parser.RefereeSheet, st *engine.State) (out outcome, refused bool) {
+func (g *Game) refereeRefusal(m store.Mail, ex *inbox.Extracted, rs *refcmd.Sheet, st *engine.State) (out outcome, refused bool) {
 	var why string
 	hash, err := g.refereeHash()
 	switch {
@@ -124,7 +124,7 @@ func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message 
 	if ref == "" || ex == nil {
 		return nil
 	}
-	rs := parser.ParseRefereeCommands(ex.Text, nil, g.Zone)
+	rs := refcmd.Parse(ex.Text, nil, g.Zone)
 	if len(rs.Commands) == 0 {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -164,19 +165,14 @@ func (g *Game) writeRollback(ctx context.Context, tx *store.Tx, p rollbackPlan) 
 }
 
 // Rollback sets turn n and every later turn aside (voided, kept for the
-// record) and opens turn n again: what "pbem rollback" runs. It returns the
-// sentence the referee reads.
+// record) and opens turn n again: what "pbem rollback" runs (the ROLLBACK
+// entry, referee_turn.go). It returns the sentence the referee reads.
 func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
-	p, err := g.decideRollback(ctx, n)
-	if err != nil {
-		return "", err
+	line, err := g.RunReferee(ctx, refcmd.Rollback{Turn: n}, 0)
+	if err == nil {
+		g.Log.Info("rolled back", "game", g.ID(), "open", n)
 	}
-	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeRollback(ctx, tx, p) }); err != nil {
-		return "", err
-	}
-	g.Log.Info("rolled back", "game", g.ID(), "open", n, "voided", len(p.void))
-	g.WakeTurns()
-	return rollbackSentence(p), nil
+	return line, err
 }
 
 func rollbackSentence(p rollbackPlan) string {
@@ -302,45 +298,29 @@ func (g *Game) reopenedVersion(ctx context.Context, turn int) (int, error) {
 	return rec.Version, nil
 }
 
-// rerunLine is the referee's answer to RERUN n.
-func (g *Game) rerunLine(ctx context.Context, n int) (line string, p *rerunPlan) {
-	plan, unchanged, err := g.decideRerunAny(ctx, n)
+// rerunSentence is the referee's answer to RERUN n decided as p
+// (unchanged: the same bytes).
+func rerunSentence(p rerunPlan, unchanged bool, n int) string {
 	switch {
-	case err != nil:
-		return "REFUSED: " + err.Error(), nil
 	case unchanged:
-		return fmt.Sprintf("%s resolves to the same result, byte for byte: nothing was changed or sent", plan.out.label), nil
-	case plan.same:
+		return fmt.Sprintf("%s resolves to the same result, byte for byte: nothing was changed or sent", p.out.label)
+	case p.same:
 		return fmt.Sprintf("%s resolves to the same result as before the rollback, byte for byte: that result is restored, "+
-			"and the reports already sent stand (nothing new is sent)", plan.out.label), &plan
+			"and the reports already sent stand (nothing new is sent)", p.out.label)
 	}
 	s := fmt.Sprintf("%s resolved again with a different result: the earlier one is voided (kept for the record) and "+
-		"corrected reports go to every nation", plan.out.label)
-	if len(plan.void) > 0 {
+		"corrected reports go to every nation", p.out.label)
+	if len(p.void) > 0 {
 		s += fmt.Sprintf("; the %s %s set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
-			"or RERUN %d resolves it)", english.Count(len(plan.void), "later turn"), english.Agree(len(plan.void), "is", "are"), n+1, n+1)
+			"or RERUN %d resolves it)", english.Count(len(p.void), "later turn"), english.Agree(len(p.void), "is", "are"), n+1, n+1)
 	}
-	return s, &plan
+	return s
 }
 
-// Rerun runs turn n again: what "pbem rerun" runs. It returns the sentence
-// the referee reads.
+// Rerun runs turn n again: what "pbem rerun" runs (the RERUN entry,
+// referee_turn.go). It returns the sentence the referee reads.
 func (g *Game) Rerun(ctx context.Context, n int) (string, error) {
-	if err := g.ensureSeedKey(ctx); err != nil {
-		return "", err
-	}
-	line, p := g.rerunLine(ctx, n)
-	if p == nil {
-		if len(line) > 9 && line[:9] == "REFUSED: " {
-			return "", errors.New(line[9:])
-		}
-		return line, nil
-	}
-	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return g.writeRerun(ctx, tx, *p) }); err != nil {
-		return "", err
-	}
-	g.WakeTurns()
-	return line, nil
+	return g.RunReferee(ctx, refcmd.Rerun{Turn: n}, 0)
 }
 
 // setAside voids the turn records void inside tx, unless the latest turn is

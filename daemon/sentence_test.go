@@ -9,12 +9,12 @@ import (
 // answered with the error and its hint as two sentences.
 func TestRefereeErrorReadsAsSentences(t *testing.T) {
 	h := newHarness(t, nil)
-	h.send("referee@pbem.localhost", "commands", "PASSWORD "+refereePassword+"\nAPPROVE R000000\nSTATUS\n")
+	h.send("referee@pbem.localhost", "commands", "PASSWORD "+refereePassword+"\nAPPROVE R000000\nWEATHER\n")
 	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {
-		return strings.Contains(body(m), "STATUS")
+		return strings.Contains(body(m), "WEATHER")
 	})
 	text := strings.Join(strings.Fields(body(ack)), " ")
-	if !strings.Contains(text, `read "STATUS". Write one command per line.`) {
+	if !strings.Contains(text, `read "WEATHER". Write one command per line.`) {
 		t.Errorf("the referee's acknowledgment:\n%s", body(ack))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -301,7 +302,7 @@ func (g *Game) tabletopResultLines(ctx context.Context, text string, mailID int6
 	if err != nil {
 		return nil, nil, err
 	}
-	tb, errs := parseResult(text, st, lbs, g.Rules)
+	tb, errs := refcmd.ParseResult(text, st, lbs, g.Rules)
 	if len(errs) > 0 {
 		return append(errs, "Nothing was recorded: correct the lines and send the RESULT again."), nil, nil
 	}

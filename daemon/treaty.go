@@ -250,49 +250,6 @@ func (g *Game) partyNames(ps []game.NationID) string {
 	return strings.Join(names, ", ")
 }
 
-// refereeTreatyCommand carries out a BREACH or LIFT on the ledger in s
-// (ok false for any other command): the line for the referee's
-// acknowledgment, and the mails to the two parties.
-func (g *Game) refereeTreatyCommand(m store.Mail, st, s *engine.State, c parser.RefereeCommand) (line string, msgs []outbox.Message, ok bool) {
-	var id string
-	var off, agg game.NationID
-	lift := false
-	switch x := c.(type) {
-	case parser.Breach:
-		id, off, agg = x.Treaty, x.Offender, x.Aggrieved
-	case parser.LiftBreach:
-		id, off, agg, lift = x.Treaty, x.Offender, x.Aggrieved, true
-	default:
-		return "", nil, false
-	}
-	var err error
-	if lift {
-		err = engine.EndPenalty(s, id, off, agg, engine.Referee)
-	} else {
-		err = engine.BreachTreaty(s, id, off, agg)
-	}
-	formatted := parser.FormatRefereeCommand(c, parser.NewVocabulary(g.Map, st))
-	if err != nil {
-		return fmt.Sprintf("line %d: %s — REFUSED: %v", c.SourceLine(), formatted, err), nil, true
-	}
-	tr, _ := engine.FindTreaty(s, id)
-	data := map[string]any{"ID": tr.ID, "Title": tr.Title, "Offender": g.nationName(off), "Aggrieved": g.nationName(agg),
-		"OffenderID": string(off), "AggrievedID": string(agg), "Penalty": g.Rules.Taxes.TreatyPenalty}
-	name, subject, key := "treaty-breach", fmt.Sprintf("[%s] Treaty %s: %s found in breach", g.ID(), tr.ID, g.nationName(off)), tr.ID+".breach."+string(off)+"."+string(agg)
-	if lift {
-		name, subject, key = "treaty-lifted", fmt.Sprintf("[%s] Treaty %s: the penalty of %s is ended", g.ID(), tr.ID, g.nationName(off)), tr.ID+".lift."+string(off)+"."+string(agg)
-	}
-	key += "." + store.SHA256Hex(m.Raw)[:12]
-	for _, p := range []game.NationID{off, agg} {
-		msgs = append(msgs, g.message(MailTreaty, string(p), st.Turn, key, []string{g.registered(p)}, subject, templates.Must(name, data), mailDate(m)))
-	}
-	what := "recorded: the penalty runs from this year-end; both parties told"
-	if lift {
-		what = "recorded: no penalty is taken from now on; both parties told"
-	}
-	return fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, what), msgs, true
-}
-
 // PublishTreaties mails every nation each treaty that became public during a
 // turn that has since been resolved and has not been published by mail yet
 // ("I will publish public treaties at the start of the turn when I receive

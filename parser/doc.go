@@ -55,8 +55,8 @@
 // accepted orders print in a canonical form (format.go) that parses back to
 // the same orders; its SHA-256 is the receipt.
 //
-// The referee's commands (APPROVE, DENY, BREACH, DEADLINE, RESOLVE, RERUN,
-// PREVIEW) have their own entry point, ParseRefereeCommands (referee.go),
-// over the same clean-up and lexer; APPROVE's effects, BREACH and LIFT are
-// read into the engine's rulings (engine.Effect, RulingOf).
+// The referee's commands are a language of their own, package refcmd,
+// written in the players' words: it reads a mail of commands with this
+// package's clean-up (CommandLines) and the pieces of this grammar over
+// each line (Reader, reader.go), with the same errors.
 package parser

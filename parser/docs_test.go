@@ -105,37 +105,6 @@ func TestDocSheets(t *testing.T) {
 	}
 }
 
-// TestDocReferee parses the referee examples and checks every command and
-// effect has one.
-func TestDocReferee(t *testing.T) {
-	ctx := defaultGame(t, 1)
-	v := NewVocabulary(ctx.Map, ctx.State)
-	seen := map[string]bool{}
-	for _, blk := range docBlocks(t) {
-		if blk.info != "referee" {
-			continue
-		}
-		rs := ParseRefereeCommands(blk.text, v, nil)
-		for _, d := range rs.Diagnostics {
-			t.Errorf("docs line %d: line %d: %s", blk.line, d.Line, d.Message)
-		}
-		for _, c := range rs.Commands {
-			seen[c.Verb()] = true
-			if a, ok := c.(Approve); ok {
-				for _, e := range a.Effects {
-					seen[e.EffectKind()] = true
-				}
-			}
-		}
-	}
-	for _, k := range []string{"approve", "deny", "breach", "lift", "deadline-extend", "deadline-set", "resolve", "rerun", "preview",
-		"treasury", "add", "remove", "move", "loyalty"} {
-		if !seen[k] {
-			t.Errorf("docs/orders.md has no referee example of %s", k)
-		}
-	}
-}
-
 // TestDocReply: the sample reply in docs/orders.md is what the checker
 // writes.
 func TestDocReply(t *testing.T) {

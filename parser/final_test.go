@@ -35,20 +35,3 @@ func TestFinalLine(t *testing.T) {
 		t.Errorf("a refused sheet is final: %v", r.Final)
 	}
 }
-
-// TestRefereeTurnLine: a TURN line names the turn a referee mail's
-// commands are about; a second, different one and TURN 0 are errors.
-func TestRefereeTurnLine(t *testing.T) {
-	rs := ParseRefereeCommands("Hello,\n\nPASSWORD x\nTURN 3\nRESOLVE NOW\n", nil, nil)
-	if rs.Turn != 3 || rs.TurnLine != 4 || len(rs.Commands) != 1 || len(rs.Diagnostics) != 0 {
-		t.Errorf("TURN 3: %+v", rs)
-	}
-	rs = ParseRefereeCommands("TURN 3\nRESOLVE NOW\nTURN 4\n", nil, nil)
-	if rs.Turn != 3 || len(rs.Diagnostics) != 1 || !strings.Contains(rs.Diagnostics[0].Message, "a second TURN line") {
-		t.Errorf("two TURN lines: %+v", rs)
-	}
-	rs = ParseRefereeCommands("TURN 0\nRESOLVE NOW\n", nil, nil)
-	if rs.Turn != 0 || len(rs.Diagnostics) != 1 {
-		t.Errorf("TURN 0: %+v", rs)
-	}
-}

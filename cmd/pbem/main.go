@@ -184,7 +184,7 @@ func commands() []*command {
 			summary:     "lists the commands, or describes one",
 			description: "Lists the commands, or describes one as \"pbem COMMAND --help\" does."},
 	}
-	// referee.go: rollback, rerun, export, verify, resend, requeue, password.
+	// referee.go: rollback, rerun, export, verify, resend, requeue, referee, password.
 	cmds = slices.Insert(cmds, slices.IndexFunc(cmds, func(c *command) bool { return c.name == "version" }), refereeCommands()...)
 	for _, c := range cmds {
 		for _, s := range c.sub {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -12,11 +13,14 @@ import (
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/refcmd"
 )
 
 // The referee's commands on the game's record and mail: rollback, rerun,
-// export, verify, resend, requeue, password. Each does what the referee's
-// command by mail does (docs/orders.md, docs/turns.md).
+// export, verify, resend, requeue, referee, password. Each that is a
+// referee's command (docs/referee.md) builds the command's refcmd value and
+// runs it through the daemon's registry (daemon.RunReferee): the same code
+// as the referee's mail, so the two cannot drift.
 
 // refereeCommands are this file's commands, in help order.
 func refereeCommands() []*command {
@@ -54,6 +58,15 @@ func refereeCommands() []*command {
 			description: "Puts every failed outbox mail back in the queue with its attempts reset: the same bytes and\n" +
 				"Message-ID, sent by \"pbem run\". Fix the cause first (the undelivered notice says what it was).\n" +
 				"The referee's REQUEUE by mail does the same."},
+		{name: "referee", args: "FILE|-", run: runRefereeFile,
+			summary: "runs referee commands written as in a mail (FILE, or - for standard input) and prints the answer",
+			description: "Runs the referee's commands of FILE as the referee's mail would (docs/referee.md): APPROVE, DENY,\n" +
+				"BREACH, LIFT, DEADLINE, RESOLVE NOW, PREVIEW, ROLLBACK, RERUN, RESEND, REQUEUE, RESET PASSWORD,\n" +
+				"BATTLE hex TABLE, or a battle's RESULT; a TURN line binds them to their turn. Each is carried out\n" +
+				"by the same code as by mail, all in one transaction, and answered line by line; the mails they send\n" +
+				"(the players told of rulings, breaches, a new deadline) go out with \"pbem run\". No PASSWORD line is\n" +
+				"needed: whoever runs pbem on the game is its referee. Exit 1 when a line has an error or a command\n" +
+				"is refused (the others are carried out, as by mail)."},
 		{name: "password", args: "NATION NEWPASSWORD", run: runPassword,
 			summary: "resets a nation's order-sheet password from the open turn on; the nation is told by mail",
 			description: "Gives NATION a new order-sheet password, in force from the open turn on, and queues a mail\n" +
@@ -97,15 +110,16 @@ func turnArg(e *env, c *command, s string) (int, bool) {
 }
 
 func runRollback(e *env, c *command, args []string) int {
-	return runTurnCommand(e, c, args, func(g *daemon.Game, n int) (string, error) { return g.Rollback(context.Background(), n) })
+	return runTurnCommand(e, c, args, func(n int) refcmd.Command { return refcmd.Rollback{Turn: n} })
 }
 
 func runRerun(e *env, c *command, args []string) int {
-	return runTurnCommand(e, c, args, func(g *daemon.Game, n int) (string, error) { return g.Rerun(context.Background(), n) })
+	return runTurnCommand(e, c, args, func(n int) refcmd.Command { return refcmd.Rerun{Turn: n} })
 }
 
-// runTurnCommand runs a command taking one TURN.
-func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int) (string, error)) int {
+// runTurnCommand runs a command taking one TURN (the referee's ROLLBACK,
+// RERUN: daemon.RunReferee).
+func runTurnCommand(e *env, c *command, args []string, cmd func(turn int) refcmd.Command) int {
 	g, rest, code := openGameArgs(e, c, newFlags(e, c), args, 1)
 	if g == nil {
 		return code
@@ -115,16 +129,7 @@ func runTurnCommand(e *env, c *command, args []string, do func(*daemon.Game, int
 	if !ok {
 		return exitUsage
 	}
-	line, err := do(g, n)
-	if errors.Is(err, daemon.ErrNotResolved) {
-		e.errorf("%s: %v", c.path(), err)
-		return exitUsage
-	}
-	if err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprintln(e.stdout, line)
-	return exitOK
+	return runReferee(e, c, g, cmd(n), 0)
 }
 
 func runVerify(e *env, c *command, args []string) int {
@@ -164,12 +169,7 @@ func runResend(e *env, c *command, args []string) int {
 		e.errorf("%s: name the nation with --nation", c.path())
 		return exitUsage
 	}
-	line, err := g.Resend(context.Background(), game.NationID(strings.ToLower(*nation)), *turn)
-	if err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprintln(e.stdout, line)
-	return exitOK
+	return runReferee(e, c, g, refcmd.Resend{Nation: game.NationID(strings.ToLower(*nation)), Turn: *turn}, 0)
 }
 
 func runRequeue(e *env, c *command, args []string) int {
@@ -178,12 +178,7 @@ func runRequeue(e *env, c *command, args []string) int {
 		return code
 	}
 	defer g.Close()
-	n, err := g.Requeue(context.Background())
-	if err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprintf(e.stdout, "%s queued again; \"pbem run\" sends %s\n", english.Count(n, "failed mail"), english.Agree(n, "it", "them"))
-	return exitOK
+	return runReferee(e, c, g, refcmd.Requeue{}, 0)
 }
 
 func runPassword(e *env, c *command, args []string) int {
@@ -192,10 +187,57 @@ func runPassword(e *env, c *command, args []string) int {
 		return code
 	}
 	defer g.Close()
-	n := game.NationID(strings.ToLower(rest[0]))
-	if err := g.ResetPassword(context.Background(), n, rest[1]); err != nil {
+	return runReferee(e, c, g, refcmd.PasswordReset{Nation: game.NationID(strings.ToLower(rest[0])), Password: rest[1]}, 0)
+}
+
+// runRefereeFile runs the referee's commands of a file (or standard
+// input) through the daemon's registry, as the referee's mail would.
+func runRefereeFile(e *env, c *command, args []string) int {
+	g, rest, code := openGameArgs(e, c, newFlags(e, c), args, 1)
+	if g == nil {
+		return code
+	}
+	defer g.Close()
+	var in io.Reader = e.stdin
+	if rest[0] != "-" {
+		f, err := os.Open(rest[0])
+		if err != nil {
+			e.errorf("%s: cannot read %s: %v", c.path(), rest[0], err)
+			return exitFailure
+		}
+		defer f.Close()
+		in = f
+	}
+	text, err := io.ReadAll(io.LimitReader(in, 1<<20))
+	if err != nil {
 		return failed(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s's password is reset; a mail telling %s is queued\n", n, n)
+	lines, ok, err := g.RunRefereeText(context.Background(), string(text))
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, strings.TrimRight(l, "\n"))
+	}
+	if err != nil {
+		return failed(e, err)
+	}
+	if !ok {
+		return exitProblems
+	}
+	return exitOK
+}
+
+// runReferee runs a referee command built from the command line through
+// its entry of the daemon's registry — what the referee's mail runs
+// (daemon.RunReferee) — and prints its answer: exit 2 for a turn that has
+// not been resolved (a wrong argument), 1 for any other refusal or failure.
+func runReferee(e *env, c *command, g *daemon.Game, cmd refcmd.Command, turn int) int {
+	line, err := g.RunReferee(context.Background(), cmd, turn)
+	if errors.Is(err, daemon.ErrNotResolved) {
+		e.errorf("%s: %v", c.path(), err)
+		return exitUsage
+	}
+	if err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprintln(e.stdout, strings.TrimRight(line, "\n"))
 	return exitOK
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/refcmd"
 )
 
 // runStatus prints the game's status for the referee: the open turn, its
@@ -39,12 +40,7 @@ func runResolve(e *env, c *command, args []string) int {
 		return code
 	}
 	defer g.Close()
-	line, err := g.ResolveOpen(context.Background(), *want)
-	if err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprintln(e.stdout, line)
-	return exitOK
+	return runReferee(e, c, g, refcmd.ResolveNow{}, *want) // referee.go: the referee's RESOLVE NOW
 }
 
 // runPreview prints the open turn as it would be resolved now (with
@@ -57,22 +53,7 @@ func runPreview(e *env, c *command, args []string) int {
 		return code
 	}
 	defer g.Close()
-	if *want > 0 {
-		st, err := g.State(context.Background())
-		if err != nil {
-			return failed(e, err)
-		}
-		if st.Turn != *want {
-			e.errorf("preview: turn %d is not open: %s (TURN %d) is; nothing was done", *want, st.Calendar.Label(st.Turn), st.Turn)
-			return exitFailure
-		}
-	}
-	text, err := g.PreviewText(context.Background())
-	if err != nil {
-		return failed(e, err)
-	}
-	fmt.Fprint(e.stdout, text)
-	return exitOK
+	return runReferee(e, c, g, refcmd.Preview{}, *want) // referee.go: the referee's PREVIEW
 }
 
 // openGame opens a created game for a command without arguments; a nil

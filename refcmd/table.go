@@ -1,4 +1,4 @@
-package daemon
+package refcmd
 
 import (
 	"cmp"
@@ -11,19 +11,70 @@ import (
 	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
+	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
-// The referee's RESULT block (the format is at the top of tabletop.go and
-// in docs/turns.md, "Tabletop battles"). parseResult reads it line by line
-// against the battle it names; the lines whose meaning depends on others
-// (GENERAL ... TURN with DAYS, GUNS with WINNER) are gathered in a
-// resultLater and checked and applied at the end, each error still under
-// its own line. The result is a battle.Result of the same shape as a
-// model's: the engine applies it through the same post-battle rules.
+// The referee's table. BATTLE hex TABLE asks for a battle of the turn to be
+// fought on the referee's table in a game whose battles the model fights
+// otherwise (with game.battles: table, every battle is); the daemon mails
+// the battle's sheet when the turn is due, and the referee answers with a
+// RESULT mail (docs/turns.md, "Tabletop battles"):
+//
+//	RESULT 0502
+//	OUTCOME decisive          (decisive, repulse, both-repulsed, withdrew)
+//	WINNER eisenmark          (a nation of the winning side; NONE for both-repulsed)
+//	LOSSES E1 infantry C KILLED 4 ROUTED 2 SURROUNDED 0
+//	HITS eisenmark infantry C 6
+//	GENERAL Saxe KILLED TURN 9   (id or name; KILLED, WOUNDED, CAPTURED; TURN n [DAY n]: when, for the narrative)
+//	GUNS F1 field-gun LOST 2     (guns of the losing side taken on the field; the winner takes them)
+//	DAYS 2                       (V4 only: the days the battle lasted; 1 when left out)
+//	END
+//
+// ParseResult reads it line by line against the battle it names; the lines
+// whose meaning depends on others (GENERAL ... TURN with DAYS, GUNS with
+// WINNER) are gathered in a resultLater and checked and applied at the end,
+// each error still under its own line. The result is a battle.Result of the
+// same shape as a model's: the engine applies it through the same
+// post-battle rules.
 
-// isResultMail reports whether a referee's mail is a tabletop RESULT.
-func isResultMail(text string) bool {
+// TableBattle asks for the battle in Hex this turn to be fought on the
+// referee's table (in a game whose battles are otherwise fought by the
+// model).
+type TableBattle struct {
+	Line int
+	Hex  game.Hex
+}
+
+// tableKinds are this family's kinds.
+var tableKinds = []Kind{
+	{Verb: "battle", Keyword: "BATTLE", Family: "table", Zero: TableBattle{}, Parse: parseTableBattle, Example: "BATTLE 0502 TABLE"},
+}
+
+// BATTLE hex TABLE
+func parseTableBattle(r *parser.Reader, at Reading) Command {
+	it := r.Next()
+	h, err := game.ParseHex(it.Val)
+	if it.Type != parser.TokenNumber || err != nil {
+		r.Expected(it, "the battle's hex, such as 0502", "Write BATTLE hex TABLE.")
+	}
+	r.Keyword("Write BATTLE hex TABLE.", "TABLE")
+	return TableBattle{Line: at.Line, Hex: h}
+}
+
+// Verb returns "battle".
+func (TableBattle) Verb() string { return "battle" }
+
+// SourceLine returns the mail line the TableBattle command was read from.
+func (c TableBattle) SourceLine() int { return c.Line }
+
+// Format prints "BATTLE hex TABLE".
+func (c TableBattle) Format(*parser.Vocabulary) string { return "BATTLE " + c.Hex.String() + " TABLE" }
+
+// IsResult reports whether a referee's mail is a tabletop RESULT: its
+// first line, after the referee's PASSWORD line and the GAME line, begins
+// with RESULT.
+func IsResult(text string) bool {
 	for _, l := range strings.Split(text, "\n") {
 		f := strings.Fields(strings.TrimLeft(l, "> "))
 		if len(f) == 0 {
@@ -37,25 +88,13 @@ func isResultMail(text string) bool {
 	return false
 }
 
-// parseResult reads a RESULT block against the battle it names, in the
-// edition r. Errors come by line.
-func parseResult(text string, st *engine.State, lbs []engine.LandBattle, r *ruleset.Ruleset) (engine.TabletopBattle, []string) {
-	var tb engine.TabletopBattle
-	var errs []string
-	var lb *engine.LandBattle
-	var later resultLater
-	fail := func(n int, line, msg string) { errs = append(errs, fmt.Sprintf("line %d: %q: %s", n, line, msg)) }
-	side := func(n game.NationID) int {
-		for i, sd := range lb.Sides {
-			for _, x := range sd.Nations {
-				if x == n {
-					return i
-				}
-			}
-		}
-		return -1
-	}
-	tb.Result.Winner = -2
+// ParseResult reads a RESULT block against the battle it names, among the
+// turn's land battles lbs, in the edition r. It returns the result, or the
+// errors: each "line n: "the line": what is wrong", and those that need
+// every line to see.
+func ParseResult(text string, st *engine.State, lbs []engine.LandBattle, r *ruleset.Ruleset) (engine.TabletopBattle, []string) {
+	rr := &resultReader{st: st, lbs: lbs, r: r}
+	rr.tb.Result.Winner = -2
 	for i, raw := range strings.Split(text, "\n") {
 		n := i + 1
 		line := strings.TrimSpace(strings.TrimLeft(raw, "> "))
@@ -67,141 +106,206 @@ func parseResult(text string, st *engine.State, lbs []engine.LandBattle, r *rule
 		if kw == "END" {
 			break
 		}
-		if lb == nil && kw != "RESULT" {
+		if rr.lb == nil && kw != "RESULT" {
 			continue
 		}
-		switch kw {
-		case "RESULT":
-			if len(f) != 2 {
-				fail(n, line, "expected RESULT and the battle's hex, such as RESULT 0502")
-				return tb, errs
+		if kw == "RESULT" {
+			if msg := rr.readResult(f); msg != "" {
+				return rr.tb, append(rr.errs, fmt.Sprintf("line %d: %q: %s", n, line, msg))
 			}
-			h, err := game.ParseHex(f[1])
-			if err == nil {
-				for j := range lbs {
-					if lbs[j].Hex == h {
-						lb = &lbs[j]
-					}
-				}
+			continue
+		}
+		read := resultLines[kw]
+		if read == nil {
+			read = func(*resultReader, []string, int) []string {
+				return []string{"expected OUTCOME, WINNER, LOSSES, HITS, GENERAL, GUNS, DAYS or END"}
 			}
-			if lb == nil {
-				var open []string
-				for _, b := range lbs {
-					open = append(open, b.Hex.String())
-				}
-				fail(n, line, fmt.Sprintf("no battle at %s this turn; the battles are at %s", f[1], strings.Join(open, ", ")))
-				return tb, errs
-			}
-			tb.Hex, tb.Nations = lb.Hex, lb.Sides[0].Nations
-			tb.Result.Days, tb.Result.Turns, tb.Result.Model, tb.Result.Turning = 1, 1, "tabletop", -1
-		case "OUTCOME":
-			o := ""
-			if len(f) == 2 {
-				o = strings.ToLower(f[1])
-			}
-			switch o {
-			case battle.Decisive, battle.Repulse, battle.BothRepulsed, battle.Withdrew:
-				tb.Result.Outcome = o
-			default:
-				fail(n, line, "expected OUTCOME decisive, repulse, both-repulsed or withdrew")
-			}
-		case "WINNER":
-			if len(f) != 2 {
-				fail(n, line, "expected WINNER and a nation of the winning side, or NONE")
-				continue
-			}
-			if strings.EqualFold(f[1], "NONE") {
-				tb.Result.Winner = -1
-				continue
-			}
-			if s := side(game.NationID(strings.ToLower(f[1]))); s >= 0 {
-				tb.Result.Winner = s
-			} else {
-				fail(n, line, fmt.Sprintf("%s fought on neither side (%s; %s)", f[1], joinNations(lb.Sides[0].Nations), joinNations(lb.Sides[1].Nations)))
-			}
-		case "LOSSES":
-			if len(f) < 4 || len(f)%2 != 0 {
-				fail(n, line, "expected LOSSES force arm grade, then KILLED n, ROUTED n, SURROUNDED n or HALF n")
-				continue
-			}
-			fo, _ := st.Force(game.ForceID(strings.ToUpper(f[1])))
-			arm, aerr := game.ParseArm(f[2])
-			grade, gerr := game.ParseGrade(f[3])
-			switch {
-			case fo == nil:
-				fail(n, line, fmt.Sprintf("no force %s in the battle", f[1]))
-				continue
-			case aerr != nil:
-				fail(n, line, aerr.Error())
-				continue
-			case gerr != nil:
-				fail(n, line, gerr.Error())
-				continue
-			}
-			s := side(fo.Nation)
-			if s < 0 {
-				fail(n, line, fmt.Sprintf("%s (%s) fought on neither side", fo.ID, fo.Nation))
-				continue
-			}
-			c := battle.Casualties{Nation: fo.Nation, Force: fo.ID, Arm: arm, Grade: grade}
-			for k := 4; k+1 < len(f); k += 2 {
-				v, err := strconv.Atoi(f[k+1])
-				if err != nil || v < 0 {
-					fail(n, line, fmt.Sprintf("expected a number of figures after %s, read %q", f[k], f[k+1]))
-					break
-				}
-				switch strings.ToUpper(f[k]) {
-				case "KILLED":
-					c.Killed = v
-				case "ROUTED":
-					c.Routed = v
-				case "SURROUNDED":
-					c.Surrounded = v
-				case "HALF":
-					c.HalfStrength = v
-				default:
-					fail(n, line, fmt.Sprintf("expected KILLED, ROUTED, SURROUNDED or HALF, read %q", f[k]))
-				}
-			}
-			tb.Result.Sides[s].Losses = append(tb.Result.Sides[s].Losses, c)
-		case "HITS":
-			if len(f) != 5 {
-				fail(n, line, "expected HITS nation arm grade n")
-				continue
-			}
-			nat := game.NationID(strings.ToLower(f[1]))
-			arm, aerr := game.ParseArm(f[2])
-			grade, gerr := game.ParseGrade(f[3])
-			v, verr := strconv.Atoi(f[4])
-			s := side(nat)
-			switch {
-			case s < 0:
-				fail(n, line, fmt.Sprintf("%s fought on neither side", f[1]))
-			case aerr != nil || gerr != nil || verr != nil || v < 0:
-				fail(n, line, "expected HITS nation arm grade n, such as HITS eisenmark infantry C 6")
-			default:
-				tb.Result.Sides[s].Hits = append(tb.Result.Sides[s].Hits, battle.Hits{Nation: nat, Arm: arm, Grade: grade, Hits: v})
-			}
-		case "GENERAL":
-			if msg := later.readGeneral(f, n, st, lb, side); msg != "" {
-				fail(n, line, msg)
-			}
-		case "GUNS":
-			if msg := later.readGuns(f, n, st, lb, side); msg != "" {
-				fail(n, line, msg)
-			}
-		case "DAYS":
-			if msg := later.readDays(f, n, r, lb); msg != "" {
-				fail(n, line, msg)
-			}
-		default:
-			fail(n, line, "expected OUTCOME, WINNER, LOSSES, HITS, GENERAL, GUNS, DAYS or END")
+		}
+		for _, msg := range read(rr, f, n) {
+			rr.errs = append(rr.errs, fmt.Sprintf("line %d: %q: %s", n, line, msg))
 		}
 	}
-	if lb == nil {
+	return rr.finish()
+}
+
+// resultReader is a RESULT block being read: the battle it names (lb, nil
+// before the RESULT line), the result so far, the errors by line.
+type resultReader struct {
+	st    *engine.State
+	lbs   []engine.LandBattle
+	r     *ruleset.Ruleset
+	lb    *engine.LandBattle
+	tb    engine.TabletopBattle
+	later resultLater
+	errs  []string
+}
+
+// resultLines are the readers of the lines after RESULT, by keyword: each
+// returns what is wrong with its line (nothing when it is right).
+var resultLines = map[string]func(rr *resultReader, f []string, n int) []string{
+	"OUTCOME": func(rr *resultReader, f []string, _ int) []string { return one(rr.readOutcome(f)) },
+	"WINNER":  func(rr *resultReader, f []string, _ int) []string { return one(rr.readWinner(f)) },
+	"LOSSES":  func(rr *resultReader, f []string, _ int) []string { return rr.readLosses(f) },
+	"HITS":    func(rr *resultReader, f []string, _ int) []string { return one(rr.readHits(f)) },
+	"GENERAL": func(rr *resultReader, f []string, n int) []string {
+		return one(rr.later.readGeneral(f, n, rr.st, rr.lb, rr.side))
+	},
+	"GUNS": func(rr *resultReader, f []string, n int) []string {
+		return one(rr.later.readGuns(f, n, rr.st, rr.lb, rr.side))
+	},
+	"DAYS": func(rr *resultReader, f []string, n int) []string { return one(rr.later.readDays(f, n, rr.r, rr.lb)) },
+}
+
+// one is a message as a list: none for "".
+func one(msg string) []string {
+	if msg == "" {
+		return nil
+	}
+	return []string{msg}
+}
+
+// side is the side of the battle a nation fought on (-1: neither).
+func (rr *resultReader) side(n game.NationID) int {
+	for i, sd := range rr.lb.Sides {
+		for _, x := range sd.Nations {
+			if x == n {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// readResult reads RESULT hex: the battle the block is about. An error
+// ends the reading.
+func (rr *resultReader) readResult(f []string) string {
+	if len(f) != 2 {
+		return "expected RESULT and the battle's hex, such as RESULT 0502"
+	}
+	h, err := game.ParseHex(f[1])
+	if err == nil {
+		for j := range rr.lbs {
+			if rr.lbs[j].Hex == h {
+				rr.lb = &rr.lbs[j]
+			}
+		}
+	}
+	if rr.lb == nil {
+		var open []string
+		for _, b := range rr.lbs {
+			open = append(open, b.Hex.String())
+		}
+		return fmt.Sprintf("no battle at %s this turn; the battles are at %s", f[1], strings.Join(open, ", "))
+	}
+	rr.tb.Hex, rr.tb.Nations = rr.lb.Hex, rr.lb.Sides[0].Nations
+	rr.tb.Result.Days, rr.tb.Result.Turns, rr.tb.Result.Model, rr.tb.Result.Turning = 1, 1, "tabletop", -1
+	return ""
+}
+
+// readOutcome reads OUTCOME decisive|repulse|both-repulsed|withdrew.
+func (rr *resultReader) readOutcome(f []string) string {
+	o := ""
+	if len(f) == 2 {
+		o = strings.ToLower(f[1])
+	}
+	switch o {
+	case battle.Decisive, battle.Repulse, battle.BothRepulsed, battle.Withdrew:
+		rr.tb.Result.Outcome = o
+		return ""
+	}
+	return "expected OUTCOME decisive, repulse, both-repulsed or withdrew"
+}
+
+// readWinner reads WINNER nation|NONE.
+func (rr *resultReader) readWinner(f []string) string {
+	if len(f) != 2 {
+		return "expected WINNER and a nation of the winning side, or NONE"
+	}
+	if strings.EqualFold(f[1], "NONE") {
+		rr.tb.Result.Winner = -1
+		return ""
+	}
+	if s := rr.side(game.NationID(strings.ToLower(f[1]))); s >= 0 {
+		rr.tb.Result.Winner = s
+		return ""
+	}
+	lb := rr.lb
+	return fmt.Sprintf("%s fought on neither side (%s; %s)", f[1], joinNations(lb.Sides[0].Nations), joinNations(lb.Sides[1].Nations))
+}
+
+// readLosses reads LOSSES force arm grade, then KILLED n, ROUTED n,
+// SURROUNDED n or HALF n.
+func (rr *resultReader) readLosses(f []string) (msgs []string) {
+	if len(f) < 4 || len(f)%2 != 0 {
+		return one("expected LOSSES force arm grade, then KILLED n, ROUTED n, SURROUNDED n or HALF n")
+	}
+	fo, _ := rr.st.Force(game.ForceID(strings.ToUpper(f[1])))
+	arm, aerr := game.ParseArm(f[2])
+	grade, gerr := game.ParseGrade(f[3])
+	switch {
+	case fo == nil:
+		return one(fmt.Sprintf("no force %s in the battle", f[1]))
+	case aerr != nil:
+		return one(aerr.Error())
+	case gerr != nil:
+		return one(gerr.Error())
+	}
+	s := rr.side(fo.Nation)
+	if s < 0 {
+		return one(fmt.Sprintf("%s (%s) fought on neither side", fo.ID, fo.Nation))
+	}
+	c := battle.Casualties{Nation: fo.Nation, Force: fo.ID, Arm: arm, Grade: grade}
+	for k := 4; k+1 < len(f); k += 2 {
+		v, err := strconv.Atoi(f[k+1])
+		if err != nil || v < 0 {
+			msgs = append(msgs, fmt.Sprintf("expected a number of figures after %s, read %q", f[k], f[k+1]))
+			break
+		}
+		switch strings.ToUpper(f[k]) {
+		case "KILLED":
+			c.Killed = v
+		case "ROUTED":
+			c.Routed = v
+		case "SURROUNDED":
+			c.Surrounded = v
+		case "HALF":
+			c.HalfStrength = v
+		default:
+			msgs = append(msgs, fmt.Sprintf("expected KILLED, ROUTED, SURROUNDED or HALF, read %q", f[k]))
+		}
+	}
+	rr.tb.Result.Sides[s].Losses = append(rr.tb.Result.Sides[s].Losses, c)
+	return msgs
+}
+
+// readHits reads HITS nation arm grade n.
+func (rr *resultReader) readHits(f []string) string {
+	if len(f) != 5 {
+		return "expected HITS nation arm grade n"
+	}
+	nat := game.NationID(strings.ToLower(f[1]))
+	arm, aerr := game.ParseArm(f[2])
+	grade, gerr := game.ParseGrade(f[3])
+	v, verr := strconv.Atoi(f[4])
+	s := rr.side(nat)
+	switch {
+	case s < 0:
+		return fmt.Sprintf("%s fought on neither side", f[1])
+	case aerr != nil || gerr != nil || verr != nil || v < 0:
+		return "expected HITS nation arm grade n, such as HITS eisenmark infantry C 6"
+	}
+	rr.tb.Result.Sides[s].Hits = append(rr.tb.Result.Sides[s].Hits, battle.Hits{Nation: nat, Arm: arm, Grade: grade, Hits: v})
+	return ""
+}
+
+// finish checks what needs every line: a RESULT line, the GENERAL, GUNS
+// and DAYS lines together, an OUTCOME and a WINNER.
+func (rr *resultReader) finish() (engine.TabletopBattle, []string) {
+	tb, errs := rr.tb, rr.errs
+	if rr.lb == nil {
 		return tb, append(errs, "no RESULT line: write RESULT and the battle's hex first")
 	}
-	errs = append(errs, later.apply(&tb.Result)...)
+	errs = append(errs, rr.later.apply(&tb.Result)...)
 	if tb.Result.Outcome == "" {
 		errs = append(errs, "no OUTCOME line")
 	}
@@ -462,4 +566,13 @@ func (rl *resultLater) apply(res *battle.Result) []string {
 	})
 	res.Moments = append(res.Moments, moments...)
 	return errs
+}
+
+// joinNations lists nation IDs with commas.
+func joinNations(ns []game.NationID) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = string(n)
+	}
+	return strings.Join(out, ", ")
 }

@@ -1,4 +1,4 @@
-package daemon
+package refcmd
 
 import (
 	"strings"
@@ -32,15 +32,15 @@ func resultBattle() (*engine.State, []engine.LandBattle) {
 func TestParseResult(t *testing.T) {
 	st, lbs := resultBattle()
 	mail := "PASSWORD s3cret\nRESULT 0502\nOUTCOME repulse\nWINNER fromande\nLOSSES E1 infantry C KILLED 3 ROUTED 1\nHITS fromande infantry C 4\nEND\n"
-	if !isResultMail(mail) || isResultMail("PASSWORD s3cret\nRESOLVE NOW\n") {
-		t.Fatal("isResultMail does not tell a RESULT mail from commands")
+	if !IsResult(mail) || IsResult("PASSWORD s3cret\nRESOLVE NOW\n") {
+		t.Fatal("IsResult does not tell a RESULT mail from commands")
 	}
-	tb, errs := parseResult(mail, st, lbs, ruleset.SYW1752())
+	tb, errs := ParseResult(mail, st, lbs, ruleset.SYW1752())
 	if len(errs) > 0 || tb.Result.Outcome != "repulse" || tb.Result.Winner != 1 || len(tb.Result.Sides[0].Losses) != 1 ||
 		tb.Result.Sides[0].Losses[0].Killed != 3 || len(tb.Result.Sides[1].Hits) != 1 || tb.Result.Days != 1 {
 		t.Fatalf("parsed %+v, errors %v", tb, errs)
 	}
-	_, errs = parseResult("RESULT 0502\nOUTCOME decisive\nWINNER hispardia\nLOSSES X9 infantry C KILLED 1\nHITS fromande infantry C many\n", st, lbs, ruleset.SYW1752())
+	_, errs = ParseResult("RESULT 0502\nOUTCOME decisive\nWINNER hispardia\nLOSSES X9 infantry C KILLED 1\nHITS fromande infantry C many\n", st, lbs, ruleset.SYW1752())
 	want := []string{"line 3:", "fought on neither side", "line 4:", "no force X9", "line 5:", "no WINNER line"}
 	for _, w := range want {
 		if !strings.Contains(strings.Join(errs, "\n"), w) {
@@ -56,7 +56,7 @@ const resultHead = "RESULT 0502\nOUTCOME decisive\nWINNER eisenmark\n"
 // narratives tell; the general goes to his side's fates.
 func TestParseResultGenerals(t *testing.T) {
 	st, lbs := resultBattle()
-	tb, errs := parseResult(resultHead+"DAYS 2\nGENERAL saxe KILLED TURN 9\nGENERAL Field Marshal James Keith WOUNDED TURN 3 DAY 1\nGENERAL lowendal CAPTURED\nEND\n",
+	tb, errs := ParseResult(resultHead+"DAYS 2\nGENERAL saxe KILLED TURN 9\nGENERAL Field Marshal James Keith WOUNDED TURN 3 DAY 1\nGENERAL lowendal CAPTURED\nEND\n",
 		st, lbs, ruleset.SYWV4())
 	if len(errs) > 0 {
 		t.Fatalf("errors: %v", errs)
@@ -75,7 +75,7 @@ func TestParseResultGenerals(t *testing.T) {
 		t.Errorf("moments: %+v", m)
 	}
 	// A force with one general names him.
-	if tb, errs := parseResult(resultHead+"GENERAL e1 KILLED\n", st, lbs, ruleset.SYW1752()); len(errs) > 0 || len(tb.Result.Sides[0].Generals) != 1 {
+	if tb, errs := ParseResult(resultHead+"GENERAL e1 KILLED\n", st, lbs, ruleset.SYW1752()); len(errs) > 0 || len(tb.Result.Sides[0].Generals) != 1 {
 		t.Errorf("GENERAL E1: %+v, %v", tb.Result.Sides[0].Generals, errs)
 	}
 	for _, c := range []struct{ line, want string }{
@@ -89,7 +89,7 @@ func TestParseResultGenerals(t *testing.T) {
 		{"GENERAL Keith KILLED DAY 1", "DAY without TURN"},
 		{"GENERAL Keith KILLED TURN 4 DAY 2", "line 4: DAY 2, but the battle lasted 1 day:"},
 	} {
-		_, errs := parseResult(resultHead+c.line+"\nEND\n", st, lbs, ruleset.SYW1752())
+		_, errs := ParseResult(resultHead+c.line+"\nEND\n", st, lbs, ruleset.SYW1752())
 		if got := strings.Join(errs, "\n"); !strings.Contains(got, c.want) {
 			t.Errorf("%q: want %q, got:\n%s", c.line, c.want, got)
 		}
@@ -100,13 +100,13 @@ func TestParseResultGenerals(t *testing.T) {
 // side lost on the field; the captor is the rules' business.
 func TestParseResultGuns(t *testing.T) {
 	st, lbs := resultBattle()
-	tb, errs := parseResult(resultHead+"GUNS F1 field-gun LOST 2\nGUNS F1 heavy-gun LOST 1\nEND\n", st, lbs, ruleset.SYW1752())
+	tb, errs := ParseResult(resultHead+"GUNS F1 field-gun LOST 2\nGUNS F1 heavy-gun LOST 1\nEND\n", st, lbs, ruleset.SYW1752())
 	if g := tb.Result.Sides[1].GunsLost; len(errs) > 0 || len(g) != 2 ||
 		g[0] != (battle.GunsLost{Nation: "fromande", Force: "F1", Kind: game.FieldGun, Count: 2}) || g[1].Kind != game.HeavyGun {
 		t.Fatalf("guns lost %+v, errors %v", g, errs)
 	}
 	// The kind may be left out for a force with one kind of gun.
-	tb, errs = parseResult("RESULT 0502\nOUTCOME decisive\nWINNER fromande\nGUNS e1 LOST 2\n", st, lbs, ruleset.SYW1752())
+	tb, errs = ParseResult("RESULT 0502\nOUTCOME decisive\nWINNER fromande\nGUNS e1 LOST 2\n", st, lbs, ruleset.SYW1752())
 	if g := tb.Result.Sides[0].GunsLost; len(errs) > 0 || len(g) != 1 || g[0].Kind != game.FieldGun || g[0].Count != 2 {
 		t.Fatalf("guns lost %+v, errors %v", g, errs)
 	}
@@ -121,7 +121,7 @@ func TestParseResultGuns(t *testing.T) {
 		{"GUNS F1 field-gun LOST 1\nGUNS F1 field-gun LOST 1", "line 5: \"GUNS F1 field-gun LOST 1\": F1's field-gun lost are already given on line 4"},
 		{"GUNS E1 LOST 1", "line 4: E1's side won the battle, and a winner recovers its own overrun guns"},
 	} {
-		_, errs := parseResult(resultHead+c.line+"\nEND\n", st, lbs, ruleset.SYW1752())
+		_, errs := ParseResult(resultHead+c.line+"\nEND\n", st, lbs, ruleset.SYW1752())
 		if got := strings.Join(errs, "\n"); !strings.Contains(got, c.want) {
 			t.Errorf("%q: want %q, got:\n%s", c.line, c.want, got)
 		}
@@ -132,7 +132,7 @@ func TestParseResultGuns(t *testing.T) {
 // the turn left when the battle began.
 func TestParseResultDays(t *testing.T) {
 	st, lbs := resultBattle()
-	tb, errs := parseResult(resultHead+"DAYS 3\nEND\n", st, lbs, ruleset.SYWV4())
+	tb, errs := ParseResult(resultHead+"DAYS 3\nEND\n", st, lbs, ruleset.SYWV4())
 	if len(errs) > 0 || tb.Result.Days != 3 {
 		t.Fatalf("days %d, errors %v", tb.Result.Days, errs)
 	}
@@ -150,7 +150,7 @@ func TestParseResultDays(t *testing.T) {
 		{"DAYS two", `read "two"`, ruleset.SYWV4(), lbs},
 		{"DAYS 1\nDAYS 2", "line 5: \"DAYS 2\": the days are already given on line 4", ruleset.SYWV4(), lbs},
 	} {
-		_, errs := parseResult(resultHead+c.line+"\nEND\n", st, c.lbs, c.r)
+		_, errs := ParseResult(resultHead+c.line+"\nEND\n", st, c.lbs, c.r)
 		if got := strings.Join(errs, "\n"); !strings.Contains(got, c.want) {
 			t.Errorf("%q: want %q, got:\n%s", c.line, c.want, got)
 		}
@@ -171,8 +171,8 @@ func FuzzParseResult(f *testing.F) {
 		if v4 {
 			r = ruleset.SYWV4()
 		}
-		tb, errs := parseResult(s, st, lbs, r)
-		isResultMail(s)
+		tb, errs := ParseResult(s, st, lbs, r)
+		IsResult(s)
 		if len(errs) > 0 {
 			return
 		}
