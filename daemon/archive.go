@@ -133,7 +133,7 @@ func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.I
 	if err != nil {
 		return engine.Input{}, err
 	}
-	if l.raw != "" {
+	if l.present {
 		st = st.Clone()
 		st.Treaties = l.treaties
 		st.Normalize()

@@ -2,10 +2,8 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,7 +23,7 @@ import (
 //     FINAL.
 //
 // The two early closes are written, once, in the commit of the mail that
-// made them (meta turn-closed:GAME:TURN), so every mail handled after it —
+// made them (store.TurnClose), so every mail handled after it —
 // even one already being checked, whose commit then finds the close changed
 // and decides again — judges against it. That is what bounds RESOLVE NOW
 // and the last FINAL: sheets streaming in after them are late, as after a
@@ -45,8 +43,8 @@ import (
 // How a turn's orders closed.
 const (
 	closedByDeadline = "deadline"
-	closedByReferee  = "resolve-now"
-	closedByFinal    = "final"
+	closedByReferee  = store.ClosedByReferee
+	closedByFinal    = store.ClosedByFinal
 )
 
 // turnClose is when a turn's orders closed, and what closed them.
@@ -57,35 +55,29 @@ type turnClose struct {
 	// Referee is set once the referee's RESOLVE NOW for the turn is in,
 	// whatever closed it first: the mail-outage guard then holds it no
 	// longer (he has looked).
-	Referee bool `json:",omitempty"`
+	Referee bool
 }
 
-func turnClosedKey(gameID string, turn int) string {
-	return "turn-closed:" + gameID + ":" + strconv.Itoa(turn)
+// closeReader is the store, or a transaction.
+type closeReader interface {
+	TurnClose(ctx context.Context, gameID string, turn int) (store.TurnClose, bool, error)
 }
-
-// metaGetter reads a meta key: the store's, or a transaction's.
-type metaGetter = func(ctx context.Context, key string) (string, bool, error)
 
 // earlyClose reads a turn's early close (RESOLVE NOW or the last FINAL);
-// ok is false while none is recorded. raw is the stored value, for a
-// commit to check that it has not changed since a decision read it.
-func (g *Game) earlyClose(ctx context.Context, get metaGetter, turn int) (c turnClose, ok bool, raw string, err error) {
-	raw, found, err := get(ctx, turnClosedKey(g.ID(), turn))
-	if err != nil || !found || raw == "" {
-		return turnClose{}, false, raw, err
+// ok is false while none is recorded.
+func (g *Game) earlyClose(ctx context.Context, r closeReader, turn int) (c turnClose, ok bool, err error) {
+	sc, ok, err := r.TurnClose(ctx, g.ID(), turn)
+	if err != nil || !ok {
+		return turnClose{}, false, err
 	}
-	if err := json.Unmarshal([]byte(raw), &c); err != nil {
-		return turnClose{}, false, raw, fmt.Errorf("meta %s: %w", turnClosedKey(g.ID(), turn), err)
-	}
-	return c, true, raw, nil
+	return turnClose{At: sc.At, By: sc.By, Mail: sc.MailID, Referee: sc.Referee}, true, nil
 }
 
 // closeTurn records an early close of turn inside tx, unless one is
 // recorded already (the first close stands; a RESOLVE NOW after it marks
 // it the referee's).
 func (g *Game) closeTurn(ctx context.Context, tx *store.Tx, turn int, c turnClose) error {
-	was, ok, _, err := g.earlyClose(ctx, tx.GetMeta, turn)
+	was, ok, err := g.earlyClose(ctx, tx, turn)
 	if err != nil {
 		return err
 	}
@@ -96,11 +88,12 @@ func (g *Game) closeTurn(ctx context.Context, tx *store.Tx, turn int, c turnClos
 		}
 		c = was
 	}
-	b, err := json.Marshal(turnClose{At: c.At.UTC(), By: c.By, Mail: c.Mail, Referee: referee || c.Referee})
-	if err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, turnClosedKey(g.ID(), turn), string(b))
+	return tx.SetTurnClose(ctx, g.ID(), turn, store.TurnClose{At: c.At.UTC(), By: c.By, MailID: c.Mail, Referee: referee || c.Referee})
+}
+
+// same reports whether two readings of a turn's early close found the same.
+func (c turnClose) same(o turnClose) bool {
+	return c.At.Equal(o.At) && c.By == o.By && c.Mail == o.Mail && c.Referee == o.Referee
 }
 
 // cutoff is when the orders of a turn with this deadline (zero: none) and
@@ -153,7 +146,7 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 		return err
 	}
 	subs := append(inForce, finals...)
-	if lastSub, err := g.reopenedLastSub(ctx, tx.GetMeta, turn); err != nil {
+	if lastSub, err := g.reopenedLastSub(ctx, tx, turn); err != nil {
 		return err
 	} else if lastSub > 0 {
 		subs = slices.DeleteFunc(subs, func(s store.Submission) bool { return s.Kind == KindFinal && s.ID <= lastSub })
@@ -169,8 +162,9 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 // sheet decided before a RESOLVE NOW or the last FINAL was committed is not
 // saved as on time when it arrived after it.
 type closeCheck struct {
-	turn int
-	raw  string // the meta value seen; "" for none
+	turn   int
+	seen   turnClose // the close seen
+	closed bool      // false: none was
 }
 
 // checkClose returns errTurnMoved when the turn's early close is no longer
@@ -179,11 +173,11 @@ func (g *Game) checkClose(ctx context.Context, tx *store.Tx, c *closeCheck) erro
 	if c == nil {
 		return nil
 	}
-	_, _, raw, err := g.earlyClose(ctx, tx.GetMeta, c.turn)
+	now, closed, err := g.earlyClose(ctx, tx, c.turn)
 	if err != nil {
 		return err
 	}
-	if raw != c.raw {
+	if closed != c.closed || !now.same(c.seen) {
 		return errTurnMoved
 	}
 	return nil
@@ -283,9 +277,9 @@ func (g *Game) noteSkew(skew time.Duration, internal, fetched time.Time) {
 	}
 	size := skew.Abs().Round(time.Second)
 	bucket := (skew.Abs() + 150*time.Second) / (5 * time.Minute)
-	key := fmt.Sprintf("clock-told:%s:%s:%d:%s", g.ID(), how, bucket, fetched.UTC().Format("2006-01-02"))
+	key := fmt.Sprintf("%s:%d:%s", how, bucket, fetched.UTC().Format("2006-01-02"))
 	g.Log.Error("the mail server's clock differs from this machine's", "how", how, "by", size, "internaldate", internal, "fetched", fetched)
-	if _, told, err := g.DB.GetMeta(ctx, key); err != nil || told {
+	if told, err := g.DB.NoticeQueued(ctx, g.ID(), store.NoticeClock, key); err != nil || told {
 		return
 	}
 	st, err := g.State(ctx)
@@ -302,13 +296,13 @@ func (g *Game) noteSkew(skew time.Duration, internal, fetched time.Time) {
 		map[bool]string{true: "", false: ", and it was not there when pbem had looked at the mailbox before"}[skew > 0])
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
 		if ref := g.Config.Game.Referee; ref != "" {
-			msg := g.message(MailClock, "referee", st.Turn, strings.TrimPrefix(key, "clock-told:"+g.ID()+":"), []string{ref},
+			msg := g.message(MailClock, "referee", st.Turn, key, []string{ref},
 				fmt.Sprintf("[%s] The mail server's clock is %s %s pbem's", g.ID(), size, how), text, g.Now())
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
 			}
 		}
-		return tx.SetMeta(ctx, key, g.Now().UTC().Format(time.RFC3339))
+		return tx.MarkNoticeQueued(ctx, g.ID(), store.NoticeClock, key, g.Now())
 	})
 	if err != nil {
 		g.Log.Error("could not queue the clock notice to the referee", "err", err)

@@ -3,10 +3,8 @@ package daemon
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
@@ -33,51 +31,38 @@ import (
 // voided as by a rollback, turn n's new result saved, and turn n+1 open
 // again (held as above).
 
-// reopenedMeta is the meta record of a turn reopened by a rollback or a
-// rerun: the last submission of the turn before it, and when.
-type reopenedMeta struct {
-	LastSub int64
-	At      time.Time
-}
-
-func reopenedKey(gameID string, turn int) string {
-	return "turn-reopened:" + gameID + ":" + strconv.Itoa(turn)
-}
-
-// markReopened records that turn was reopened now.
+// markReopened records that turn was reopened now, with the last
+// submission of the turn before it.
 func (g *Game) markReopened(ctx context.Context, tx *store.Tx, turn int) error {
 	subs, err := tx.Submissions(ctx, g.ID(), turn)
 	if err != nil {
 		return err
 	}
-	m := reopenedMeta{At: g.Now().UTC()}
+	r := store.TurnReopen{At: g.Now().UTC()}
 	for _, s := range subs {
-		m.LastSub = max(m.LastSub, s.ID)
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
+		r.LastSubmission = max(r.LastSubmission, s.ID)
 	}
 	// closing.go: a RESOLVE NOW or FINAL close from before no longer holds.
-	if err := tx.SetMeta(ctx, turnClosedKey(g.ID(), turn), ""); err != nil {
+	if err := tx.ClearTurnClose(ctx, g.ID(), turn); err != nil {
 		return err
 	}
-	return tx.SetMeta(ctx, reopenedKey(g.ID(), turn), string(b))
+	return tx.SetTurnReopen(ctx, g.ID(), turn, r)
+}
+
+// reopenReader is the store, or a transaction.
+type reopenReader interface {
+	TurnReopen(ctx context.Context, gameID string, turn int) (store.TurnReopen, bool, error)
 }
 
 // reopenedLastSub returns, for a turn reopened by a rollback and not yet
 // resolved again, the last submission of the turn before the reopening
 // (RESOLVE NOW and FINAL marks up to it no longer count); 0 otherwise.
-func (g *Game) reopenedLastSub(ctx context.Context, get metaGetter, turn int) (int64, error) {
-	raw, ok, err := get(ctx, reopenedKey(g.ID(), turn))
-	if err != nil || !ok || raw == "" {
+func (g *Game) reopenedLastSub(ctx context.Context, r reopenReader, turn int) (int64, error) {
+	o, ok, err := r.TurnReopen(ctx, g.ID(), turn)
+	if err != nil || !ok {
 		return 0, err
 	}
-	var m reopenedMeta
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return 0, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
-	}
-	return m.LastSub, nil
+	return o.LastSubmission, nil
 }
 
 // reopenedDeadline is the turn runner's hook: for a turn reopened by a
@@ -86,18 +71,14 @@ func (g *Game) reopenedLastSub(ctx context.Context, get metaGetter, turn int) (i
 // cleared the early close of before) or a deadline set after it resolves
 // the turn.
 func (g *Game) reopenedDeadline(ctx context.Context, turn int, deadline time.Time) (time.Time, error) {
-	raw, ok, err := g.DB.GetMeta(ctx, reopenedKey(g.ID(), turn))
+	o, ok, err := g.DB.TurnReopen(ctx, g.ID(), turn)
 	if err != nil || !ok || deadline.IsZero() {
 		return deadline, err
 	}
 	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
 		return deadline, err // resolved since: the mark is history
 	}
-	var m reopenedMeta
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return time.Time{}, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
-	}
-	if !deadline.After(m.At) {
+	if !deadline.After(o.At) {
 		return time.Time{}, nil
 	}
 	return deadline, nil

@@ -94,7 +94,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	// closing.go) does not count, even if the turn has not been resolved
 	// yet. The arrival is the server's stamp, stored with the mail, so a
 	// retry decides the same way.
-	early, closed, closedRaw, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn)
+	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -133,7 +133,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		// closing.go: if the turn closed while this sheet was checked, its
 		// commit decides again.
-		out.close = &closeCheck{turn: st.Turn, raw: closedRaw}
+		out.close = &closeCheck{turn: st.Turn, seen: early, closed: closed}
 		for _, req := range report.Requests {
 			if !carried[req.Token] { // forwarded with the sheet that sent it
 				out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -300,7 +300,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		return outcome{}, err
 	}
 	// treaty.go: BREACH and LIFT change the treaty ledger at once.
-	tl, err := g.readLedger(ctx, g.DB.GetMeta)
+	tl, err := readLedger(ctx, g.DB, g.ID())
 	if err != nil {
 		return outcome{}, err
 	}
@@ -548,7 +548,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			}
 		}
 		if ledgerChanged {
-			return g.saveLedgerIfUnchanged(ctx, tx, tl.raw, ts.Treaties)
+			return g.saveLedgerIfUnchanged(ctx, tx, tl, ts.Treaties)
 		}
 		return nil
 	}

@@ -19,8 +19,8 @@ import (
 
 // Public treaties by mail ("Public Treaties"). A treaty lives between turns
 // in the treaty ledger: the game's treaties as the engine keeps them
-// (game.Treaty), stored as JSON under one meta key, and changed only by the
-// engine's pure functions (engine.ProposeTreaty, AttestTreaty,
+// (game.Treaty), stored in the store's treaty tables (store.TreatyLedger),
+// and changed only by the engine's pure functions (engine.ProposeTreaty, AttestTreaty,
 // BreachTreaty, EndPenalty) as mail arrives:
 //
 //   - a sheet's TREATY gets its ID at once: the sender's acknowledgment says
@@ -47,34 +47,97 @@ import (
 // parties, made public, published, breached, its penalty ended.
 const MailTreaty = "treaty"
 
-// treatyLedgerKey is the meta key of a game's treaty ledger.
-func treatyLedgerKey(gameID string) string { return "treaties:" + gameID }
-
 // errLedgerMoved aborts a commit whose treaty ledger changed since the mail
 // was decided; the mail is handled again.
 var errLedgerMoved = errors.New("the treaty ledger changed while the mail was handled; handling it again")
 
-// ledger is the treaties as read, and the raw text they were read from.
+// ledger is the treaties as read; present is false while the game has no
+// ledger (no treaty was ever sent: the state's own treaties stand). seen
+// is what was read, as text: the engine's treaty functions change the
+// treaties in place, and a commit compares what it reads with what its
+// decision read; stored is what was read, in the store's words, which no
+// one changes (a turn keeps it as the ledger it was resolved from).
 type ledger struct {
-	raw      string
+	present  bool
 	treaties []game.Treaty
+	stored   []store.Treaty
+	seen     string
 }
 
-func (g *Game) readLedger(ctx context.Context, get func(context.Context, string) (string, bool, error)) (ledger, error) {
-	raw, ok, err := get(ctx, treatyLedgerKey(g.ID()))
-	if err != nil || !ok || raw == "" {
+// same reports whether two readings of the ledger found the same: what a
+// commit checks against the reading its decision was made on.
+func (l ledger) same(o ledger) bool { return l.present == o.present && l.seen == o.seen }
+
+// ledgerReader is the store, or a transaction.
+type ledgerReader interface {
+	TreatyLedger(ctx context.Context, gameID string) ([]store.Treaty, bool, error)
+}
+
+// readLedger reads a game's treaty ledger.
+func readLedger(ctx context.Context, r ledgerReader, gameID string) (ledger, error) {
+	ts, ok, err := r.TreatyLedger(ctx, gameID)
+	if err != nil || !ok {
 		return ledger{}, err
 	}
-	var ts []game.Treaty
-	if err := json.Unmarshal([]byte(raw), &ts); err != nil {
-		return ledger{}, fmt.Errorf("the treaty ledger is damaged: %w", err)
+	return ledgerOf(ts)
+}
+
+// ledgerOf is a ledger read as ts.
+func ledgerOf(ts []store.Treaty) (ledger, error) {
+	seen, err := json.Marshal(ts)
+	if err != nil {
+		return ledger{}, err
 	}
-	return ledger{raw: raw, treaties: ts}, nil
+	return ledger{present: true, treaties: treatiesOf(ts), stored: ts, seen: string(seen)}, nil
+}
+
+// treatiesOf turns the store's treaties into the engine's.
+func treatiesOf(ts []store.Treaty) []game.Treaty {
+	nations := func(ss []string) []game.NationID {
+		var out []game.NationID
+		for _, s := range ss {
+			out = append(out, game.NationID(s))
+		}
+		return out
+	}
+	var out []game.Treaty
+	for _, t := range ts {
+		gt := game.Treaty{ID: t.ID, Title: t.Title, Text: t.Text, Parties: nations(t.Parties), Attested: nations(t.Attested),
+			Proposer: game.NationID(t.Proposer), Submitted: t.Submitted, Ratified: t.Ratified, Published: t.Published}
+		for _, p := range t.Penalties {
+			gt.Penalties = append(gt.Penalties, game.TreatyPenalty{Offender: game.NationID(p.Offender),
+				Aggrieved: game.NationID(p.Aggrieved), Since: p.Since, Ended: p.Ended})
+		}
+		out = append(out, gt)
+	}
+	return out
+}
+
+// storeTreaties turns the engine's treaties into the store's.
+func storeTreaties(ts []game.Treaty) []store.Treaty {
+	names := func(ns []game.NationID) []string {
+		var out []string
+		for _, n := range ns {
+			out = append(out, string(n))
+		}
+		return out
+	}
+	var out []store.Treaty
+	for _, t := range ts {
+		st := store.Treaty{ID: t.ID, Title: t.Title, Text: t.Text, Parties: names(t.Parties), Attested: names(t.Attested),
+			Proposer: string(t.Proposer), Submitted: t.Submitted, Ratified: t.Ratified, Published: t.Published}
+		for _, p := range t.Penalties {
+			st.Penalties = append(st.Penalties, store.TreatyPenalty{Offender: string(p.Offender), Aggrieved: string(p.Aggrieved),
+				Since: p.Since, Ended: p.Ended})
+		}
+		out = append(out, st)
+	}
+	return out
 }
 
 // Treaties returns the game's treaties as they stand now, between turns.
 func (g *Game) Treaties(ctx context.Context) ([]game.Treaty, error) {
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	return l.treaties, err
 }
 
@@ -84,11 +147,11 @@ func (g *Game) TreatiesInto(ctx context.Context, st *engine.State) error {
 	if g.DB == nil {
 		return nil
 	}
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	if err != nil {
 		return err
 	}
-	if l.raw != "" {
+	if l.present {
 		st.Treaties = l.treaties
 		st.Normalize()
 	}
@@ -98,21 +161,17 @@ func (g *Game) TreatiesInto(ctx context.Context, st *engine.State) error {
 // SaveTreaties stores ts as the treaty ledger inside tx: the turn runner
 // saves the resolved state's treaties with the turn.
 func (g *Game) SaveTreaties(ctx context.Context, tx *store.Tx, ts []game.Treaty) error {
-	b, err := json.Marshal(ts)
-	if err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, treatyLedgerKey(g.ID()), string(b))
+	return tx.SaveTreatyLedger(ctx, g.ID(), storeTreaties(ts))
 }
 
 // saveLedgerIfUnchanged writes the new ledger if the stored one is still
 // the one the mail was decided on.
-func (g *Game) saveLedgerIfUnchanged(ctx context.Context, tx *store.Tx, was string, ts []game.Treaty) error {
-	now, err := g.readLedger(ctx, tx.GetMeta)
+func (g *Game) saveLedgerIfUnchanged(ctx context.Context, tx *store.Tx, was ledger, ts []game.Treaty) error {
+	now, err := readLedger(ctx, tx, g.ID())
 	if err != nil {
 		return err
 	}
-	if now.raw != was {
+	if !now.same(was) {
 		return errLedgerMoved
 	}
 	return g.SaveTreaties(ctx, tx, ts)
@@ -125,7 +184,7 @@ type treatyOutcome struct {
 	note    string
 	msgs    []outbox.Message
 	changed bool
-	was     string
+	was     ledger
 	ledger  []game.Treaty
 }
 
@@ -136,11 +195,11 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 	if len(r.Treaties) == 0 && len(r.Attestations) == 0 && len(r.Lifts) == 0 {
 		return out, nil
 	}
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	if err != nil {
 		return out, err
 	}
-	out.was = l.raw
+	out.was = l
 	s := st.Clone()
 	s.Treaties = l.treaties
 	s.Normalize()
@@ -309,8 +368,8 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 		return err
 	}
 	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		l, err := g.readLedger(ctx, tx.GetMeta)
-		if err != nil || l.raw == "" {
+		l, err := readLedger(ctx, tx, g.ID())
+		if err != nil || !l.present {
 			return err
 		}
 		changed := false
@@ -319,8 +378,7 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 			if tr.Ratified == 0 || tr.Ratified >= st.Turn {
 				continue
 			}
-			mailed := "treaty-mailed:" + g.ID() + ":" + tr.ID
-			if _, done, err := tx.GetMeta(ctx, mailed); err != nil || done {
+			if done, err := tx.TreatyMailed(ctx, g.ID(), tr.ID); err != nil || done {
 				if err != nil {
 					return err
 				}
@@ -343,7 +401,7 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 					return err
 				}
 			}
-			if err := tx.SetMeta(ctx, mailed, "1"); err != nil {
+			if err := tx.MarkTreatyMailed(ctx, g.ID(), tr.ID, g.Now()); err != nil {
 				return err
 			}
 		}
