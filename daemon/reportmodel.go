@@ -56,7 +56,7 @@ func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID
 // noNarratives and noLedger stand for the narratives and the ledger lines
 // of a report that only carries forward (carriedReport).
 func noNarratives(*hexmap.Map, game.NationID, []engine.Event) []reports.Narrative { return nil }
-func noLedger(*hexmap.Map, game.NationID, []engine.Event) []reports.LedgerLine  { return nil }
+func noLedger(*hexmap.Map, game.NationID, []engine.Event) []reports.LedgerLine    { return nil }
 
 // asRead returns the model as a reader of its JSON gets it (the report's
 // JSON attachment), so that a report reads the one before it exactly as a
