@@ -129,7 +129,7 @@ func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.I
 	}
 	// The treaty ledger the turn was resolved from goes into the state, as
 	// decideFrom puts it there.
-	l, err := g.ledgerOfTurn(ctx, n)
+	l, err := ledgerOfTurn(ctx, g.DB, g.ID(), n)
 	if err != nil {
 		return engine.Input{}, err
 	}

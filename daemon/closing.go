@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
@@ -58,44 +57,6 @@ type turnClose struct {
 	Referee bool
 }
 
-// closeReader is the store, or a transaction.
-type closeReader interface {
-	TurnClose(ctx context.Context, gameID string, turn int) (store.TurnClose, bool, error)
-}
-
-// earlyClose reads a turn's early close (RESOLVE NOW or the last FINAL);
-// ok is false while none is recorded.
-func (g *Game) earlyClose(ctx context.Context, r closeReader, turn int) (c turnClose, ok bool, err error) {
-	sc, ok, err := r.TurnClose(ctx, g.ID(), turn)
-	if err != nil || !ok {
-		return turnClose{}, false, err
-	}
-	return turnClose{At: sc.At, By: sc.By, Mail: sc.MailID, Referee: sc.Referee}, true, nil
-}
-
-// closeTurn records an early close of turn inside tx, unless one is
-// recorded already (the first close stands; a RESOLVE NOW after it marks
-// it the referee's).
-func (g *Game) closeTurn(ctx context.Context, tx *store.Tx, turn int, c turnClose) error {
-	was, ok, err := g.earlyClose(ctx, tx, turn)
-	if err != nil {
-		return err
-	}
-	referee := c.By == closedByReferee
-	if ok {
-		if !referee || was.Referee {
-			return nil
-		}
-		c = was
-	}
-	return tx.SetTurnClose(ctx, g.ID(), turn, store.TurnClose{At: c.At.UTC(), By: c.By, MailID: c.Mail, Referee: referee || c.Referee})
-}
-
-// same reports whether two readings of a turn's early close found the same.
-func (c turnClose) same(o turnClose) bool {
-	return c.At.Equal(o.At) && c.By == o.By && c.Mail == o.Mail && c.Referee == o.Referee
-}
-
 // cutoff is when the orders of a turn with this deadline (zero: none) and
 // this early close close: the earlier of the two. ok is false while
 // neither is known.
@@ -146,7 +107,7 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 		return err
 	}
 	subs := append(inForce, finals...)
-	if lastSub, err := g.reopenedLastSub(ctx, tx, turn); err != nil {
+	if lastSub, err := reopenedLastSub(ctx, tx, g.ID(), turn); err != nil {
 		return err
 	} else if lastSub > 0 {
 		subs = slices.DeleteFunc(subs, func(s store.Submission) bool { return s.Kind == KindFinal && s.ID <= lastSub })
@@ -154,80 +115,7 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 	if !allFinal(subs, playing) {
 		return nil
 	}
-	return g.closeTurn(ctx, tx, turn, turnClose{At: m.ReceivedAt, By: closedByFinal, Mail: m.ID})
-}
-
-// closeCheck is what a mail's decision saw of its turn's early close; its
-// commit checks that it still holds (errTurnMoved otherwise), so that a
-// sheet decided before a RESOLVE NOW or the last FINAL was committed is not
-// saved as on time when it arrived after it.
-type closeCheck struct {
-	turn   int
-	seen   turnClose // the close seen
-	closed bool      // false: none was
-}
-
-// checkClose returns errTurnMoved when the turn's early close is no longer
-// what the decision saw (the zero check checks nothing).
-func (g *Game) checkClose(ctx context.Context, tx *store.Tx, c *closeCheck) error {
-	if c == nil {
-		return nil
-	}
-	now, closed, err := g.earlyClose(ctx, tx, c.turn)
-	if err != nil {
-		return err
-	}
-	if closed != c.closed || !now.same(c.seen) {
-		return errTurnMoved
-	}
-	return nil
-}
-
-// intakeWatch is the turn runner's view of the intake of this process:
-// whether there is one, and when it last listed the mailbox with every mail
-// found stored and handled (inbox.Options.OnPolled).
-type intakeWatch struct {
-	mu       sync.Mutex
-	attached bool
-	listed   time.Time
-	pollNow  func()
-}
-
-// attachIntake tells the game that an intake of this process reads its
-// mailbox (nil: no longer): the turn runner then waits for it at a
-// deadline.
-func (g *Game) attachIntake(pollNow func()) {
-	g.watch.mu.Lock()
-	defer g.watch.mu.Unlock()
-	g.watch.attached, g.watch.pollNow = pollNow != nil, pollNow
-}
-
-// notePolled records a listing of the mailbox whose mail is all stored and
-// handled, and wakes the turn runner.
-func (g *Game) notePolled(listedAt time.Time) {
-	g.watch.mu.Lock()
-	if listedAt.After(g.watch.listed) {
-		g.watch.listed = listedAt
-	}
-	g.watch.mu.Unlock()
-	g.WakeTurns()
-}
-
-// caughtUp reports whether every mail that reached the server before at
-// has been taken in: the intake of this process listed the mailbox at or
-// after it (true when no intake runs here: "pbem resolve", tests). When it
-// has not, the intake is asked to poll now.
-func (g *Game) caughtUp(at time.Time) bool {
-	g.watch.mu.Lock()
-	attached, listed, poll := g.watch.attached, g.watch.listed, g.watch.pollNow
-	g.watch.mu.Unlock()
-	if !attached || !listed.Before(at) {
-		return true
-	}
-	if poll != nil && !g.Now().Before(at) {
-		poll()
-	}
-	return false
+	return recordClose(ctx, tx, g.ID(), turn, turnClose{At: m.ReceivedAt, By: closedByFinal, Mail: m.ID})
 }
 
 // arrivalGrace is how long after a deadline the intake must list the
@@ -257,54 +145,4 @@ func (g *Game) mailBefore(ctx context.Context, c turnClose) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-// MailClock is the outbox kind of the notice that the mail server's clock
-// is off from this machine's.
-const MailClock = "clock"
-
-// noteSkew is the intake's OnSkew hook: the server's clock is off from this
-// machine's by skew (> 0: ahead), as a mail stamped internal and fetched at
-// fetched showed. Sheets are judged by the server's stamp, so a wrong clock
-// moves every deadline for the players: the referee is told, by the log and
-// by mail, once a day for each size of the difference (rounded to 5
-// minutes).
-func (g *Game) noteSkew(skew time.Duration, internal, fetched time.Time) {
-	ctx := context.Background()
-	how := "ahead of"
-	if skew < 0 {
-		how = "behind"
-	}
-	size := skew.Abs().Round(time.Second)
-	bucket := (skew.Abs() + 150*time.Second) / (5 * time.Minute)
-	key := fmt.Sprintf("%s:%d:%s", how, bucket, fetched.UTC().Format("2006-01-02"))
-	g.Log.Error("the mail server's clock differs from this machine's", "how", how, "by", size, "internaldate", internal, "fetched", fetched)
-	if told, err := g.DB.NoticeQueued(ctx, g.ID(), store.NoticeClock, key); err != nil || told {
-		return
-	}
-	st, err := g.State(ctx)
-	if err != nil {
-		return
-	}
-	text := fmt.Sprintf("The game's mail server stamps mail about %s %s this machine's clock: a mail it stamped %s\n"+
-		"was fetched by pbem at %s%s.\n\n"+
-		"pbem judges every sheet by the time the server received it, so a clock that far off moves every\n"+
-		"deadline for the players by as much. Check the time on both (pbem's machine and, with an external\n"+
-		"provider, the provider's stamps in a received mail's headers) and set the wrong one right (NTP).\n"+
-		"(Also possible: the server showed that mail over IMAP late, or someone moved an old mail into the inbox.)\n",
-		size, how, g.showTime(internal), g.showTime(fetched),
-		map[bool]string{true: "", false: ", and it was not there when pbem had looked at the mailbox before"}[skew > 0])
-	err = g.DB.Update(ctx, func(tx *store.Tx) error {
-		if ref := g.Config.Game.Referee; ref != "" {
-			msg := g.message(MailClock, "referee", st.Turn, key, []string{ref},
-				fmt.Sprintf("[%s] The mail server's clock is %s %s pbem's", g.ID(), size, how), text, g.Now())
-			if err := g.enqueue(ctx, tx, msg); err != nil {
-				return err
-			}
-		}
-		return tx.MarkNoticeQueued(ctx, g.ID(), store.NoticeClock, key, g.Now())
-	})
-	if err != nil {
-		g.Log.Error("could not queue the clock notice to the referee", "err", err)
-	}
 }

@@ -241,7 +241,7 @@ func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outco
 	if err := g.checkOpened(ctx, tx, out.opened); err != nil {
 		return err
 	}
-	if err := g.checkClose(ctx, tx, out.close); err != nil {
+	if err := checkClose(ctx, tx, g.ID(), out.close); err != nil {
 		return err
 	}
 	if out.save != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -50,106 +49,6 @@ const (
 // MailOutage is the outbox kind of the notice that a turn waits for the mail.
 const MailOutage = "outage"
 
-// IntakeHealth is the intake's health as recorded in the store.
-type IntakeHealth struct {
-	Run        string    // the run of "pbem run" that wrote it (runstate.go)
-	Known      bool      // the intake has connected or failed at least once since the store was made
-	Up         bool      // connected to the mailbox
-	Since      time.Time // when it went up or down (in the run that wrote it)
-	LastError  string    // the last connection failure
-	OutageFrom time.Time // the last outage: when it began (zero: none yet)
-	OutageTo   time.Time // and when it ended (zero: still going on)
-}
-
-// IntakeHealth reads the intake's recorded health.
-func (g *Game) IntakeHealth(ctx context.Context) (IntakeHealth, error) {
-	h, ok, err := g.DB.IntakeHealth(ctx, g.ID())
-	if err != nil || !ok {
-		return IntakeHealth{}, err
-	}
-	return IntakeHealth{Run: h.Run, Known: true, Up: h.Up, Since: h.Since, LastError: h.LastError,
-		OutageFrom: h.OutageFrom, OutageTo: h.OutageTo}, nil
-}
-
-// noteIntake records the intake's going up (err nil) or down at t; only a
-// change is written.
-func (g *Game) noteIntake(ctx context.Context, up bool, cause string, t time.Time) {
-	err := g.DB.Update(ctx, func(tx *store.Tx) error {
-		h, known, err := tx.IntakeHealth(ctx, g.ID())
-		if err != nil {
-			return err
-		}
-		// A record of an earlier run says nothing of this run's connection;
-		// an outage it left open ends (as far as anyone knows) when this
-		// run connects.
-		sameRun := h.Run == g.run.ID()
-		if sameRun && known && h.Up == up && (up || h.LastError == cause) {
-			return nil
-		}
-		wasDown := known && !h.Up
-		switch {
-		case up && wasDown:
-			h.OutageTo = t
-		case !up && (!wasDown || !sameRun):
-			h.OutageFrom, h.OutageTo = t, time.Time{}
-		}
-		if !up {
-			h.LastError = cause
-		}
-		if h.Up != up || !known || !sameRun {
-			h.Since = t
-		}
-		h.Up, h.Run = up, g.run.ID()
-		return tx.SaveIntakeHealth(ctx, g.ID(), h)
-	})
-	if err != nil {
-		g.Log.Warn("recording the intake's health failed", "err", err)
-	}
-}
-
-// intakeLogger wraps the intake's logger so that its connections and
-// failures are recorded as its health.
-func (g *Game) intakeLogger(l *slog.Logger) *slog.Logger {
-	return slog.New(&healthHandler{inner: l.Handler(), g: g})
-}
-
-// healthHandler passes the intake's log records on and notes its health.
-type healthHandler struct {
-	inner slog.Handler
-	g     *Game
-}
-
-func (h *healthHandler) Enabled(context.Context, slog.Level) bool { return true }
-
-func (h *healthHandler) Handle(ctx context.Context, r slog.Record) error {
-	switch {
-	case r.Message == "connected":
-		h.g.noteIntake(context.Background(), true, "", r.Time)
-	case strings.Contains(r.Message, "reconnecting"):
-		cause := r.Message
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "err" {
-				cause = a.Value.String()
-				return false
-			}
-			return true
-		})
-		h.g.noteIntake(context.Background(), false, cause, r.Time)
-	}
-	if !h.inner.Enabled(ctx, r.Level) {
-		return nil
-	}
-	return h.inner.Handle(ctx, r)
-}
-
-func (h *healthHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &healthHandler{inner: h.inner.WithAttrs(as), g: h.g}
-}
-
-func (h *healthHandler) WithGroup(name string) slog.Handler {
-	return &healthHandler{inner: h.inner.WithGroup(name), g: h.g}
-}
-
 // outboxFailing says since when every attempt of this run's outbox to send
 // has failed, and the last failure (zero: it works, or has not tried yet).
 // What is merely queued is not failing: a reminder queued for later, or a
@@ -160,21 +59,6 @@ func (g *Game) outboxFailing(ctx context.Context) (since time.Time, last string,
 		return time.Time{}, "", err
 	}
 	return h.Since, h.LastError, nil
-}
-
-// turnHold is a turn held by the guard: at which deadline, why, since when,
-// and whether it was released once the mail worked again (after_outage:
-// resolve).
-type turnHold = store.TurnHold
-
-// heldTurn reads a turn's hold; ok is false when it has none for this
-// deadline (a deadline set since the hold makes it history).
-func (g *Game) heldTurn(ctx context.Context, turn int, deadline time.Time) (h turnHold, ok bool, err error) {
-	h, found, err := g.DB.TurnHold(ctx, g.ID(), turn)
-	if err != nil || !found {
-		return turnHold{}, false, err
-	}
-	return h, h.Deadline.Equal(deadline), nil
 }
 
 // outageCause says why the mail cannot be trusted for a turn whose deadline

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -33,11 +34,35 @@ import (
 // before. Only what a report carries forward is built in full (the foreign
 // forces seen, last-seen intelligence, the treasury); the rest of each
 // report — narratives, ledger lines, rulings, the deadline — is left out, as
-// no later report reads it. nil when turn is before the opening.
+// no later report reads it.
+//
+// The last report folded for each nation is kept in memory with the
+// versions of the turn records it was folded from, so that the next turn's
+// report folds one turn more, not the whole game again; a record set aside
+// or resolved again since (a rollback, a rerun) makes it fold from there.
 func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID) (*reports.Model, error) {
-	var prev *reports.Model
-	for k := 0; k <= turn; k++ {
-		st, events, _, err := g.archivedTurn(ctx, k)
+	heads, err := g.DB.TurnsInForce(ctx, g.ID())
+	if err != nil {
+		return nil, err
+	}
+	if turn < 0 || turn >= len(heads) {
+		return nil, fmt.Errorf("turn %d of game %s has not been resolved", turn, g.ID())
+	}
+	chain := make([]int, turn+1)
+	for k := range chain {
+		if heads[k].Turn != k {
+			return nil, fmt.Errorf("game %s has no turn %d in force", g.ID(), k)
+		}
+		chain[k] = heads[k].Version
+	}
+	start, prev := 0, (*reports.Model)(nil)
+	g.folded.Lock()
+	if f, ok := g.folded.last[nation]; ok && len(f.chain) <= len(chain) && slices.Equal(f.chain, chain[:len(f.chain)]) {
+		start, prev = len(f.chain), f.model
+	}
+	g.folded.Unlock()
+	for k := start; k <= turn; k++ {
+		st, events, _, err := archivedTurn(ctx, g.DB, g.ID(), k)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +75,21 @@ func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID
 			return nil, err
 		}
 	}
+	g.folded.Lock()
+	if g.folded.last == nil {
+		g.folded.last = map[game.NationID]foldedReport{}
+	}
+	g.folded.last[nation] = foldedReport{chain: chain, model: prev}
+	g.folded.Unlock()
 	return prev, nil
+}
+
+// foldedReport is a nation's report as carriedReport last folded it, and
+// the versions of the turn records 0, 1, … it was folded from. The model
+// is never changed (reports.Build only reads Previous).
+type foldedReport struct {
+	chain []int
+	model *reports.Model
 }
 
 // noNarratives and noLedger stand for the narratives and the ledger lines
@@ -71,26 +110,6 @@ func asRead(md *reports.Model) (*reports.Model, error) {
 		return nil, err
 	}
 	return &out, nil
-}
-
-// archivedTurn returns the state stored with turn (the record in force),
-// its events (none for the opening) and the record.
-func (g *Game) archivedTurn(ctx context.Context, turn int) (*engine.State, []engine.Event, store.TurnRecord, error) {
-	rec, err := g.DB.Turn(ctx, g.ID(), turn)
-	if err != nil {
-		return nil, nil, store.TurnRecord{}, err
-	}
-	var st engine.State
-	if err := json.Unmarshal(rec.State, &st); err != nil {
-		return nil, nil, rec, fmt.Errorf("the stored state of turn %d is damaged: %w", turn, err)
-	}
-	var events []engine.Event
-	if turn > 0 && len(rec.EventLog) > 0 {
-		if events, err = engine.UnmarshalEvents(rec.EventLog); err != nil {
-			return nil, nil, rec, fmt.Errorf("the stored events of turn %d are damaged: %w", turn, err)
-		}
-	}
-	return &st, events, rec, nil
 }
 
 // previousReport is TurnMail.Previous for nation's report of turn: the
@@ -114,7 +133,7 @@ func (g *Game) previousReport(ctx context.Context, turn int, nation game.NationI
 // record's version) and whether it ended the game. A deadline or a ruling
 // changed after the turn was resolved is read as it stands now.
 func (g *Game) RebuildReport(ctx context.Context, turn int, nation game.NationID) (*reports.Model, error) {
-	st, events, rec, err := g.archivedTurn(ctx, turn)
+	st, events, rec, err := archivedTurn(ctx, g.DB, g.ID(), turn)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +179,7 @@ func (g *Game) RebuildReport(ctx context.Context, turn int, nation game.NationID
 // played it (not eliminated in the state it was resolved from): it held on
 // DEFEND (NMR).
 func (g *Game) sentNone(ctx context.Context, turn int, nation game.NationID) (bool, error) {
-	before, _, _, err := g.archivedTurn(ctx, turn-1)
+	before, _, _, err := archivedTurn(ctx, g.DB, g.ID(), turn-1)
 	if err != nil {
 		return false, err
 	}

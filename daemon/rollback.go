@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
@@ -30,59 +29,6 @@ import (
 // before it: unchanged, nothing is written; changed, the turns after it are
 // voided as by a rollback, turn n's new result saved, and turn n+1 open
 // again (held as above).
-
-// markReopened records that turn was reopened now, with the last
-// submission of the turn before it.
-func (g *Game) markReopened(ctx context.Context, tx *store.Tx, turn int) error {
-	subs, err := tx.Submissions(ctx, g.ID(), turn)
-	if err != nil {
-		return err
-	}
-	r := store.TurnReopen{At: g.Now().UTC()}
-	for _, s := range subs {
-		r.LastSubmission = max(r.LastSubmission, s.ID)
-	}
-	// closing.go: a RESOLVE NOW or FINAL close from before no longer holds.
-	if err := tx.ClearTurnClose(ctx, g.ID(), turn); err != nil {
-		return err
-	}
-	return tx.SetTurnReopen(ctx, g.ID(), turn, r)
-}
-
-// reopenReader is the store, or a transaction.
-type reopenReader interface {
-	TurnReopen(ctx context.Context, gameID string, turn int) (store.TurnReopen, bool, error)
-}
-
-// reopenedLastSub returns, for a turn reopened by a rollback and not yet
-// resolved again, the last submission of the turn before the reopening
-// (RESOLVE NOW and FINAL marks up to it no longer count); 0 otherwise.
-func (g *Game) reopenedLastSub(ctx context.Context, r reopenReader, turn int) (int64, error) {
-	o, ok, err := r.TurnReopen(ctx, g.ID(), turn)
-	if err != nil || !ok {
-		return 0, err
-	}
-	return o.LastSubmission, nil
-}
-
-// reopenedDeadline is the turn runner's hook: for a turn reopened by a
-// rollback (and not resolved since) it drops a deadline that had passed
-// before the rollback, so that only a RESOLVE NOW after it (markReopened
-// cleared the early close of before) or a deadline set after it resolves
-// the turn.
-func (g *Game) reopenedDeadline(ctx context.Context, turn int, deadline time.Time) (time.Time, error) {
-	o, ok, err := g.DB.TurnReopen(ctx, g.ID(), turn)
-	if err != nil || !ok || deadline.IsZero() {
-		return deadline, err
-	}
-	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
-		return deadline, err // resolved since: the mark is history
-	}
-	if !deadline.After(o.At) {
-		return time.Time{}, nil
-	}
-	return deadline, nil
-}
 
 // rollbackPlan is what a ROLLBACK writes.
 type rollbackPlan struct {
@@ -141,7 +87,7 @@ func (g *Game) writeRollback(ctx context.Context, tx *store.Tx, p rollbackPlan) 
 	if err := g.setAside(ctx, tx, p.latest, p.void); err != nil {
 		return err
 	}
-	return g.markReopened(ctx, tx, p.turn)
+	return markReopened(ctx, tx, g.ID(), p.turn, g.Now())
 }
 
 // Rollback sets turn n and every later turn aside (voided, kept for the
@@ -255,7 +201,7 @@ func (g *Game) restoreVoided(ctx context.Context, tx *store.Tx, out turnOutcome)
 	if _, ok, err := tx.LastVoided(ctx, g.ID(), out.resolved+1); err != nil {
 		return false, err
 	} else if ok {
-		if err := g.markReopened(ctx, tx, out.resolved+1); err != nil {
+		if err := markReopened(ctx, tx, g.ID(), out.resolved+1, g.Now()); err != nil {
 			return false, err
 		}
 	}

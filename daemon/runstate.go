@@ -37,7 +37,7 @@ func (r runRecord) ID() string {
 func (g *Game) startRun(ctx context.Context) error {
 	host, _ := os.Hostname()
 	g.run = runRecord{PID: os.Getpid(), Host: host, Started: g.Now().UTC()}
-	return g.writeRun(ctx, g.run)
+	return g.DB.SaveRun(ctx, g.ID(), store.Run(g.run))
 }
 
 // stopRun records that this process stops running the game.
@@ -47,13 +47,9 @@ func (g *Game) stopRun(ctx context.Context) {
 	}
 	r := g.run
 	r.Stopped = g.Now().UTC()
-	if err := g.writeRun(ctx, r); err != nil {
+	if err := g.DB.SaveRun(ctx, g.ID(), store.Run(r)); err != nil {
 		g.Log.Warn("recording the end of the run failed", "err", err)
 	}
-}
-
-func (g *Game) writeRun(ctx context.Context, r runRecord) error {
-	return g.DB.SaveRun(ctx, g.ID(), store.Run(r))
 }
 
 // lastRun reads the last recorded run, and whether it is running now (not

@@ -183,7 +183,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 				}
 			}
 			if tro.changed {
-				return g.saveLedgerIfUnchanged(ctx, tx, tro.was, tro.ledger)
+				return saveLedgerIfUnchanged(ctx, tx, g.ID(), tro.was, tro.ledger)
 			}
 			return nil
 		}
@@ -428,7 +428,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 					"the reports follow. %s", st.Calendar.Label(st.Turn), st.Turn, g.earlyScheduleNote(ctx, st.Turn, m.ReceivedAt))
 				turn := st.Turn
 				saves = append(saves, func(ctx context.Context, tx *store.Tx) error { // closing.go
-					return g.closeTurn(ctx, tx, turn, turnClose{At: m.ReceivedAt, By: closedByReferee, Mail: m.ID})
+					return recordClose(ctx, tx, g.ID(), turn, turnClose{At: m.ReceivedAt, By: closedByReferee, Mail: m.ID})
 				})
 			}
 			lines = append(lines, fmt.Sprintf("line %d: %s — %s", c.SourceLine(), formatted, done))
@@ -548,7 +548,7 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 			}
 		}
 		if ledgerChanged {
-			return g.saveLedgerIfUnchanged(ctx, tx, tl, ts.Treaties)
+			return saveLedgerIfUnchanged(ctx, tx, g.ID(), tl, ts.Treaties)
 		}
 		return nil
 	}

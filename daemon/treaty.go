@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,90 +50,6 @@ const MailTreaty = "treaty"
 // was decided; the mail is handled again.
 var errLedgerMoved = errors.New("the treaty ledger changed while the mail was handled; handling it again")
 
-// ledger is the treaties as read; present is false while the game has no
-// ledger (no treaty was ever sent: the state's own treaties stand). seen
-// is what was read, as text: the engine's treaty functions change the
-// treaties in place, and a commit compares what it reads with what its
-// decision read; stored is what was read, in the store's words, which no
-// one changes (a turn keeps it as the ledger it was resolved from).
-type ledger struct {
-	present  bool
-	treaties []game.Treaty
-	stored   []store.Treaty
-	seen     string
-}
-
-// same reports whether two readings of the ledger found the same: what a
-// commit checks against the reading its decision was made on.
-func (l ledger) same(o ledger) bool { return l.present == o.present && l.seen == o.seen }
-
-// ledgerReader is the store, or a transaction.
-type ledgerReader interface {
-	TreatyLedger(ctx context.Context, gameID string) ([]store.Treaty, bool, error)
-}
-
-// readLedger reads a game's treaty ledger.
-func readLedger(ctx context.Context, r ledgerReader, gameID string) (ledger, error) {
-	ts, ok, err := r.TreatyLedger(ctx, gameID)
-	if err != nil || !ok {
-		return ledger{}, err
-	}
-	return ledgerOf(ts)
-}
-
-// ledgerOf is a ledger read as ts.
-func ledgerOf(ts []store.Treaty) (ledger, error) {
-	seen, err := json.Marshal(ts)
-	if err != nil {
-		return ledger{}, err
-	}
-	return ledger{present: true, treaties: treatiesOf(ts), stored: ts, seen: string(seen)}, nil
-}
-
-// treatiesOf turns the store's treaties into the engine's.
-func treatiesOf(ts []store.Treaty) []game.Treaty {
-	nations := func(ss []string) []game.NationID {
-		var out []game.NationID
-		for _, s := range ss {
-			out = append(out, game.NationID(s))
-		}
-		return out
-	}
-	var out []game.Treaty
-	for _, t := range ts {
-		gt := game.Treaty{ID: t.ID, Title: t.Title, Text: t.Text, Parties: nations(t.Parties), Attested: nations(t.Attested),
-			Proposer: game.NationID(t.Proposer), Submitted: t.Submitted, Ratified: t.Ratified, Published: t.Published}
-		for _, p := range t.Penalties {
-			gt.Penalties = append(gt.Penalties, game.TreatyPenalty{Offender: game.NationID(p.Offender),
-				Aggrieved: game.NationID(p.Aggrieved), Since: p.Since, Ended: p.Ended})
-		}
-		out = append(out, gt)
-	}
-	return out
-}
-
-// storeTreaties turns the engine's treaties into the store's.
-func storeTreaties(ts []game.Treaty) []store.Treaty {
-	names := func(ns []game.NationID) []string {
-		var out []string
-		for _, n := range ns {
-			out = append(out, string(n))
-		}
-		return out
-	}
-	var out []store.Treaty
-	for _, t := range ts {
-		st := store.Treaty{ID: t.ID, Title: t.Title, Text: t.Text, Parties: names(t.Parties), Attested: names(t.Attested),
-			Proposer: string(t.Proposer), Submitted: t.Submitted, Ratified: t.Ratified, Published: t.Published}
-		for _, p := range t.Penalties {
-			st.Penalties = append(st.Penalties, store.TreatyPenalty{Offender: string(p.Offender), Aggrieved: string(p.Aggrieved),
-				Since: p.Since, Ended: p.Ended})
-		}
-		out = append(out, st)
-	}
-	return out
-}
-
 // Treaties returns the game's treaties as they stand now, between turns.
 func (g *Game) Treaties(ctx context.Context) ([]game.Treaty, error) {
 	l, err := readLedger(ctx, g.DB, g.ID())
@@ -162,19 +77,6 @@ func (g *Game) TreatiesInto(ctx context.Context, st *engine.State) error {
 // saves the resolved state's treaties with the turn.
 func (g *Game) SaveTreaties(ctx context.Context, tx *store.Tx, ts []game.Treaty) error {
 	return tx.SaveTreatyLedger(ctx, g.ID(), storeTreaties(ts))
-}
-
-// saveLedgerIfUnchanged writes the new ledger if the stored one is still
-// the one the mail was decided on.
-func (g *Game) saveLedgerIfUnchanged(ctx context.Context, tx *store.Tx, was ledger, ts []game.Treaty) error {
-	now, err := readLedger(ctx, tx, g.ID())
-	if err != nil {
-		return err
-	}
-	if !now.same(was) {
-		return errLedgerMoved
-	}
-	return g.SaveTreaties(ctx, tx, ts)
 }
 
 // treatyOutcome is what a sheet's treaties and attestations add to its

@@ -202,7 +202,7 @@ func (g *Game) lookTurn(ctx context.Context) (turnLook, error) {
 		return turnLook{}, err
 	}
 	// rollback.go: a turn reopened by a rollback waits for the referee.
-	if deadline, err = g.reopenedDeadline(ctx, st.Turn, deadline); err != nil {
+	if deadline, err = reopenedDeadline(ctx, g.DB, g.ID(), st.Turn, deadline); err != nil {
 		return turnLook{}, err
 	}
 	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
@@ -396,7 +396,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	// the treaties attested during the turn and charges the penalties at
 	// the year-end (a rerun takes the ledger the turn was first resolved
 	// from); the approved rulings are applied by the engine's rulings step.
-	if out.ledgerIn, out.ledgerNow, err = g.ledgerFor(ctx, turn, rerunOf); err != nil {
+	if out.ledgerIn, out.ledgerNow, err = ledgerFor(ctx, g.DB, g.ID(), turn, rerunOf); err != nil {
 		return turnOutcome{}, err
 	}
 	if out.ledgerIn.present {

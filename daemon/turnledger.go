@@ -22,40 +22,6 @@ import (
 // mail since the turn was first resolved (an attestation, the referee's
 // BREACH) may have changed the ledger, and that must not be lost.
 
-// turnLedger reads the ledger turn was resolved from (store.TurnTreatyLedger).
-func (g *Game) turnLedger(ctx context.Context, turn int) (ledger, error) {
-	ts, ok, err := g.DB.TurnTreatyLedger(ctx, g.ID(), turn)
-	if err != nil || !ok {
-		return ledger{}, err
-	}
-	return ledgerOf(ts)
-}
-
-// ledgerFor returns the ledger to resolve turn from, and the stored ledger
-// as read now (for the commit's check).
-func (g *Game) ledgerFor(ctx context.Context, turn, rerunOf int) (in, now ledger, err error) {
-	if now, err = readLedger(ctx, g.DB, g.ID()); err != nil {
-		return ledger{}, ledger{}, err
-	}
-	if rerunOf > 0 {
-		in, err = g.turnLedger(ctx, turn)
-		return in, now, err
-	}
-	return now, now, nil
-}
-
-// ledgerOfTurn returns the ledger turn was resolved from (stored with it),
-// or the ledger as it stands for a turn not resolved yet, or resolved with
-// none: what an archive's re-resolution and a tabletop trial put into the
-// state, as decideFrom does.
-func (g *Game) ledgerOfTurn(ctx context.Context, turn int) (ledger, error) {
-	was, err := g.turnLedger(ctx, turn)
-	if err != nil || was.present {
-		return was, err
-	}
-	return readLedger(ctx, g.DB, g.ID())
-}
-
 // commitLedger saves, inside the turn's transaction, the ledger the turn
 // was resolved from and the resolved treaties as the new ledger; it
 // returns errTurnChanged if the ledger changed since the decision.

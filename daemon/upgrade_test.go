@@ -144,7 +144,9 @@ func carried(md *reports.Model) string {
 	return fmt.Sprintf("turn %d, treasury %d\n%s", md.Turn, md.Treasury.Total, strings.Join(lines, "\n"))
 }
 
-func unzip(t *testing.T, from, to string) {
+func unzip(t *testing.T, from, to string) { unzipTB(t, from, to) }
+
+func unzipTB(t testing.TB, from, to string) {
 	t.Helper()
 	f, err := os.Open(from)
 	if err != nil {
