@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -31,7 +33,18 @@ import (
 // carriedReport returns nation's report model of turn (0: the starting
 // report) as the next report reads it (reports.Input.Previous): rebuilt from
 // the stored states and events of turns 0 to turn, each report from the one
-// before. Only what a report carries forward is built in full (the foreign
+// before (carriedReports).
+func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID) (*reports.Model, error) {
+	mds, err := g.carriedReports(ctx, turn, []game.NationID{nation})
+	if err != nil {
+		return nil, err
+	}
+	return mds[0], nil
+}
+
+// carriedReports is carriedReport for several nations at once: each turn's
+// state is read once, and the nations' reports of it are built side by
+// side. Only what a report carries forward is built in full (the foreign
 // forces seen, last-seen intelligence, the treasury); the rest of each
 // report — narratives, ledger lines, rulings, the deadline — is left out, as
 // no later report reads it.
@@ -40,7 +53,7 @@ import (
 // versions of the turn records it was folded from, so that the next turn's
 // report folds one turn more, not the whole game again; a record set aside
 // or resolved again since (a rollback, a rerun) makes it fold from there.
-func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID) (*reports.Model, error) {
+func (g *Game) carriedReports(ctx context.Context, turn int, nations []game.NationID) ([]*reports.Model, error) {
 	heads, err := g.DB.TurnsInForce(ctx, g.ID())
 	if err != nil {
 		return nil, err
@@ -55,23 +68,45 @@ func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID
 		}
 		chain[k] = heads[k].Version
 	}
-	start, prev := 0, (*reports.Model)(nil)
+	prev := make([]*reports.Model, len(nations))
+	start := make([]int, len(nations))
+	from := turn + 1
 	g.folded.Lock()
-	if f, ok := g.folded.last[nation]; ok && len(f.chain) <= len(chain) && slices.Equal(f.chain, chain[:len(f.chain)]) {
-		start, prev = len(f.chain), f.model
+	for i, n := range nations {
+		if f, ok := g.folded.last[n]; ok && len(f.chain) <= len(chain) && slices.Equal(f.chain, chain[:len(f.chain)]) {
+			start[i], prev[i] = len(f.chain), f.model
+		}
+		from = min(from, start[i])
 	}
 	g.folded.Unlock()
-	for k := start; k <= turn; k++ {
+	for k := from; k <= turn; k++ {
 		st, events, _, err := archivedTurn(ctx, g.DB, g.ID(), k)
 		if err != nil {
 			return nil, err
 		}
-		md, err := reports.Build(reports.Input{Map: g.Map, Rules: g.Rules, State: st, Events: events, Nation: nation,
-			Previous: prev, Narrate: noNarratives, Ledger: noLedger})
-		if err != nil {
-			return nil, fmt.Errorf("rebuilding %s's report of turn %d: %w", nation, k, err)
+		errs := make([]error, len(nations))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, max(runtime.GOMAXPROCS(0), 1))
+		for i, n := range nations {
+			if start[i] > k {
+				continue
+			}
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				md, err := reports.Build(reports.Input{Map: g.Map, Rules: g.Rules, State: st, Events: events, Nation: n,
+					Previous: prev[i], Narrate: noNarratives, Ledger: noLedger})
+				if err == nil {
+					prev[i], err = asRead(md)
+				}
+				if err != nil {
+					errs[i] = fmt.Errorf("rebuilding %s's report of turn %d: %w", n, k, err)
+				}
+			}()
 		}
-		if prev, err = asRead(md); err != nil {
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
 	}
@@ -79,7 +114,9 @@ func (g *Game) carriedReport(ctx context.Context, turn int, nation game.NationID
 	if g.folded.last == nil {
 		g.folded.last = map[game.NationID]foldedReport{}
 	}
-	g.folded.last[nation] = foldedReport{chain: chain, model: prev}
+	for i, n := range nations {
+		g.folded.last[n] = foldedReport{chain: chain, model: prev[i]}
+	}
 	g.folded.Unlock()
 	return prev, nil
 }
@@ -112,17 +149,24 @@ func asRead(md *reports.Model) (*reports.Model, error) {
 	return &out, nil
 }
 
-// previousReport is TurnMail.Previous for nation's report of turn: the
-// report of the turn before as JSON, rebuilt from the archive.
-func (g *Game) previousReport(ctx context.Context, turn int, nation game.NationID) ([]byte, error) {
-	if turn < 1 {
-		return nil, nil
+// previousReports are TurnMail.Previous for the nations' reports of
+// turn: each nation's report of the turn before as JSON, rebuilt from the
+// archive; none before the first turn.
+func (g *Game) previousReports(ctx context.Context, turn int, nations []game.NationID) ([][]byte, error) {
+	out := make([][]byte, len(nations))
+	if turn < 1 || len(nations) == 0 {
+		return out, nil
 	}
-	md, err := g.carriedReport(ctx, turn-1, nation)
+	mds, err := g.carriedReports(ctx, turn-1, nations)
 	if err != nil {
 		return nil, err
 	}
-	return reports.JSON(md)
+	for i, md := range mds {
+		if out[i], err = reports.JSON(md); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // RebuildReport builds nation's report of turn (0: the starting report)
@@ -164,9 +208,11 @@ func (g *Game) RebuildReport(ctx context.Context, turn int, nation game.NationID
 		if m.NMR, err = g.sentNone(ctx, turn, nation); err != nil {
 			return nil, err
 		}
-		if m.Previous, err = g.previousReport(ctx, turn, nation); err != nil {
+		prev, err := g.previousReports(ctx, turn, []game.NationID{nation})
+		if err != nil {
 			return nil, err
 		}
+		m.Previous = prev[0]
 	}
 	in, err := g.nationInput(m)
 	if err != nil {

@@ -492,10 +492,20 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		m.Nation, m.NationName = n, g.nationName(n)
 		m.Events = engine.EventsFor(res.Events, n)
 		m.NMR = slices.Contains(out.nmr, id)
-		if m.Previous, err = g.previousReport(ctx, turn, n); err != nil {
-			return turnOutcome{}, err
-		}
 		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
+	}
+	// reportmodel.go: what each report carries from the ones before it,
+	// rebuilt from the archive.
+	var ns []game.NationID
+	for _, r := range rs {
+		ns = append(ns, r.tm.Nation)
+	}
+	prevs, err := g.previousReports(ctx, turn, ns)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	for i := range rs {
+		rs[i].tm.Previous = prevs[i]
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm

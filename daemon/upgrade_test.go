@@ -70,7 +70,7 @@ func TestGameInProgressUpgrades(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "data", "pbem.db")
-	unzip(t, "../store/testdata/schema8-demo.db.gz", path)
+	unzipTB(t, "../store/testdata/schema8-demo.db.gz", path)
 	old := oldMeta(t, path)
 
 	scen, _ := filepath.Abs("../scenarios/default")
@@ -144,8 +144,7 @@ func carried(md *reports.Model) string {
 	return fmt.Sprintf("turn %d, treasury %d\n%s", md.Turn, md.Treasury.Total, strings.Join(lines, "\n"))
 }
 
-func unzip(t *testing.T, from, to string) { unzipTB(t, from, to) }
-
+// unzipTB unpacks a gzipped file.
 func unzipTB(t testing.TB, from, to string) {
 	t.Helper()
 	f, err := os.Open(from)
