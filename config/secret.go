@@ -16,6 +16,9 @@ import (
 // text. It is mailconn.Password, the type the intake and the outbox take.
 type Password = mailconn.Password
 
+// A Secret is what the outbox reads its password from at each pass.
+var _ mailconn.Secret = Secret{}
+
 // Secret is a password given one of three ways; exactly one must be set.
 type Secret struct {
 	// Password is the password itself. For the embedded loopback mode and

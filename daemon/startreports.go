@@ -15,8 +15,9 @@ import (
 // leaders, depots and fleets with their IDs, the treasury, the first
 // deadline and the order template — and the referee the master report of
 // the opening. They go once: the mails and a mark
-// (store.MarkStartReportsQueued) are written in one transaction, each mail under a Message-ID made from
-// the game, turn 0, the nation and the kind; Ensure queues them after
+// (store.MarkStartReportsQueued) are written in one transaction, each mail
+// under a Message-ID made from the game, turn 0, the nation and the kind;
+// Ensure queues them after
 // creating the game, and the daemon's start queues them if a crash (or an
 // older pbem) left a game at its opening without them.
 

@@ -18,9 +18,9 @@ import (
 
 // Public treaties by mail ("Public Treaties"). A treaty lives between turns
 // in the treaty ledger: the game's treaties as the engine keeps them
-// (game.Treaty), stored in the store's treaty tables (store.TreatyLedger),
-// and changed only by the engine's pure functions (engine.ProposeTreaty, AttestTreaty,
-// BreachTreaty, EndPenalty) as mail arrives:
+// (game.Treaty), kept in the store's treaty tables (store.TreatyLedger),
+// and changed only by the engine's pure functions (engine.ProposeTreaty,
+// AttestTreaty, BreachTreaty, EndPenalty) as mail arrives:
 //
 //   - a sheet's TREATY gets its ID at once: the sender's acknowledgment says
 //     it, and every other party is mailed the text, the ID and how to attest

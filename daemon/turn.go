@@ -131,14 +131,19 @@ var errTurnChanged = errors.New("the turn's inputs changed while it was being re
 // bytes, stored once. Each turn's seed is made from it and the turn number
 // (turnSeed), so the same turn always gets the same dice, and nobody who
 // knows the game's id can work them out in advance.
+// A game not created yet gets its key when it is (Start).
 func (g *Game) ensureSeedKey(ctx context.Context) error {
-	return g.DB.EnsureDiceKey(ctx, g.ID(), func() (string, error) {
+	err := g.DB.EnsureDiceKey(ctx, g.ID(), func() (string, error) {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return "", err
 		}
 		return hex.EncodeToString(b[:]), nil
 	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // turnSeed returns the dice seed of a turn.
@@ -148,7 +153,7 @@ func (g *Game) turnSeed(ctx context.Context, turn int) (uint64, error) {
 		return 0, err
 	}
 	if !ok {
-		return 0, fmt.Errorf("game %s has no dice key yet (one is made when its first turn is resolved)", g.ID())
+		return 0, fmt.Errorf("game %s has no dice key yet (pbem run, resolve and rerun make one)", g.ID())
 	}
 	sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(turn)))
 	return binary.BigEndian.Uint64(sum[:8]), nil

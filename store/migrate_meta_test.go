@@ -15,8 +15,8 @@ import (
 	"time"
 )
 
-// schema8Demo is a store written by pbem at schema 8 (the commit before
-// migration 9): "pbem demo" played its year by mail (seed 1752: treaties
+// schema8Demo is a store written by pbem at schema 8 (commit 034b6c5, the
+// one before migration 9): "pbem demo" played its year by mail (seed 1752: treaties
 // proposed, attested and published, RESOLVE NOW closes, rulings), then
 // that pbem's own code rolled turn 7 back, held it for a mail outage,
 // queued its reminders and the clock, login and outage notices, and marked
