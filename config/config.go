@@ -39,6 +39,8 @@ import (
 	// Deadlines are computed in game.timezone; embedding the zone database
 	// makes that work on hosts without /usr/share/zoneinfo.
 	_ "time/tzdata"
+
+	"github.com/syw-pbem/pbem/internal/mailconn"
 )
 
 // Config is the whole configuration.
@@ -274,18 +276,19 @@ type Account struct {
 	Secret `yaml:",inline"`
 }
 
-// Security is how a connection to a mail server is protected.
-type Security string
+// Security is how a connection to a mail server is protected: the
+// intake's and the outbox's mailconn.Security.
+type Security = mailconn.Security
 
 // Connection security.
 const (
 	// SecurityTLS: TLS from the first byte (IMAP port 993, SMTP port 465).
-	SecurityTLS Security = "tls"
+	SecurityTLS = mailconn.SecurityTLS
 	// SecuritySTARTTLS: plain connection upgraded with STARTTLS (IMAP 143,
 	// SMTP 587).
-	SecuritySTARTTLS Security = "starttls"
+	SecuritySTARTTLS = mailconn.SecuritySTARTTLS
 	// SecurityNone: no encryption; allowed only to a loopback host.
-	SecurityNone Security = "none"
+	SecurityNone = mailconn.SecurityNone
 )
 
 // IMAP is where pbem reads incoming mail.

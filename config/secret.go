@@ -1,48 +1,23 @@
 package config
 
 import (
-	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/syw-pbem/pbem/internal/mailconn"
 )
 
 // Password is secret text. Every way of printing it — fmt's verbs, slog,
 // YAML, JSON — shows "********" (or "" when empty); only Reveal returns the
-// text.
-type Password string
+// text. It is mailconn.Password, the type the intake and the outbox take.
+type Password = mailconn.Password
 
-const mask = "********"
-
-func (p Password) masked() string {
-	if p == "" {
-		return ""
-	}
-	return mask
-}
-
-// Reveal returns the password's text. Call it only where the password is
-// used (a LOGIN command, a hash).
-func (p Password) Reveal() string { return string(p) }
-
-// String returns "********", or "" for an empty password.
-func (p Password) String() string { return p.masked() }
-
-// GoString keeps %#v from printing the password.
-func (p Password) GoString() string { return fmt.Sprintf("config.Password(%q)", p.masked()) }
-
-// LogValue keeps slog from printing the password.
-func (p Password) LogValue() slog.Value { return slog.StringValue(p.masked()) }
-
-// MarshalYAML writes the mask, so Config.String cannot leak the password.
-func (p Password) MarshalYAML() (any, error) { return p.masked(), nil }
-
-// MarshalJSON writes the mask.
-func (p Password) MarshalJSON() ([]byte, error) { return json.Marshal(p.masked()) }
+// A Secret is what the outbox reads its password from at each pass.
+var _ mailconn.Secret = Secret{}
 
 // Secret is a password given one of three ways; exactly one must be set.
 type Secret struct {

@@ -129,11 +129,11 @@ func (g *Game) turnInput(ctx context.Context, st *engine.State, n int) (engine.I
 	}
 	// The treaty ledger the turn was resolved from goes into the state, as
 	// decideFrom puts it there.
-	l, err := g.ledgerOfTurn(ctx, n)
+	l, err := ledgerOfTurn(ctx, g.DB, g.ID(), n)
 	if err != nil {
 		return engine.Input{}, err
 	}
-	if l.raw != "" {
+	if l.present {
 		st = st.Clone()
 		st.Treaties = l.treaties
 		st.Normalize()

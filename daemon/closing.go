@@ -2,12 +2,9 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
@@ -25,7 +22,7 @@ import (
 //     FINAL.
 //
 // The two early closes are written, once, in the commit of the mail that
-// made them (meta turn-closed:GAME:TURN), so every mail handled after it —
+// made them (store.TurnClose), so every mail handled after it —
 // even one already being checked, whose commit then finds the close changed
 // and decides again — judges against it. That is what bounds RESOLVE NOW
 // and the last FINAL: sheets streaming in after them are late, as after a
@@ -45,8 +42,8 @@ import (
 // How a turn's orders closed.
 const (
 	closedByDeadline = "deadline"
-	closedByReferee  = "resolve-now"
-	closedByFinal    = "final"
+	closedByReferee  = store.ClosedByReferee
+	closedByFinal    = store.ClosedByFinal
 )
 
 // turnClose is when a turn's orders closed, and what closed them.
@@ -57,50 +54,7 @@ type turnClose struct {
 	// Referee is set once the referee's RESOLVE NOW for the turn is in,
 	// whatever closed it first: the mail-outage guard then holds it no
 	// longer (he has looked).
-	Referee bool `json:",omitempty"`
-}
-
-func turnClosedKey(gameID string, turn int) string {
-	return "turn-closed:" + gameID + ":" + strconv.Itoa(turn)
-}
-
-// metaGetter reads a meta key: the store's, or a transaction's.
-type metaGetter = func(ctx context.Context, key string) (string, bool, error)
-
-// earlyClose reads a turn's early close (RESOLVE NOW or the last FINAL);
-// ok is false while none is recorded. raw is the stored value, for a
-// commit to check that it has not changed since a decision read it.
-func (g *Game) earlyClose(ctx context.Context, get metaGetter, turn int) (c turnClose, ok bool, raw string, err error) {
-	raw, found, err := get(ctx, turnClosedKey(g.ID(), turn))
-	if err != nil || !found || raw == "" {
-		return turnClose{}, false, raw, err
-	}
-	if err := json.Unmarshal([]byte(raw), &c); err != nil {
-		return turnClose{}, false, raw, fmt.Errorf("meta %s: %w", turnClosedKey(g.ID(), turn), err)
-	}
-	return c, true, raw, nil
-}
-
-// closeTurn records an early close of turn inside tx, unless one is
-// recorded already (the first close stands; a RESOLVE NOW after it marks
-// it the referee's).
-func (g *Game) closeTurn(ctx context.Context, tx *store.Tx, turn int, c turnClose) error {
-	was, ok, _, err := g.earlyClose(ctx, tx.GetMeta, turn)
-	if err != nil {
-		return err
-	}
-	referee := c.By == closedByReferee
-	if ok {
-		if !referee || was.Referee {
-			return nil
-		}
-		c = was
-	}
-	b, err := json.Marshal(turnClose{At: c.At.UTC(), By: c.By, Mail: c.Mail, Referee: referee || c.Referee})
-	if err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, turnClosedKey(g.ID(), turn), string(b))
+	Referee bool
 }
 
 // cutoff is when the orders of a turn with this deadline (zero: none) and
@@ -153,7 +107,7 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 		return err
 	}
 	subs := append(inForce, finals...)
-	if lastSub, err := g.reopenedLastSub(ctx, tx.GetMeta, turn); err != nil {
+	if lastSub, err := reopenedLastSub(ctx, tx, g.ID(), turn); err != nil {
 		return err
 	} else if lastSub > 0 {
 		subs = slices.DeleteFunc(subs, func(s store.Submission) bool { return s.Kind == KindFinal && s.ID <= lastSub })
@@ -161,79 +115,7 @@ func (g *Game) closeIfAllFinal(ctx context.Context, tx *store.Tx, turn int, play
 	if !allFinal(subs, playing) {
 		return nil
 	}
-	return g.closeTurn(ctx, tx, turn, turnClose{At: m.ReceivedAt, By: closedByFinal, Mail: m.ID})
-}
-
-// closeCheck is what a mail's decision saw of its turn's early close; its
-// commit checks that it still holds (errTurnMoved otherwise), so that a
-// sheet decided before a RESOLVE NOW or the last FINAL was committed is not
-// saved as on time when it arrived after it.
-type closeCheck struct {
-	turn int
-	raw  string // the meta value seen; "" for none
-}
-
-// checkClose returns errTurnMoved when the turn's early close is no longer
-// what the decision saw (the zero check checks nothing).
-func (g *Game) checkClose(ctx context.Context, tx *store.Tx, c *closeCheck) error {
-	if c == nil {
-		return nil
-	}
-	_, _, raw, err := g.earlyClose(ctx, tx.GetMeta, c.turn)
-	if err != nil {
-		return err
-	}
-	if raw != c.raw {
-		return errTurnMoved
-	}
-	return nil
-}
-
-// intakeWatch is the turn runner's view of the intake of this process:
-// whether there is one, and when it last listed the mailbox with every mail
-// found stored and handled (inbox.Options.OnPolled).
-type intakeWatch struct {
-	mu       sync.Mutex
-	attached bool
-	listed   time.Time
-	pollNow  func()
-}
-
-// attachIntake tells the game that an intake of this process reads its
-// mailbox (nil: no longer): the turn runner then waits for it at a
-// deadline.
-func (g *Game) attachIntake(pollNow func()) {
-	g.watch.mu.Lock()
-	defer g.watch.mu.Unlock()
-	g.watch.attached, g.watch.pollNow = pollNow != nil, pollNow
-}
-
-// notePolled records a listing of the mailbox whose mail is all stored and
-// handled, and wakes the turn runner.
-func (g *Game) notePolled(listedAt time.Time) {
-	g.watch.mu.Lock()
-	if listedAt.After(g.watch.listed) {
-		g.watch.listed = listedAt
-	}
-	g.watch.mu.Unlock()
-	g.WakeTurns()
-}
-
-// caughtUp reports whether every mail that reached the server before at
-// has been taken in: the intake of this process listed the mailbox at or
-// after it (true when no intake runs here: "pbem resolve", tests). When it
-// has not, the intake is asked to poll now.
-func (g *Game) caughtUp(at time.Time) bool {
-	g.watch.mu.Lock()
-	attached, listed, poll := g.watch.attached, g.watch.listed, g.watch.pollNow
-	g.watch.mu.Unlock()
-	if !attached || !listed.Before(at) {
-		return true
-	}
-	if poll != nil && !g.Now().Before(at) {
-		poll()
-	}
-	return false
+	return recordClose(ctx, tx, g.ID(), turn, turnClose{At: m.ReceivedAt, By: closedByFinal, Mail: m.ID})
 }
 
 // arrivalGrace is how long after a deadline the intake must list the
@@ -263,54 +145,4 @@ func (g *Game) mailBefore(ctx context.Context, c turnClose) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-// MailClock is the outbox kind of the notice that the mail server's clock
-// is off from this machine's.
-const MailClock = "clock"
-
-// noteSkew is the intake's OnSkew hook: the server's clock is off from this
-// machine's by skew (> 0: ahead), as a mail stamped internal and fetched at
-// fetched showed. Sheets are judged by the server's stamp, so a wrong clock
-// moves every deadline for the players: the referee is told, by the log and
-// by mail, once a day for each size of the difference (rounded to 5
-// minutes).
-func (g *Game) noteSkew(skew time.Duration, internal, fetched time.Time) {
-	ctx := context.Background()
-	how := "ahead of"
-	if skew < 0 {
-		how = "behind"
-	}
-	size := skew.Abs().Round(time.Second)
-	bucket := (skew.Abs() + 150*time.Second) / (5 * time.Minute)
-	key := fmt.Sprintf("clock-told:%s:%s:%d:%s", g.ID(), how, bucket, fetched.UTC().Format("2006-01-02"))
-	g.Log.Error("the mail server's clock differs from this machine's", "how", how, "by", size, "internaldate", internal, "fetched", fetched)
-	if _, told, err := g.DB.GetMeta(ctx, key); err != nil || told {
-		return
-	}
-	st, err := g.State(ctx)
-	if err != nil {
-		return
-	}
-	text := fmt.Sprintf("The game's mail server stamps mail about %s %s this machine's clock: a mail it stamped %s\n"+
-		"was fetched by pbem at %s%s.\n\n"+
-		"pbem judges every sheet by the time the server received it, so a clock that far off moves every\n"+
-		"deadline for the players by as much. Check the time on both (pbem's machine and, with an external\n"+
-		"provider, the provider's stamps in a received mail's headers) and set the wrong one right (NTP).\n"+
-		"(Also possible: the server showed that mail over IMAP late, or someone moved an old mail into the inbox.)\n",
-		size, how, g.showTime(internal), g.showTime(fetched),
-		map[bool]string{true: "", false: ", and it was not there when pbem had looked at the mailbox before"}[skew > 0])
-	err = g.DB.Update(ctx, func(tx *store.Tx) error {
-		if ref := g.Config.Game.Referee; ref != "" {
-			msg := g.message(MailClock, "referee", st.Turn, strings.TrimPrefix(key, "clock-told:"+g.ID()+":"), []string{ref},
-				fmt.Sprintf("[%s] The mail server's clock is %s %s pbem's", g.ID(), size, how), text, g.Now())
-			if err := g.enqueue(ctx, tx, msg); err != nil {
-				return err
-			}
-		}
-		return tx.SetMeta(ctx, key, g.Now().UTC().Format(time.RFC3339))
-	})
-	if err != nil {
-		g.Log.Error("could not queue the clock notice to the referee", "err", err)
-	}
 }

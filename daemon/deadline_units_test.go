@@ -44,7 +44,7 @@ func TestStatusTellsTheRunApart(t *testing.T) {
 	if text := s.Text(now); !strings.Contains(text, "Turn: waiting (since") {
 		t.Errorf("the status while the runner takes in the mail:\n%s", text)
 	}
-	s.IsHeld, s.Held = true, heldMeta{Deadline: s.Deadline, Why: "pbem cannot read the game's mailbox", At: now}
+	s.IsHeld, s.Held = true, turnHold{Deadline: s.Deadline, Why: "pbem cannot read the game's mailbox", At: now}
 	s.Runner.State, s.Runner.Why = runnerHeld, "pbem cannot read the game's mailbox"
 	if text := s.Text(now); !strings.Contains(text, "Turn: HELD since") || !strings.Contains(text, "RESOLVE NOW") {
 		t.Errorf("the status of a held turn:\n%s", text)
@@ -241,7 +241,7 @@ func TestRefereeReleasesAFinalTurnHeld(t *testing.T) {
 	}
 	h.settle()
 	waitUntil(t, "the turn held", func() bool { r, ok, _ := g.readRunner(ctx); return ok && r.State == runnerHeld })
-	c, closed, _, _ := g.earlyClose(ctx, g.DB.GetMeta, 1)
+	c, closed, _ := g.earlyClose(ctx, g.DB, 1)
 	if !closed || c.By != closedByFinal || c.Referee {
 		t.Fatalf("the close: %+v (closed %v)", c, closed)
 	}
@@ -250,7 +250,7 @@ func TestRefereeReleasesAFinalTurnHeld(t *testing.T) {
 	}
 	h.send("referee@pbem.localhost", "resolve", refereeCommand("RESOLVE NOW"))
 	waitUntil(t, "turn 1 resolved on the referee's word", func() bool { rec, _ := g.DB.LatestTurn(ctx, "syw"); return rec.Turn == 1 })
-	if c, _, _, _ := g.earlyClose(ctx, g.DB.GetMeta, 1); c.By != closedByFinal || !c.Referee {
+	if c, _, _ := g.earlyClose(ctx, g.DB, 1); c.By != closedByFinal || !c.Referee {
 		t.Errorf("the close after RESOLVE NOW: %+v", c)
 	}
 }

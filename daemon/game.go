@@ -24,6 +24,16 @@
 // the flow, sheet.go the order sheets and the referee's commands, answers.go
 // the refusals.
 //
+// The rest by what it does: intake.go is what the daemon learns from its
+// intake (its health, its listings, the server's clock); turn.go is the
+// turn runner, with closing.go (when a turn's orders close), outage.go (the
+// mail-outage guard), tabletop.go (battles on the referee's table) and
+// rollback.go; reports.go, reportmodel.go, startreports.go and
+// reminders.go are the outbound mail of a turn; gamestate.go names where
+// each kind of the game's state between turns is kept (all of it in the
+// store's typed tables) and holds the accessors they share; mailopts.go
+// builds the intake's and the outbox's options from the config.
+//
 // Nothing here is a rule of the campaign: rules live in the engine and the
 // ruleset, the order language in the parser.
 package daemon
@@ -139,6 +149,13 @@ type Game struct {
 		once sync.Once
 		hash string
 		err  error
+	}
+
+	// folded keeps, per nation, the last report carriedReport folded
+	// (reportmodel.go).
+	folded struct {
+		sync.Mutex
+		last map[game.NationID]foldedReport
 	}
 
 	// cache keeps the decoded state of the latest turn record, and the

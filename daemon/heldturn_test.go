@@ -83,7 +83,7 @@ func TestHeldTurnWaitsForTheReferee(t *testing.T) {
 	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 1 {
 		t.Errorf("the stale RESOLVE NOW resolved turn %d", rec.Turn)
 	}
-	if _, closed, _, _ := g.earlyClose(ctx, g.DB.GetMeta, 2); closed {
+	if _, closed, _ := g.earlyClose(ctx, g.DB, 2); closed {
 		t.Error("the stale RESOLVE NOW closed turn 2's orders")
 	}
 	if subs, _ := g.DB.SubmissionsOf(ctx, "syw", 2, "", KindResolveNow); len(subs) != 0 {

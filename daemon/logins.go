@@ -72,8 +72,8 @@ func (g *Game) tellLogin(ctx context.Context, l Logins) {
 		return
 	}
 	sum := sha256.Sum256([]byte(l.IMAP.Error()))
-	key := "imap-login-told:" + g.ID() + ":" + hex.EncodeToString(sum[:8])
-	if _, told, err := g.DB.GetMeta(ctx, key); err != nil || told {
+	key := hex.EncodeToString(sum[:8])
+	if told, err := g.DB.NoticeQueued(ctx, g.ID(), store.NoticeLogin, key); err != nil || told {
 		return
 	}
 	st, err := g.State(ctx)
@@ -89,12 +89,12 @@ func (g *Game) tellLogin(ctx context.Context, l Logins) {
 		"turn waits for the mail that reached the server before it). Fix the config and restart pbem run;\n"+
 		"\"pbem status\" shows the intake's state.\n", g.showTime(g.Now()), l.IMAPAddr, l.IMAPUser, what, l.IMAP)
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
-		msg := g.message(MailNotice, "referee", st.Turn, "imap-login."+hex.EncodeToString(sum[:8]), []string{ref},
+		msg := g.message(MailNotice, "referee", st.Turn, "imap-login."+key, []string{ref},
 			fmt.Sprintf("[%s] pbem cannot read the game's mailbox", g.ID()), text, g.Now())
 		if err := g.enqueue(ctx, tx, msg); err != nil {
 			return err
 		}
-		return tx.SetMeta(ctx, key, g.Now().UTC().Format(time.RFC3339))
+		return tx.MarkNoticeQueued(ctx, g.ID(), store.NoticeLogin, key, g.Now())
 	})
 	if err != nil {
 		g.Log.Error("could not queue the login notice to the referee", "err", err)

@@ -9,7 +9,6 @@ import (
 	"net/mail"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,7 +119,7 @@ type outcome struct {
 	note   string // the mail row's error text: why it was refused or ignored
 	msgs   []outbox.Message
 	save   func(ctx context.Context, tx *store.Tx) error // submissions and the like; nil for none
-	claim  string                                        // the meta key marking the mail's Message-ID as handled; "" for none
+	claim  *store.MailClaim                              // the mail's sender, Message-ID and text, marked as handled; nil for none
 	opened turnKey                                       // the turn record the decision read; commit checks it is still the latest (zero: no check)
 	close  *closeCheck                                   // closing.go: the turn's early close the decision saw; commit checks it still holds (nil: no check)
 }
@@ -161,15 +160,15 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	// Only mail that passed authentication claims its Message-ID: a forged
 	// mail carrying the Message-ID of a real one must not get the real one
 	// dropped as a duplicate.
-	claim := messageIDKey(ex)
-	if claim != "" {
-		v, ok, err := g.DB.GetMeta(ctx, claim)
+	claim := mailClaim(ex)
+	if claim != nil {
+		v, ok, err := g.DB.ClaimedBy(ctx, *claim)
 		if err != nil {
 			return outcome{}, err
 		}
-		if ok && v != strconv.FormatInt(m.ID, 10) {
+		if ok && v != m.ID {
 			out := outcome{status: store.MailIgnored, class: ClassDuplicate,
-				note: fmt.Sprintf("same Message-ID and text from the same sender as mail %s, handled before", v)}
+				note: fmt.Sprintf("same Message-ID and text from the same sender as mail %d, handled before", v)}
 			if auth.Referee && len(auth.Nations) == 0 {
 				// A replayed mail of commands: the referee hears of it.
 				out.msgs = append(out.msgs, g.reply(m, ex, []string{g.Config.Game.Referee}, MailNotice, "referee", -1,
@@ -197,21 +196,21 @@ func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
 	return out, err
 }
 
-// messageIDKey is the meta key under which the first mail with a given
-// sender, Message-ID and text is recorded: a resend rewritten by a relay has
-// new bytes (other headers, another transfer encoding) but the same
-// Message-ID and the same text, and is the same mail; a different text under
-// a reused Message-ID (a client that reuses ids, an edited draft sent again)
-// is a new mail. "" for a mail without a Message-ID.
-func messageIDKey(ex *inbox.Extracted) string {
+// mailClaim is what the first mail with a given sender, Message-ID and text
+// is recorded under (store.Claim): a resend rewritten by a relay has new
+// bytes (other headers, another transfer encoding) but the same Message-ID
+// and the same text, and is the same mail; a different text under a reused
+// Message-ID (a client that reuses ids, an edited draft sent again) is a new
+// mail. nil for a mail without a Message-ID.
+func mailClaim(ex *inbox.Extracted) *store.MailClaim {
 	if ex.MessageID == "" || ex.From == "" {
-		return ""
+		return nil
 	}
 	h := sha256.New()
 	for _, t := range ex.Texts {
 		h.Write([]byte(t.Name + "\x00" + t.Text + "\x00"))
 	}
-	return "mail-id:" + ex.From + ":" + ex.MessageID + ":" + hex.EncodeToString(h.Sum(nil)[:12])
+	return &store.MailClaim{Sender: ex.From, MessageID: ex.MessageID, TextSHA: hex.EncodeToString(h.Sum(nil)[:12])}
 }
 
 // errAlreadyHandled aborts a commit for a mail that is no longer stored.
@@ -242,7 +241,7 @@ func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outco
 	if err := g.checkOpened(ctx, tx, out.opened); err != nil {
 		return err
 	}
-	if err := g.checkClose(ctx, tx, out.close); err != nil {
+	if err := checkClose(ctx, tx, g.ID(), out.close); err != nil {
 		return err
 	}
 	if out.save != nil {
@@ -255,8 +254,8 @@ func (g *Game) record(ctx context.Context, tx *store.Tx, m store.Mail, out outco
 			return err
 		}
 	}
-	if out.claim != "" {
-		if err := tx.SetMeta(ctx, out.claim, strconv.FormatInt(m.ID, 10)); err != nil {
+	if out.claim != nil {
+		if err := tx.Claim(ctx, *out.claim, m.ID); err != nil {
 			return err
 		}
 	}

@@ -4,10 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,7 +31,7 @@ import (
 //   - every attempt of this run's outbox to send has failed for
 //     outboxStuckAfter or more,
 //
-// and the hold is recorded (meta turn-held:GAME:TURN). A held turn waits
+// and the hold is recorded (store.TurnHold). A held turn waits
 // for the referee — RESOLVE NOW (which the referee may send in reply to the
 // notice: it is bound to the held turn, bind.go), or a new deadline — even
 // once the mail works again, unless game.after_outage is "resolve": then it
@@ -52,119 +49,6 @@ const (
 // MailOutage is the outbox kind of the notice that a turn waits for the mail.
 const MailOutage = "outage"
 
-// IntakeHealth is the intake's health as recorded in the store.
-type IntakeHealth struct {
-	Run        string    // the run of "pbem run" that wrote it (runstate.go)
-	Known      bool      // the intake has connected or failed at least once since the store was made
-	Up         bool      // connected to the mailbox
-	Since      time.Time // when it went up or down (in the run that wrote it)
-	LastError  string    // the last connection failure
-	OutageFrom time.Time // the last outage: when it began (zero: none yet)
-	OutageTo   time.Time // and when it ended (zero: still going on)
-}
-
-func intakeHealthKey(gameID string) string { return "intake-health:" + gameID }
-
-// IntakeHealth reads the intake's recorded health.
-func (g *Game) IntakeHealth(ctx context.Context) (IntakeHealth, error) {
-	raw, ok, err := g.DB.GetMeta(ctx, intakeHealthKey(g.ID()))
-	if err != nil || !ok {
-		return IntakeHealth{}, err
-	}
-	var h IntakeHealth
-	if err := json.Unmarshal([]byte(raw), &h); err != nil {
-		return IntakeHealth{}, fmt.Errorf("meta %s: %w", intakeHealthKey(g.ID()), err)
-	}
-	return h, nil
-}
-
-// noteIntake records the intake's going up (err nil) or down at t; only a
-// change is written.
-func (g *Game) noteIntake(ctx context.Context, up bool, cause string, t time.Time) {
-	err := g.DB.Update(ctx, func(tx *store.Tx) error {
-		var h IntakeHealth
-		if raw, ok, err := tx.GetMeta(ctx, intakeHealthKey(g.ID())); err != nil {
-			return err
-		} else if ok {
-			if err := json.Unmarshal([]byte(raw), &h); err != nil {
-				return err
-			}
-		}
-		// A record of an earlier run says nothing of this run's connection;
-		// an outage it left open ends (as far as anyone knows) when this
-		// run connects.
-		sameRun := h.Run == g.run.ID()
-		if sameRun && h.Known && h.Up == up && (up || h.LastError == cause) {
-			return nil
-		}
-		wasDown := h.Known && !h.Up
-		switch {
-		case up && wasDown:
-			h.OutageTo = t
-		case !up && (!wasDown || !sameRun):
-			h.OutageFrom, h.OutageTo = t, time.Time{}
-		}
-		if !up {
-			h.LastError = cause
-		}
-		if h.Up != up || !h.Known || !sameRun {
-			h.Since = t
-		}
-		h.Known, h.Up, h.Run = true, up, g.run.ID()
-		b, err := json.Marshal(h)
-		if err != nil {
-			return err
-		}
-		return tx.SetMeta(ctx, intakeHealthKey(g.ID()), string(b))
-	})
-	if err != nil {
-		g.Log.Warn("recording the intake's health failed", "err", err)
-	}
-}
-
-// intakeLogger wraps the intake's logger so that its connections and
-// failures are recorded as its health.
-func (g *Game) intakeLogger(l *slog.Logger) *slog.Logger {
-	return slog.New(&healthHandler{inner: l.Handler(), g: g})
-}
-
-// healthHandler passes the intake's log records on and notes its health.
-type healthHandler struct {
-	inner slog.Handler
-	g     *Game
-}
-
-func (h *healthHandler) Enabled(context.Context, slog.Level) bool { return true }
-
-func (h *healthHandler) Handle(ctx context.Context, r slog.Record) error {
-	switch {
-	case r.Message == "connected":
-		h.g.noteIntake(context.Background(), true, "", r.Time)
-	case strings.Contains(r.Message, "reconnecting"):
-		cause := r.Message
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "err" {
-				cause = a.Value.String()
-				return false
-			}
-			return true
-		})
-		h.g.noteIntake(context.Background(), false, cause, r.Time)
-	}
-	if !h.inner.Enabled(ctx, r.Level) {
-		return nil
-	}
-	return h.inner.Handle(ctx, r)
-}
-
-func (h *healthHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &healthHandler{inner: h.inner.WithAttrs(as), g: h.g}
-}
-
-func (h *healthHandler) WithGroup(name string) slog.Handler {
-	return &healthHandler{inner: h.inner.WithGroup(name), g: h.g}
-}
-
 // outboxFailing says since when every attempt of this run's outbox to send
 // has failed, and the last failure (zero: it works, or has not tried yet).
 // What is merely queued is not failing: a reminder queued for later, or a
@@ -175,39 +59,6 @@ func (g *Game) outboxFailing(ctx context.Context) (since time.Time, last string,
 		return time.Time{}, "", err
 	}
 	return h.Since, h.LastError, nil
-}
-
-// heldMeta is a turn held by the guard: at which deadline, why, since when,
-// and whether it was released once the mail worked again (after_outage:
-// resolve).
-type heldMeta struct {
-	Deadline time.Time
-	Why      string
-	At       time.Time
-	Released bool `json:",omitempty"`
-}
-
-func heldKey(gameID string, turn int) string { return "turn-held:" + gameID + ":" + strconv.Itoa(turn) }
-
-// heldTurn reads a turn's hold; ok is false when it has none for this
-// deadline (a deadline set since the hold makes it history).
-func (g *Game) heldTurn(ctx context.Context, turn int, deadline time.Time) (h heldMeta, ok bool, err error) {
-	raw, found, err := g.DB.GetMeta(ctx, heldKey(g.ID(), turn))
-	if err != nil || !found || raw == "" {
-		return heldMeta{}, false, err
-	}
-	if err := json.Unmarshal([]byte(raw), &h); err != nil {
-		return heldMeta{}, false, fmt.Errorf("meta %s: %w", heldKey(g.ID(), turn), err)
-	}
-	return h, h.Deadline.Equal(deadline), nil
-}
-
-func (g *Game) saveHold(ctx context.Context, turn int, h heldMeta) error {
-	b, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
-	return g.DB.SetMeta(ctx, heldKey(g.ID(), turn), string(b))
 }
 
 // outageCause says why the mail cannot be trusted for a turn whose deadline
@@ -251,7 +102,7 @@ func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time) (st
 	switch {
 	case cause != "":
 		if !ok || held.Released {
-			if err := g.saveHold(ctx, turn, heldMeta{Deadline: deadline, Why: cause, At: g.Now().UTC()}); err != nil {
+			if err := g.DB.SetTurnHold(ctx, g.ID(), turn, turnHold{Deadline: deadline, Why: cause, At: g.Now().UTC()}); err != nil {
 				return "", err
 			}
 		}
@@ -261,7 +112,7 @@ func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time) (st
 		return "", nil
 	case g.Config.Game.AfterOutage == config.AfterOutageResolve:
 		held.Released = true
-		if err := g.saveHold(ctx, turn, held); err != nil {
+		if err := g.DB.SetTurnHold(ctx, g.ID(), turn, held); err != nil {
 			return "", err
 		}
 		g.tellMailBack(ctx, turn, deadline, held, true)
@@ -275,7 +126,7 @@ func (g *Game) outageHold(ctx context.Context, turn int, deadline time.Time) (st
 // tellMailBack tells the referee, once per hold, that the mail works again
 // and what the held turn does now: resolve (game.after_outage: resolve), or
 // wait for the referee.
-func (g *Game) tellMailBack(ctx context.Context, turn int, deadline time.Time, held heldMeta, resolving bool) {
+func (g *Game) tellMailBack(ctx context.Context, turn int, deadline time.Time, held turnHold, resolving bool) {
 	what := "it still waits for you: reply to this mail with RESOLVE NOW to resolve it as it stands, or give players " +
 		"time with DEADLINE EXTEND 1d (game.after_outage: wait)"
 	if resolving {
@@ -290,8 +141,8 @@ func (g *Game) tellMailBack(ctx context.Context, turn int, deadline time.Time, h
 // and no other (bind.go).
 func (g *Game) tellOutage(ctx context.Context, turn int, deadline time.Time, why string) {
 	sum := sha256.Sum256([]byte(deadline.UTC().Format(time.RFC3339) + "\x00" + why))
-	key := "outage-told:" + g.ID() + ":" + hex.EncodeToString(sum[:8])
-	if _, told, err := g.DB.GetMeta(ctx, key); err != nil || told {
+	key := hex.EncodeToString(sum[:8])
+	if told, err := g.DB.NoticeQueued(ctx, g.ID(), store.NoticeOutage, key); err != nil || told {
 		return
 	}
 	g.Log.Error("the turn is held: the mail is not working, or was not", "turn", turn, "deadline", deadline, "why", why)
@@ -314,12 +165,12 @@ func (g *Game) tellOutage(ctx context.Context, turn int, deadline time.Time, why
 	}
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
 		if ref := g.Config.Game.Referee; ref != "" {
-			msg := g.message(MailOutage, "referee", turn, hex.EncodeToString(sum[:8]), []string{ref}, subject, text, g.Now())
+			msg := g.message(MailOutage, "referee", turn, key, []string{ref}, subject, text, g.Now())
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
 			}
 		}
-		return tx.SetMeta(ctx, key, g.Now().UTC().Format(time.RFC3339))
+		return tx.MarkNoticeQueued(ctx, g.ID(), store.NoticeOutage, key, g.Now())
 	})
 	if err != nil {
 		g.Log.Error("could not queue the outage notice to the referee", "err", err)

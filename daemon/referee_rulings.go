@@ -126,7 +126,7 @@ var liftKind = refKind[refcmd.LiftBreach, treatyPlan]{
 // last that changed it, if the stored ledger is still the one read
 // (treaty.go; otherwise the commit fails and the mail is handled again).
 type ledgerWork struct {
-	raw     string        // the stored ledger as read
+	was     ledger        // the stored ledger as read
 	s       *engine.State // the turn open with the ledger's treaties, changed by the run
 	changes int           // the run's commands that changed it
 }
@@ -142,14 +142,14 @@ type treatyPlan struct {
 // ledger.
 func (r *refRun) decideTreaty(ctx context.Context, id string, off, agg game.NationID, lift bool) (treatyPlan, error) {
 	if r.ledger == nil {
-		tl, err := r.g.readLedger(ctx, r.g.DB.GetMeta)
+		tl, err := readLedger(ctx, r.g.DB, r.g.ID())
 		if err != nil {
 			return treatyPlan{}, err
 		}
 		s := r.st.Clone()
 		s.Treaties = tl.treaties
 		s.Normalize()
-		r.ledger = &ledgerWork{raw: tl.raw, s: s}
+		r.ledger = &ledgerWork{was: tl, s: s}
 	}
 	s := r.ledger.s
 	var err error
@@ -183,7 +183,7 @@ func writeLedger(ctx context.Context, tx *store.Tx, r *refRun, p treatyPlan) err
 	if p.n != r.ledger.changes {
 		return nil
 	}
-	return r.g.saveLedgerIfUnchanged(ctx, tx, r.ledger.raw, r.ledger.s.Treaties)
+	return saveLedgerIfUnchanged(ctx, tx, r.g.ID(), r.ledger.was, r.ledger.s.Treaties)
 }
 
 func treatyAnswer(_ *refRun, p treatyPlan) string {

@@ -30,7 +30,7 @@ var resolveKind = refKind[refcmd.ResolveNow, resolvePlan]{
 		if _, _, err := tx.SaveSubmission(ctx, p.sub); err != nil {
 			return err
 		}
-		return r.g.closeTurn(ctx, tx, p.turn, turnClose{At: r.at, By: closedByReferee, Mail: r.mail.ID})
+		return recordClose(ctx, tx, r.g.ID(), p.turn, turnClose{At: r.at, By: closedByReferee, Mail: r.mail.ID})
 	},
 	answer: func(r *refRun, p resolvePlan) string {
 		return fmt.Sprintf("%s (TURN %d) will be resolved now, with the sheets that reached the server before its orders closed; "+

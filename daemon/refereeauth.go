@@ -24,12 +24,12 @@ import (
 // told, the referee told why.
 
 // PolicyFor is the sender-authentication policy of a game: the config's
-// (inbox.PolicyFromConfig) and, in the embedded mode, a submission
+// (policyFromConfig) and, in the embedded mode, a submission
 // required: pbem's own mail server must have recorded that the mail came by
 // SMTP from a client logged in as its From address (store.Mail.Arrival,
 // read from the server by the intake: see Start).
 func PolicyFor(c *config.Config) inbox.AuthPolicy {
-	p := inbox.PolicyFromConfig(c)
+	p := policyFromConfig(c)
 	p.RequireSubmission = c.Mail.Mode == config.ModeEmbedded
 	return p
 }

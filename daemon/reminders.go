@@ -43,7 +43,7 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 	if err != nil || deadline.IsZero() {
 		return time.Time{}, err
 	}
-	if _, closed, _, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn); err != nil || closed {
+	if _, closed, err := g.earlyClose(ctx, g.DB, st.Turn); err != nil || closed {
 		return time.Time{}, err // closing.go: the orders closed early; nothing to remind of
 	}
 	at := deadline.Add(-time.Duration(hours) * time.Hour)
@@ -56,8 +56,7 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	key := "deadline-" + strconv.FormatInt(deadline.Unix(), 10)
-	done := "reminded:" + g.ID() + ":" + strconv.Itoa(st.Turn) + ":" + key
-	if _, ok, err := g.DB.GetMeta(ctx, done); err != nil || ok {
+	if ok, err := g.DB.Reminded(ctx, g.ID(), st.Turn, deadline); err != nil || ok {
 		return time.Time{}, err // queued already (a later look, or before a restart)
 	}
 	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), st.Turn, KindOrders)
@@ -106,7 +105,7 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 				return err
 			}
 		}
-		return tx.SetMeta(ctx, done, now.UTC().Format(time.RFC3339))
+		return tx.MarkReminded(ctx, g.ID(), st.Turn, deadline, now)
 	})
 }
 

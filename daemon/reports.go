@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/mail"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -27,9 +25,9 @@ import (
 // as the body. The referee gets the master report: the sheets received with
 // receipts and times and the nations missing, every force, every die roll,
 // every ruling, and the daemon's plain list of every event. The mails are
-// outbox rows of the turn's own commit; each nation's report model is kept
-// beside the turn (meta report-model:GAME:TURN:NATION), so that the next
-// report carries last-seen intelligence and the treasury brought forward.
+// outbox rows of the turn's own commit; the report carries last-seen
+// intelligence and the treasury brought forward from the reports before
+// it, which are rebuilt from the archive (reportmodel.go), never stored.
 // The reports are built in parallel, one per core.
 
 // Mailed is one recipient's mail about a turn, as a TurnMailer builds it.
@@ -37,18 +35,9 @@ import (
 type Mailed struct {
 	Subject, Text string
 	Attachments   []outbox.Attachment
-	// Model is the nation's report model as JSON, kept for the next turn's
-	// report (TurnMail.Previous); nil for none.
-	Model []byte
 	// Cut says what was left out of a report over the mail size limit; the
 	// referee is told.
 	Cut *reportmail.Cut
-}
-
-// reportModelKey is the meta key of a nation's report model for a turn (0:
-// the starting report).
-func reportModelKey(gameID string, turn int, nation string) string {
-	return "report-model:" + gameID + ":" + strconv.Itoa(turn) + ":" + nation
 }
 
 // ReportMail is the daemon's default TurnMailer: a nation's PDF report (or
@@ -79,27 +68,11 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 		}
 		return Mailed{Subject: subject, Text: text, Attachments: msg.Attachments}, nil
 	}
-	var prev *reports.Model
-	if len(m.Previous) > 0 {
-		prev = new(reports.Model)
-		if err := json.Unmarshal(m.Previous, prev); err != nil {
-			g.Log.Warn("the previous report's model cannot be read; last-seen intelligence starts again", "nation", m.Nation, "err", err)
-			prev = nil
-		}
+	in, err := g.nationInput(m)
+	if err != nil {
+		return Mailed{}, err
 	}
-	var notes []string
-	if m.Rerun {
-		notes = append(notes, "The referee had this turn resolved again after a correction. This report replaces the one sent earlier for it.")
-	}
-	if m.GameOver != "" {
-		notes = append(notes, "The game is over: "+m.GameOver+" No more orders are taken.")
-	}
-	if m.NMR {
-		notes = append(notes, "No orders from you were in force at the deadline (NMR): every one of your land forces held in place on DEFEND, and nothing else was done for you this turn.")
-	}
-	md, err := reports.Build(reports.Input{Map: g.Map, Rules: g.Rules, State: m.State, Events: m.Events, Nation: m.Nation,
-		GameName: m.GameName, Deadline: m.NextDeadline, Zone: m.Zone, Rulings: m.Rulings, Previous: prev, Notes: notes,
-		Narrate: g.Narrate, Ledger: g.Ledger})
+	md, err := reports.Build(in)
 	if err != nil {
 		return Mailed{}, err
 	}
@@ -107,22 +80,11 @@ func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
 	if err != nil {
 		return Mailed{}, err
 	}
-	var js []byte // the model, as the JSON attachment carries it
-	for _, a := range msg.Attachments {
-		if a.ContentType == "application/json" {
-			js = a.Data
-		}
-	}
-	if js == nil {
-		if js, err = reports.JSON(md); err != nil {
-			return Mailed{}, err
-		}
-	}
 	subject := msg.Subject
 	if m.Rerun {
 		subject += ", resolved again (correction)"
 	}
-	return Mailed{Subject: subject, Text: msg.Text, Attachments: msg.Attachments, Model: js, Cut: cut}, nil
+	return Mailed{Subject: subject, Text: msg.Text, Attachments: msg.Attachments, Cut: cut}, nil
 }
 
 // nmrStreaks keys the NMR streaks by nation for the referee's report.
@@ -263,23 +225,4 @@ func (g *Game) reportRulings(ctx context.Context, turn int) ([]reports.Ruling, e
 		out = append(out, rr)
 	}
 	return out, nil
-}
-
-// previousModel reads a nation's report model of a turn (nil if none).
-func (g *Game) previousModel(ctx context.Context, turn int, nation string) ([]byte, error) {
-	v, ok, err := g.DB.GetMeta(ctx, reportModelKey(g.ID(), turn, nation))
-	if err != nil || !ok {
-		return nil, err
-	}
-	return []byte(v), nil
-}
-
-// saveModels stores the nations' report models of a turn inside tx.
-func (g *Game) saveModels(ctx context.Context, tx *store.Tx, turn int, models map[string][]byte) error {
-	for _, n := range slices.Sorted(maps.Keys(models)) {
-		if err := tx.SetMeta(ctx, reportModelKey(g.ID(), turn, n), string(models[n])); err != nil {
-			return err
-		}
-	}
-	return nil
 }

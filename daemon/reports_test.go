@@ -319,13 +319,9 @@ func TestYearEndTurnReports(t *testing.T) {
 			}
 			continue
 		}
-		js, err := g.previousModel(ctx, st.Turn, "eisenmark")
-		if err != nil || js == nil {
+		md, err := g.RebuildReport(ctx, st.Turn, "eisenmark")
+		if err != nil {
 			t.Fatalf("no report model of the year-end: %v", err)
-		}
-		var md reports.Model
-		if err := json.Unmarshal(js, &md); err != nil {
-			t.Fatal(err)
 		}
 		taxes := slices.ContainsFunc(md.Treasury.Ledger, func(l reports.LedgerLine) bool {
 			return l.What == "taxes" && l.City != "" && (strings.HasPrefix(l.Why, "full") || strings.HasPrefix(l.Why, "half") || strings.HasPrefix(l.Why, "none"))

@@ -3,11 +3,8 @@ package daemon
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/refcmd"
@@ -33,76 +30,6 @@ import (
 // before it: unchanged, nothing is written; changed, the turns after it are
 // voided as by a rollback, turn n's new result saved, and turn n+1 open
 // again (held as above).
-
-// reopenedMeta is the meta record of a turn reopened by a rollback or a
-// rerun: the last submission of the turn before it, and when.
-type reopenedMeta struct {
-	LastSub int64
-	At      time.Time
-}
-
-func reopenedKey(gameID string, turn int) string {
-	return "turn-reopened:" + gameID + ":" + strconv.Itoa(turn)
-}
-
-// markReopened records that turn was reopened now.
-func (g *Game) markReopened(ctx context.Context, tx *store.Tx, turn int) error {
-	subs, err := tx.Submissions(ctx, g.ID(), turn)
-	if err != nil {
-		return err
-	}
-	m := reopenedMeta{At: g.Now().UTC()}
-	for _, s := range subs {
-		m.LastSub = max(m.LastSub, s.ID)
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	// closing.go: a RESOLVE NOW or FINAL close from before no longer holds.
-	if err := tx.SetMeta(ctx, turnClosedKey(g.ID(), turn), ""); err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, reopenedKey(g.ID(), turn), string(b))
-}
-
-// reopenedLastSub returns, for a turn reopened by a rollback and not yet
-// resolved again, the last submission of the turn before the reopening
-// (RESOLVE NOW and FINAL marks up to it no longer count); 0 otherwise.
-func (g *Game) reopenedLastSub(ctx context.Context, get metaGetter, turn int) (int64, error) {
-	raw, ok, err := get(ctx, reopenedKey(g.ID(), turn))
-	if err != nil || !ok || raw == "" {
-		return 0, err
-	}
-	var m reopenedMeta
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return 0, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
-	}
-	return m.LastSub, nil
-}
-
-// reopenedDeadline is the turn runner's hook: for a turn reopened by a
-// rollback (and not resolved since) it drops a deadline that had passed
-// before the rollback, so that only a RESOLVE NOW after it (markReopened
-// cleared the early close of before) or a deadline set after it resolves
-// the turn.
-func (g *Game) reopenedDeadline(ctx context.Context, turn int, deadline time.Time) (time.Time, error) {
-	raw, ok, err := g.DB.GetMeta(ctx, reopenedKey(g.ID(), turn))
-	if err != nil || !ok || deadline.IsZero() {
-		return deadline, err
-	}
-	if _, voided, err := g.DB.LastVoided(ctx, g.ID(), turn); err != nil || !voided {
-		return deadline, err // resolved since: the mark is history
-	}
-	var m reopenedMeta
-	if err := json.Unmarshal([]byte(raw), &m); err != nil {
-		return time.Time{}, fmt.Errorf("meta %s: %w", reopenedKey(g.ID(), turn), err)
-	}
-	if !deadline.After(m.At) {
-		return time.Time{}, nil
-	}
-	return deadline, nil
-}
 
 // rollbackPlan is what a ROLLBACK writes.
 type rollbackPlan struct {
@@ -161,7 +88,7 @@ func (g *Game) writeRollback(ctx context.Context, tx *store.Tx, p rollbackPlan) 
 	if err := g.setAside(ctx, tx, p.latest, p.void); err != nil {
 		return err
 	}
-	return g.markReopened(ctx, tx, p.turn)
+	return markReopened(ctx, tx, g.ID(), p.turn, g.Now())
 }
 
 // Rollback sets turn n and every later turn aside (voided, kept for the
@@ -270,7 +197,7 @@ func (g *Game) restoreVoided(ctx context.Context, tx *store.Tx, out turnOutcome)
 	if _, ok, err := tx.LastVoided(ctx, g.ID(), out.resolved+1); err != nil {
 		return false, err
 	} else if ok {
-		if err := g.markReopened(ctx, tx, out.resolved+1); err != nil {
+		if err := markReopened(ctx, tx, g.ID(), out.resolved+1, g.Now()); err != nil {
 			return false, err
 		}
 	}

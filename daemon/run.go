@@ -77,8 +77,8 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		imapEP.Host, imapEP.Port = splitAddr(d.Mail.IMAPAddr())
 		smtpEP.Host, smtpEP.Port = splitAddr(d.Mail.SMTPAddr())
 	}
-	oo := outbox.FromConfig(cfg)
-	oo.Server = smtpEP
+	oo := outboxOptions(cfg)
+	oo.Server = smtpServer(smtpEP)
 	oo.Logger = g.Log.With("part", "outbox")
 	oo.Run = g.run.ID()
 	if opts != nil && opts.Now != nil {
@@ -91,7 +91,7 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 	}
 	d.Outbox = outbox.New(g.DB, oo)
 
-	io, err := inbox.OptionsFromConfig(cfg)
+	io, err := intakeOptions(cfg)
 	if err != nil {
 		return nil, &ConfigError{Key: "mail.imap", Err: err}
 	}

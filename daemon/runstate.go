@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"os"
 	"time"
 
@@ -19,7 +17,7 @@ import (
 // the outbox's) carry the run that wrote them, so a record of an earlier
 // run is shown as such and never as this run's connection.
 
-// runRecord is one run of "pbem run" (meta run:GAME).
+// runRecord is one run of "pbem run" (store.Run).
 type runRecord struct {
 	PID     int
 	Host    string
@@ -35,13 +33,11 @@ func (r runRecord) ID() string {
 	return r.Started.UTC().Format(time.RFC3339Nano)
 }
 
-func runKey(gameID string) string { return "run:" + gameID }
-
 // startRun records that this process runs the game from now on.
 func (g *Game) startRun(ctx context.Context) error {
 	host, _ := os.Hostname()
 	g.run = runRecord{PID: os.Getpid(), Host: host, Started: g.Now().UTC()}
-	return g.writeRun(ctx, g.run)
+	return g.DB.SaveRun(ctx, g.ID(), store.Run(g.run))
 }
 
 // stopRun records that this process stops running the game.
@@ -51,29 +47,19 @@ func (g *Game) stopRun(ctx context.Context) {
 	}
 	r := g.run
 	r.Stopped = g.Now().UTC()
-	if err := g.writeRun(ctx, r); err != nil {
+	if err := g.DB.SaveRun(ctx, g.ID(), store.Run(r)); err != nil {
 		g.Log.Warn("recording the end of the run failed", "err", err)
 	}
-}
-
-func (g *Game) writeRun(ctx context.Context, r runRecord) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	return g.DB.SetMeta(ctx, runKey(g.ID()), string(b))
 }
 
 // lastRun reads the last recorded run, and whether it is running now (not
 // stopped, and its process alive on this machine).
 func (g *Game) lastRun(ctx context.Context) (r runRecord, running bool, err error) {
-	raw, ok, err := g.DB.GetMeta(ctx, runKey(g.ID()))
+	sr, ok, err := g.DB.LastRun(ctx, g.ID())
 	if err != nil || !ok {
 		return runRecord{}, false, err
 	}
-	if err := json.Unmarshal([]byte(raw), &r); err != nil {
-		return runRecord{}, false, fmt.Errorf("meta %s: %w", runKey(g.ID()), err)
-	}
+	r = runRecord(sr)
 	host, _ := os.Hostname()
 	running = r.Stopped.IsZero() && (r.Host != host || processAlive(r.PID))
 	return r, running, nil
@@ -91,17 +77,10 @@ const (
 	runnerOver       = "over"        // the game is over (gameover.go)
 )
 
-// runnerState is the turn runner's state as recorded (meta
-// turn-runner:GAME) for "pbem status".
-type runnerState struct {
-	Run   string // the run that wrote it (runRecord.ID)
-	Turn  int
-	State string
-	Why   string
-	Since time.Time
-}
-
-func runnerKey(gameID string) string { return "turn-runner:" + gameID }
+// runnerState is the turn runner's state as recorded for "pbem status":
+// the run that wrote it (runRecord.ID), the turn, its state (the runner*
+// constants, which the store's table lists), why, and since when.
+type runnerState = store.TurnRunner
 
 // noteRunner records the turn runner's state when it changed (a look that
 // finds the same state writes nothing).
@@ -118,24 +97,12 @@ func (g *Game) noteRunner(ctx context.Context, turn int, state, why string) {
 	}
 	g.runner.last = s
 	g.runner.Unlock()
-	b, err := json.Marshal(s)
-	if err == nil {
-		err = g.DB.Update(ctx, func(tx *store.Tx) error { return tx.SetMeta(ctx, runnerKey(g.ID()), string(b)) })
-	}
-	if err != nil && ctx.Err() == nil {
+	if err := g.DB.SaveTurnRunner(ctx, g.ID(), s); err != nil && ctx.Err() == nil {
 		g.Log.Warn("recording the turn runner's state failed", "err", err)
 	}
 }
 
 // readRunner reads the turn runner's recorded state.
 func (g *Game) readRunner(ctx context.Context) (runnerState, bool, error) {
-	raw, ok, err := g.DB.GetMeta(ctx, runnerKey(g.ID()))
-	if err != nil || !ok {
-		return runnerState{}, false, err
-	}
-	var s runnerState
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return runnerState{}, false, fmt.Errorf("meta %s: %w", runnerKey(g.ID()), err)
-	}
-	return s, true, nil
+	return g.DB.TurnRunner(ctx, g.ID())
 }

@@ -93,7 +93,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 	// closing.go) does not count, even if the turn has not been resolved
 	// yet. The arrival is the server's stamp, stored with the mail, so a
 	// retry decides the same way.
-	early, closed, closedRaw, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn)
+	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -132,7 +132,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		// closing.go: if the turn closed while this sheet was checked, its
 		// commit decides again.
-		out.close = &closeCheck{turn: st.Turn, raw: closedRaw}
+		out.close = &closeCheck{turn: st.Turn, seen: early, closed: closed}
 		for _, req := range report.Requests {
 			if !carried[req.Token] { // forwarded with the sheet that sent it
 				out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -182,7 +182,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 				}
 			}
 			if tro.changed {
-				return g.saveLedgerIfUnchanged(ctx, tx, tro.was, tro.ledger)
+				return saveLedgerIfUnchanged(ctx, tx, g.ID(), tro.was, tro.ledger)
 			}
 			return nil
 		}

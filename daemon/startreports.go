@@ -14,22 +14,21 @@ import (
 // starting report — the report of the opening position: its forces,
 // leaders, depots and fleets with their IDs, the treasury, the first
 // deadline and the order template — and the referee the master report of
-// the opening. They go once: the mails and a mark (meta start-reports:GAME)
-// are written in one transaction, each mail under a Message-ID made from
-// the game, turn 0, the nation and the kind; Ensure queues them after
+// the opening. They go once: the mails and a mark
+// (store.MarkStartReportsQueued) are written in one transaction, each mail
+// under a Message-ID made from the game, turn 0, the nation and the kind;
+// Ensure queues them after
 // creating the game, and the daemon's start queues them if a crash (or an
 // older pbem) left a game at its opening without them.
 
 // MailStartReport is the outbox kind of a starting report.
 const MailStartReport = reportmail.KindStartReport
 
-func startReportsKey(gameID string) string { return "start-reports:" + gameID }
-
 // SendStartReports queues the starting reports if the game is at its
 // opening and they have not been queued yet. It reports whether it queued
 // them.
 func (g *Game) SendStartReports(ctx context.Context) (bool, error) {
-	if _, done, err := g.DB.GetMeta(ctx, startReportsKey(g.ID())); err != nil || done {
+	if done, err := g.DB.StartReportsQueued(ctx, g.ID()); err != nil || done {
 		return false, err
 	}
 	rec, err := g.DB.LatestTurn(ctx, g.ID())
@@ -74,9 +73,8 @@ func (g *Game) SendStartReports(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	models := map[string][]byte{}
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
-		if _, done, err := tx.GetMeta(ctx, startReportsKey(g.ID())); err != nil || done {
+		if done, err := tx.StartReportsQueued(ctx, g.ID()); err != nil || done {
 			if err == nil {
 				err = errStartReportsSent
 			}
@@ -88,14 +86,8 @@ func (g *Game) SendStartReports(ctx context.Context) (bool, error) {
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
 			}
-			if built[i].Model != nil {
-				models[r.who] = built[i].Model
-			}
 		}
-		if err := g.saveModels(ctx, tx, 0, models); err != nil {
-			return err
-		}
-		return tx.SetMeta(ctx, startReportsKey(g.ID()), "1")
+		return tx.MarkStartReportsQueued(ctx, g.ID(), g.Now())
 	})
 	if errors.Is(err, errStartReportsSent) {
 		return false, nil

@@ -49,7 +49,7 @@ type Status struct {
 	IsClosed bool
 	// Held is the open turn's hold by the mail-outage guard (outage.go),
 	// when IsHeld.
-	Held   heldMeta
+	Held   turnHold
 	IsHeld bool
 	// Victory says who won, when and with which tax base ("" while nobody
 	// has); Over is set when that ended the game (game.after_victory end,
@@ -98,7 +98,7 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	if d, err := g.DB.TurnDeadline(ctx, g.ID(), st.Turn); err == nil {
 		s.Deadline, s.DeadlineSource = d.At, d.Source
 	}
-	if s.Closed, s.IsClosed, _, err = g.earlyClose(ctx, g.DB.GetMeta, st.Turn); err != nil {
+	if s.Closed, s.IsClosed, err = g.earlyClose(ctx, g.DB, st.Turn); err != nil {
 		return nil, err
 	}
 	if s.Held, s.IsHeld, err = g.heldTurn(ctx, st.Turn, s.Deadline); err != nil {
@@ -317,14 +317,14 @@ func (g *Game) tableBattles(ctx context.Context, st *engine.State) ([]BattleStat
 		if b.Model == "tabletop" {
 			continue
 		}
-		raw, sent, err := g.DB.GetMeta(ctx, tabletopMetaKey(g.ID(), "sent", st.Turn, b.Hex))
+		tb, err := g.DB.TabletopBattle(ctx, g.ID(), st.Turn, b.Hex.String())
 		if err != nil {
 			return nil, err
 		}
-		if !sent {
+		if tb.SheetSent.IsZero() {
 			continue
 		}
-		at, _ := time.Parse(time.RFC3339Nano, raw)
+		at := tb.SheetSent
 		var ns []game.NationID
 		for _, side := range b.Sides {
 			ns = append(ns, side.Nations...)

@@ -57,10 +57,6 @@ const (
 	MailBattleAuto  = "battle-auto"  // the model fights a battle left unanswered
 )
 
-func tabletopMetaKey(gameID, what string, turn int, hex game.Hex) string {
-	return fmt.Sprintf("tabletop-%s:%s:%d:%s", what, gameID, turn, hex)
-}
-
 // tabletopResults returns the referee's results stored for a turn, the last
 // one per hex, in hex order of arrival.
 func (g *Game) tabletopResults(ctx context.Context, turn int) ([]engine.TabletopBattle, error) {
@@ -156,25 +152,22 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 		if b.Model == "tabletop" || !all && !asked[b.Hex.String()] {
 			continue
 		}
-		if _, auto, err := g.DB.GetMeta(ctx, tabletopMetaKey(g.ID(), "auto", st.Turn, b.Hex)); err != nil || auto {
-			if err != nil {
-				return false, err
-			}
-			continue
-		}
-		sentRaw, sent, err := g.DB.GetMeta(ctx, tabletopMetaKey(g.ID(), "sent", st.Turn, b.Hex))
+		tb, err := g.DB.TabletopBattle(ctx, g.ID(), st.Turn, b.Hex.String())
 		if err != nil {
 			return false, err
 		}
+		if !tb.ToModel.IsZero() {
+			continue
+		}
 		label := st.Calendar.Label(st.Turn)
-		if !sent {
+		if tb.SheetSent.IsZero() {
 			msg := g.message(MailBattleSheet, "referee", st.Turn, b.Hex.String(), []string{g.Config.Game.Referee},
 				fmt.Sprintf("[%s] %s: battle at %s to fight on the table", g.ID(), label, b.Hex), g.battleSheet(st, b), now)
 			if err := g.DB.Update(ctx, func(tx *store.Tx) error {
 				if err := g.enqueue(ctx, tx, msg); err != nil {
 					return err
 				}
-				return tx.SetMeta(ctx, tabletopMetaKey(g.ID(), "sent", st.Turn, b.Hex), now.Format(time.RFC3339Nano))
+				return tx.MarkBattleSheetSent(ctx, g.ID(), st.Turn, b.Hex.String(), now)
 			}); err != nil {
 				return false, err
 			}
@@ -182,9 +175,8 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 			wait = true
 			continue
 		}
-		at, _ := time.Parse(time.RFC3339Nano, sentRaw)
 		limit := time.Duration(g.Config.Game.BattleWaitHours) * time.Hour
-		if limit <= 0 || now.Sub(at) < limit {
+		if limit <= 0 || now.Sub(tb.SheetSent) < limit {
 			wait = true
 			continue
 		}
@@ -198,7 +190,7 @@ func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
 			if err := g.enqueue(ctx, tx, msg); err != nil {
 				return err
 			}
-			return tx.SetMeta(ctx, tabletopMetaKey(g.ID(), "auto", st.Turn, b.Hex), now.Format(time.RFC3339Nano))
+			return tx.MarkBattleToModel(ctx, g.ID(), st.Turn, b.Hex.String(), now)
 		}); err != nil {
 			return false, err
 		}

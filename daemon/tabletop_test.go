@@ -131,8 +131,8 @@ func TestTabletopBattleUnanswered(t *testing.T) {
 		t.Fatal("no battle sheet")
 	}
 	h.settle()
-	past := time.Now().Add(-49 * time.Hour).UTC().Format(time.RFC3339Nano)
-	if err := g.DB.SetMeta(ctx, tabletopMetaKey("syw", "sent", 1, hex), past); err != nil {
+	past := time.Now().Add(-49 * time.Hour)
+	if err := g.DB.Update(ctx, func(tx *store.Tx) error { return tx.MarkBattleSheetSent(ctx, "syw", 1, hex.String(), past) }); err != nil {
 		t.Fatal(err)
 	}
 	g.WakeTurns()

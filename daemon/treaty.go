@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -19,9 +18,9 @@ import (
 
 // Public treaties by mail ("Public Treaties"). A treaty lives between turns
 // in the treaty ledger: the game's treaties as the engine keeps them
-// (game.Treaty), stored as JSON under one meta key, and changed only by the
-// engine's pure functions (engine.ProposeTreaty, AttestTreaty,
-// BreachTreaty, EndPenalty) as mail arrives:
+// (game.Treaty), kept in the store's treaty tables (store.TreatyLedger),
+// and changed only by the engine's pure functions (engine.ProposeTreaty,
+// AttestTreaty, BreachTreaty, EndPenalty) as mail arrives:
 //
 //   - a sheet's TREATY gets its ID at once: the sender's acknowledgment says
 //     it, and every other party is mailed the text, the ID and how to attest
@@ -47,34 +46,13 @@ import (
 // parties, made public, published, breached, its penalty ended.
 const MailTreaty = "treaty"
 
-// treatyLedgerKey is the meta key of a game's treaty ledger.
-func treatyLedgerKey(gameID string) string { return "treaties:" + gameID }
-
 // errLedgerMoved aborts a commit whose treaty ledger changed since the mail
 // was decided; the mail is handled again.
 var errLedgerMoved = errors.New("the treaty ledger changed while the mail was handled; handling it again")
 
-// ledger is the treaties as read, and the raw text they were read from.
-type ledger struct {
-	raw      string
-	treaties []game.Treaty
-}
-
-func (g *Game) readLedger(ctx context.Context, get func(context.Context, string) (string, bool, error)) (ledger, error) {
-	raw, ok, err := get(ctx, treatyLedgerKey(g.ID()))
-	if err != nil || !ok || raw == "" {
-		return ledger{}, err
-	}
-	var ts []game.Treaty
-	if err := json.Unmarshal([]byte(raw), &ts); err != nil {
-		return ledger{}, fmt.Errorf("the treaty ledger is damaged: %w", err)
-	}
-	return ledger{raw: raw, treaties: ts}, nil
-}
-
 // Treaties returns the game's treaties as they stand now, between turns.
 func (g *Game) Treaties(ctx context.Context) ([]game.Treaty, error) {
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	return l.treaties, err
 }
 
@@ -84,11 +62,11 @@ func (g *Game) TreatiesInto(ctx context.Context, st *engine.State) error {
 	if g.DB == nil {
 		return nil
 	}
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	if err != nil {
 		return err
 	}
-	if l.raw != "" {
+	if l.present {
 		st.Treaties = l.treaties
 		st.Normalize()
 	}
@@ -98,24 +76,7 @@ func (g *Game) TreatiesInto(ctx context.Context, st *engine.State) error {
 // SaveTreaties stores ts as the treaty ledger inside tx: the turn runner
 // saves the resolved state's treaties with the turn.
 func (g *Game) SaveTreaties(ctx context.Context, tx *store.Tx, ts []game.Treaty) error {
-	b, err := json.Marshal(ts)
-	if err != nil {
-		return err
-	}
-	return tx.SetMeta(ctx, treatyLedgerKey(g.ID()), string(b))
-}
-
-// saveLedgerIfUnchanged writes the new ledger if the stored one is still
-// the one the mail was decided on.
-func (g *Game) saveLedgerIfUnchanged(ctx context.Context, tx *store.Tx, was string, ts []game.Treaty) error {
-	now, err := g.readLedger(ctx, tx.GetMeta)
-	if err != nil {
-		return err
-	}
-	if now.raw != was {
-		return errLedgerMoved
-	}
-	return g.SaveTreaties(ctx, tx, ts)
+	return tx.SaveTreatyLedger(ctx, g.ID(), storeTreaties(ts))
 }
 
 // treatyOutcome is what a sheet's treaties and attestations add to its
@@ -125,7 +86,7 @@ type treatyOutcome struct {
 	note    string
 	msgs    []outbox.Message
 	changed bool
-	was     string
+	was     ledger
 	ledger  []game.Treaty
 }
 
@@ -136,11 +97,11 @@ func (g *Game) sheetTreaties(ctx context.Context, m store.Mail, st *engine.State
 	if len(r.Treaties) == 0 && len(r.Attestations) == 0 && len(r.Lifts) == 0 {
 		return out, nil
 	}
-	l, err := g.readLedger(ctx, g.DB.GetMeta)
+	l, err := readLedger(ctx, g.DB, g.ID())
 	if err != nil {
 		return out, err
 	}
-	out.was = l.raw
+	out.was = l
 	s := st.Clone()
 	s.Treaties = l.treaties
 	s.Normalize()
@@ -266,8 +227,8 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 		return err
 	}
 	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		l, err := g.readLedger(ctx, tx.GetMeta)
-		if err != nil || l.raw == "" {
+		l, err := readLedger(ctx, tx, g.ID())
+		if err != nil || !l.present {
 			return err
 		}
 		changed := false
@@ -276,8 +237,7 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 			if tr.Ratified == 0 || tr.Ratified >= st.Turn {
 				continue
 			}
-			mailed := "treaty-mailed:" + g.ID() + ":" + tr.ID
-			if _, done, err := tx.GetMeta(ctx, mailed); err != nil || done {
+			if done, err := tx.TreatyMailed(ctx, g.ID(), tr.ID); err != nil || done {
 				if err != nil {
 					return err
 				}
@@ -300,7 +260,7 @@ func (g *Game) PublishTreaties(ctx context.Context) error {
 					return err
 				}
 			}
-			if err := tx.SetMeta(ctx, mailed, "1"); err != nil {
+			if err := tx.MarkTreatyMailed(ctx, g.ID(), tr.ID, g.Now()); err != nil {
 				return err
 			}
 		}

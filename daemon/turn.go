@@ -81,7 +81,8 @@ type TurnMail struct {
 	// times (the referee's report).
 	Sheets []reports.SheetReceipt
 	// Previous is the nation's report model of the turn before, as JSON
-	// (Mailed.Model); nil for none.
+	// (the report's JSON attachment), rebuilt from the archive
+	// (reportmodel.go); nil for none.
 	Previous []byte
 	// GameOver is the victory sentence when this turn ended the game
 	// (gameover.go): no next turn opens. "" while the game goes on.
@@ -110,16 +111,13 @@ type turnOutcome struct {
 	resolved int    // the turn resolved
 	label    string // its label, "Turn 1, April 1752"
 	rerunOf  int    // the version of the turn's record a rerun voids; 0 for none
-	// ledgerIn is the treaty ledger the turn was resolved from; ledgerRaw
+	// ledgerIn is the treaty ledger the turn was resolved from; ledgerNow
 	// the stored ledger as read when the turn was decided (the commit
 	// checks it has not changed since). treaties are the resolved state's,
 	// saved back as the ledger.
 	ledgerIn  ledger
-	ledgerRaw string
+	ledgerNow ledger
 	treaties  []game.Treaty
-	// models are the nations' report models of the turn, kept for the
-	// next turn's reports.
-	models map[string][]byte
 	// scheduleNote says how the next deadline was set after an early
 	// resolution (deadlines.go); "" otherwise.
 	scheduleNote string
@@ -129,34 +127,33 @@ type turnOutcome struct {
 // decided: the loop decides again.
 var errTurnChanged = errors.New("the turn's inputs changed while it was being resolved")
 
-// seedKey is the meta key of the game's secret dice key.
-func seedKey(gameID string) string { return "turn-seed-key:" + gameID }
-
 // ensureSeedKey gives the game a secret dice key if it has none: 32 random
 // bytes, stored once. Each turn's seed is made from it and the turn number
 // (turnSeed), so the same turn always gets the same dice, and nobody who
 // knows the game's id can work them out in advance.
+// A game not created yet gets its key when it is (Start).
 func (g *Game) ensureSeedKey(ctx context.Context) error {
-	return g.DB.Update(ctx, func(tx *store.Tx) error {
-		if _, ok, err := tx.GetMeta(ctx, seedKey(g.ID())); err != nil || ok {
-			return err
-		}
+	err := g.DB.EnsureDiceKey(ctx, g.ID(), func() (string, error) {
 		var b [32]byte
 		if _, err := rand.Read(b[:]); err != nil {
-			return err
+			return "", err
 		}
-		return tx.SetMeta(ctx, seedKey(g.ID()), hex.EncodeToString(b[:]))
+		return hex.EncodeToString(b[:]), nil
 	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
 }
 
 // turnSeed returns the dice seed of a turn.
 func (g *Game) turnSeed(ctx context.Context, turn int) (uint64, error) {
-	key, ok, err := g.DB.GetMeta(ctx, seedKey(g.ID()))
+	key, ok, err := g.DB.DiceKey(ctx, g.ID())
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
-		return 0, fmt.Errorf("game %s has no dice key (meta %s)", g.ID(), seedKey(g.ID()))
+		return 0, fmt.Errorf("game %s has no dice key yet (pbem run, resolve and rerun make one)", g.ID())
 	}
 	sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(turn)))
 	return binary.BigEndian.Uint64(sum[:8]), nil
@@ -210,10 +207,10 @@ func (g *Game) lookTurn(ctx context.Context) (turnLook, error) {
 		return turnLook{}, err
 	}
 	// rollback.go: a turn reopened by a rollback waits for the referee.
-	if deadline, err = g.reopenedDeadline(ctx, st.Turn, deadline); err != nil {
+	if deadline, err = reopenedDeadline(ctx, g.DB, g.ID(), st.Turn, deadline); err != nil {
 		return turnLook{}, err
 	}
-	early, closed, _, err := g.earlyClose(ctx, g.DB.GetMeta, st.Turn)
+	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
 	if err != nil {
 		return turnLook{}, err
 	}
@@ -404,10 +401,10 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	// the treaties attested during the turn and charges the penalties at
 	// the year-end (a rerun takes the ledger the turn was first resolved
 	// from); the approved rulings are applied by the engine's rulings step.
-	if out.ledgerIn, out.ledgerRaw, err = g.ledgerFor(ctx, turn, rerunOf); err != nil {
+	if out.ledgerIn, out.ledgerNow, err = ledgerFor(ctx, g.DB, g.ID(), turn, rerunOf); err != nil {
 		return turnOutcome{}, err
 	}
-	if out.ledgerIn.raw != "" {
+	if out.ledgerIn.present {
 		st.Treaties = out.ledgerIn.treaties
 		st.Normalize()
 	}
@@ -500,10 +497,20 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 		m.Nation, m.NationName = n, g.nationName(n)
 		m.Events = engine.EventsFor(res.Events, n)
 		m.NMR = slices.Contains(out.nmr, id)
-		if m.Previous, err = g.previousModel(ctx, turn-1, id); err != nil {
-			return turnOutcome{}, err
-		}
 		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
+	}
+	// reportmodel.go: what each report carries from the ones before it,
+	// rebuilt from the archive.
+	var ns []game.NationID
+	for _, r := range rs {
+		ns = append(ns, r.tm.Nation)
+	}
+	prevs, err := g.previousReports(ctx, turn, ns)
+	if err != nil {
+		return turnOutcome{}, err
+	}
+	for i := range rs {
+		rs[i].tm.Previous = prevs[i]
 	}
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm
@@ -518,16 +525,12 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	out.models = map[string][]byte{}
 	var cuts []reportmail.Cut
 	for i, r := range rs {
 		b := built[i]
 		msg := g.message(r.kind, r.who, turn, key, []string{r.to}, b.Subject, b.Text, now)
 		msg.Attachments = b.Attachments
 		out.msgs = append(out.msgs, msg)
-		if b.Model != nil {
-			out.models[r.who] = b.Model
-		}
 		if b.Cut != nil {
 			cuts = append(cuts, *b.Cut)
 		}
@@ -577,9 +580,6 @@ func (g *Game) writeTurn(ctx context.Context, tx *store.Tx, out turnOutcome) err
 		}
 	}
 	if err := g.commitLedger(ctx, tx, out); err != nil {
-		return err
-	}
-	if err := g.saveModels(ctx, tx, out.resolved, out.models); err != nil {
 		return err
 	}
 	if _, err := tx.CommitTurn(ctx, out.rec, out.events, nil); err != nil {

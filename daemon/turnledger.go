@@ -7,7 +7,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strconv"
 
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/store"
@@ -23,52 +22,15 @@ import (
 // mail since the turn was first resolved (an attestation, the referee's
 // BREACH) may have changed the ledger, and that must not be lost.
 
-// ledgerInKey is the meta key of the ledger turn was resolved from.
-func ledgerInKey(gameID string, turn int) string {
-	return "treaties-in:" + gameID + ":" + strconv.Itoa(turn)
-}
-
-// ledgerFor returns the ledger to resolve turn from, and the stored ledger
-// as read now (for the commit's check).
-func (g *Game) ledgerFor(ctx context.Context, turn, rerunOf int) (ledger, string, error) {
-	now, err := g.readLedger(ctx, g.DB.GetMeta)
-	if err != nil {
-		return ledger{}, "", err
-	}
-	if rerunOf > 0 {
-		was, err := g.readLedger(ctx, func(ctx context.Context, _ string) (string, bool, error) {
-			return g.DB.GetMeta(ctx, ledgerInKey(g.ID(), turn))
-		})
-		if err != nil {
-			return ledger{}, "", err
-		}
-		return was, now.raw, nil
-	}
-	return now, now.raw, nil
-}
-
-// ledgerOfTurn returns the ledger turn was resolved from (stored with it),
-// or the ledger as it stands for a turn not resolved yet: what an archive's
-// re-resolution and a tabletop trial put into the state, as decideFrom does.
-func (g *Game) ledgerOfTurn(ctx context.Context, turn int) (ledger, error) {
-	was, err := g.readLedger(ctx, func(ctx context.Context, _ string) (string, bool, error) {
-		return g.DB.GetMeta(ctx, ledgerInKey(g.ID(), turn))
-	})
-	if err != nil || was.raw != "" {
-		return was, err
-	}
-	return g.readLedger(ctx, g.DB.GetMeta)
-}
-
 // commitLedger saves, inside the turn's transaction, the ledger the turn
 // was resolved from and the resolved treaties as the new ledger; it
 // returns errTurnChanged if the ledger changed since the decision.
 func (g *Game) commitLedger(ctx context.Context, tx *store.Tx, out turnOutcome) error {
-	cur, err := g.readLedger(ctx, tx.GetMeta)
+	cur, err := readLedger(ctx, tx, g.ID())
 	if err != nil {
 		return err
 	}
-	if cur.raw != out.ledgerRaw {
+	if !cur.same(out.ledgerNow) {
 		return errTurnChanged
 	}
 	if out.rerunOf > 0 {
@@ -88,10 +50,10 @@ func (g *Game) commitLedger(ctx context.Context, tx *store.Tx, out turnOutcome) 
 		}
 		return g.SaveTreaties(ctx, tx, merged)
 	}
-	if err := tx.SetMeta(ctx, ledgerInKey(g.ID(), out.resolved), out.ledgerIn.raw); err != nil {
+	if err := tx.SaveTurnTreatyLedger(ctx, g.ID(), out.resolved, out.ledgerIn.stored, out.ledgerIn.present); err != nil {
 		return err
 	}
-	if out.ledgerIn.raw == "" && len(out.treaties) == 0 {
+	if !out.ledgerIn.present && len(out.treaties) == 0 {
 		return nil
 	}
 	return g.SaveTreaties(ctx, tx, out.treaties)

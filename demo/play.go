@@ -51,7 +51,7 @@ func seedDice(ctx context.Context, cfg *config.Config, log *slog.Logger, seed ui
 	}
 	sum := sha256.Sum256([]byte("pbem demo " + strconv.FormatUint(seed, 10)))
 	// The key the turn runner reads (daemon.ensureSeedKey).
-	return g.DB.SetMeta(ctx, "turn-seed-key:"+cfg.Game.ID, hex.EncodeToString(sum[:]))
+	return g.DB.SetDiceKey(ctx, cfg.Game.ID, hex.EncodeToString(sum[:]))
 }
 
 var (

@@ -12,8 +12,6 @@ import (
 
 	"github.com/emersion/go-msgauth/authres"
 	"github.com/emersion/go-msgauth/dkim"
-
-	"github.com/syw-pbem/pbem/config"
 )
 
 // AuthPolicy is what Authenticate checks a sender against.
@@ -59,21 +57,6 @@ type AuthPolicy struct {
 
 	// DNSTimeout bounds each DNS query when LookupTXT is nil. Default 10s.
 	DNSTimeout time.Duration
-}
-
-// PolicyFromConfig builds the policy of the configured game: registered
-// addresses, referee, game.require_dkim and game.auth_serv_id.
-func PolicyFromConfig(c *config.Config) AuthPolicy {
-	p := AuthPolicy{
-		Nations:     map[string][]string{},
-		Referee:     c.Game.Referee,
-		RequireDKIM: c.Game.RequireDKIM,
-		AuthServID:  c.Game.AuthServID,
-	}
-	for _, id := range c.NationIDs() {
-		p.Nations[id] = append([]string(nil), c.Game.Nations[id].Addresses...)
-	}
-	return p
 }
 
 // Verdict is Authenticate's answer in one word.

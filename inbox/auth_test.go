@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/emersion/go-msgauth/dkim"
-
-	"github.com/syw-pbem/pbem/config"
 )
 
 // dkimKeys is a fake DNS: selector._domainkey.domain → TXT, with a key per
@@ -203,19 +201,6 @@ func TestAuthenticateServerResults(t *testing.T) {
 func TestAuthenticateUnreadableMail(t *testing.T) {
 	if r := Authenticate(nil, nil, "", AuthPolicy{}); r.Verdict != NoFrom || r.OK() {
 		t.Errorf("nil Extracted: %+v", r)
-	}
-}
-
-func TestPolicyFromConfig(t *testing.T) {
-	c := config.Default()
-	c.Game.Referee = "ref@pbem.example"
-	c.Game.RequireDKIM = true
-	c.Game.AuthServID = "mx.google.com"
-	c.Game.Nations = map[string]config.Nation{"prussia": {Addresses: []string{"fritz@example.org"}}}
-	p := PolicyFromConfig(c)
-	if p.Referee != "ref@pbem.example" || !p.RequireDKIM || p.AuthServID != "mx.google.com" ||
-		len(p.Nations["prussia"]) != 1 {
-		t.Errorf("policy %+v", p)
 	}
 }
 

@@ -9,10 +9,10 @@
 //
 // A message's identity on IMAP is (mailbox, UIDVALIDITY, UID). The store
 // keeps, per mailbox and UIDVALIDITY, a watermark: the highest UID whose
-// message is stored (meta key "inbox:<mailbox>:<uidvalidity>:last_uid").
+// message is stored (store.DB.LastUID).
 //
 //  1. SELECT the mailbox and read its UIDVALIDITY. A value other than the
-//     one recorded ("inbox:<mailbox>:uidvalidity") is logged: the watermark
+//     one recorded (store.DB.UIDValidity) is logged: the watermark
 //     of a new UIDVALIDITY starts at 0, so every message is read again.
 //  2. UID FETCH W+1:* (UID RFC822.SIZE INTERNALDATE), W the watermark.
 //     "n:*" always returns the highest message, even below n: UIDs up to W

@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -39,21 +38,16 @@ func ExampleAuthenticate() {
 }
 
 // The daemon's wiring: the intake stores mail and hands it to the checker.
+// (The daemon builds the options and the policy from pbem's config.)
 func ExampleIntake_Run() {
-	cfg, err := config.Load("config.yaml")
-	if err != nil {
-		log.Fatal(err)
-	}
-	db, err := store.Open(cfg.StorePath(), nil)
+	db, err := store.Open("data/pbem.db", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer db.Close()
-	opts, err := inbox.OptionsFromConfig(cfg)
-	if err != nil {
-		log.Fatal(err)
-	}
-	policy := inbox.PolicyFromConfig(cfg)
+	opts := &inbox.Options{Addr: "imap.example.org:993", Security: "tls", Username: "orders@example.org",
+		Password: "app-password", Limits: inbox.Limits{OwnAddresses: []string{"orders@example.org"}}}
+	policy := inbox.AuthPolicy{Nations: map[string][]string{"prussia": {"fritz@example.org"}}, Referee: "referee@example.org"}
 	opts.Handler = func(ctx context.Context, m store.Mail) error {
 		ex, err := inbox.Extract(m.Raw, opts.Limits)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
-	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/mailconn"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -121,7 +121,7 @@ func dial(ctx context.Context, o *Options) (*session, error) {
 
 	err = s.do("connect", func() error {
 		switch o.Security {
-		case config.SecurityTLS:
+		case mailconn.SecurityTLS:
 			tc := tls.Client(wc, tlsConfig)
 			hctx, cancel := context.WithTimeout(ctx, o.DialTimeout)
 			defer cancel()
@@ -129,7 +129,7 @@ func dial(ctx context.Context, o *Options) (*session, error) {
 				return fmt.Errorf("TLS handshake: %w", err)
 			}
 			s.c = imapclient.New(tc, copts)
-		case config.SecuritySTARTTLS:
+		case mailconn.SecuritySTARTTLS:
 			c, err := imapclient.NewStartTLS(wc, copts)
 			if err != nil {
 				return fmt.Errorf("STARTTLS: %w", err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -244,41 +243,28 @@ func keywordAllowed(perm []imap.Flag, kw string) bool {
 	return false
 }
 
-// Meta keys: the last UIDVALIDITY seen, and the watermark per UIDVALIDITY
-// (the highest UID whose message is stored).
-func uidValidityKey(mailbox string) string { return "inbox:" + mailbox + ":uidvalidity" }
-func lastUIDKey(mailbox string, uv uint32) string {
-	return "inbox:" + mailbox + ":" + strconv.FormatUint(uint64(uv), 10) + ":last_uid"
-}
+// The store keeps the last UIDVALIDITY seen of the mailbox, and the
+// watermark per UIDVALIDITY (the highest UID whose message is stored).
 
 // noteUIDValidity records the mailbox's UIDVALIDITY and logs a change.
 func (in *Intake) noteUIDValidity(ctx context.Context, uv uint32) error {
-	key := uidValidityKey(in.o.Mailbox)
-	old, ok, err := in.db.GetMeta(ctx, key)
+	old, ok, err := in.db.UIDValidity(ctx, in.o.Mailbox)
 	if err != nil {
 		return err
 	}
-	now := strconv.FormatUint(uint64(uv), 10)
-	if ok && old == now {
+	if ok && old == uv {
 		return nil
 	}
 	if ok {
 		in.log.Warn("UIDVALIDITY changed: every message in the mailbox is read again and recognised by its SHA-256; "+
-			"none is handled twice", "old", old, "new", now)
+			"none is handled twice", "old", old, "new", uv)
 	}
-	return in.db.SetMeta(ctx, key, now)
+	return in.db.SetUIDValidity(ctx, in.o.Mailbox, uv)
 }
 
 func (in *Intake) lastUID(ctx context.Context, uv uint32) (uint32, error) {
-	v, ok, err := in.db.GetMeta(ctx, lastUIDKey(in.o.Mailbox, uv))
-	if err != nil || !ok {
-		return 0, err
-	}
-	n, err := strconv.ParseUint(v, 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("inbox: meta %s holds %q, not a UID: %w", lastUIDKey(in.o.Mailbox, uv), v, err)
-	}
-	return uint32(n), nil
+	n, _, err := in.db.LastUID(ctx, in.o.Mailbox, uv)
+	return n, err
 }
 
 // Batches of new mail: at most intakeBatch mails, and at most
@@ -365,7 +351,7 @@ func (in *Intake) storeAll(ctx context.Context, batch []fetched) (rows []store.M
 			rows, dups = append(rows, row), append(dups, dup)
 		}
 		last := batch[len(batch)-1].m
-		return tx.SetMeta(ctx, lastUIDKey(last.Mailbox, last.UIDValidity), strconv.FormatUint(uint64(last.UID), 10))
+		return tx.SetLastUID(ctx, last.Mailbox, last.UIDValidity, last.UID)
 	})
 	return rows, dups, err
 }
@@ -463,7 +449,7 @@ func (in *Intake) intakeOne(ctx context.Context, f fetched) error {
 		// The message stays in the mailbox untouched for the referee.
 		in.log.Error("the server reused a UID for a different message; it is left in the mailbox, unread by pbem",
 			"uid", nm.uid, "uidvalidity", uv, "err", err)
-		return in.db.SetMeta(ctx, lastUIDKey(in.o.Mailbox, uv), strconv.FormatUint(uint64(nm.uid), 10))
+		return in.db.SetLastUID(ctx, in.o.Mailbox, uv, uint32(nm.uid))
 	}
 	if err != nil {
 		return err
@@ -476,7 +462,7 @@ func (in *Intake) intakeOne(ctx context.Context, f fetched) error {
 // listing and the fetch (expunged by someone else).
 func (in *Intake) skipGone(ctx context.Context, uv uint32, uid imap.UID) error {
 	in.log.Info("message vanished before it was fetched", "uid", uid, "uidvalidity", uv)
-	return in.db.SetMeta(ctx, lastUIDKey(in.o.Mailbox, uv), strconv.FormatUint(uint64(uid), 10))
+	return in.db.SetLastUID(ctx, in.o.Mailbox, uv, uint32(uid))
 }
 
 // store saves the mail and the watermark in one transaction. Mail whose
@@ -488,7 +474,7 @@ func (in *Intake) store(ctx context.Context, m store.Mail, quarantine string) (r
 		if row, dupOf, err = in.storeTx(ctx, tx, m, quarantine); err != nil {
 			return err
 		}
-		return tx.SetMeta(ctx, lastUIDKey(m.Mailbox, m.UIDValidity), strconv.FormatUint(uint64(m.UID), 10))
+		return tx.SetLastUID(ctx, m.Mailbox, m.UIDValidity, m.UID)
 	})
 	return row, dupOf, err
 }

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strconv"
 	"time"
 
-	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/mailconn"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -55,11 +54,11 @@ type Options struct {
 	// Addr is the IMAP server's host:port.
 	Addr string
 
-	// Security is how the connection is protected: config.SecurityTLS
-	// (implicit TLS, port 993), config.SecuritySTARTTLS (port 143, upgraded
-	// before LOGIN) or config.SecurityNone, which is refused unless Addr is
-	// a loopback address. Default config.SecurityTLS.
-	Security config.Security
+	// Security is how the connection is protected: mailconn.SecurityTLS
+	// (implicit TLS, port 993), mailconn.SecuritySTARTTLS (port 143, upgraded
+	// before LOGIN) or mailconn.SecurityNone, which is refused unless Addr is
+	// a loopback address. Default mailconn.SecurityTLS.
+	Security mailconn.Security
 
 	// TLSConfig is used for TLS and STARTTLS; its ServerName defaults to
 	// Addr's host. Default: the system roots.
@@ -67,7 +66,7 @@ type Options struct {
 
 	// Username and Password are sent with LOGIN.
 	Username string
-	Password config.Password
+	Password mailconn.Password
 
 	// Mailbox is the folder order mail arrives in. Default "INBOX".
 	Mailbox string
@@ -186,7 +185,7 @@ func (o *Options) withDefaults() Options {
 		r = *o
 	}
 	if r.Security == "" {
-		r.Security = config.SecurityTLS
+		r.Security = mailconn.SecurityTLS
 	}
 	if r.Mailbox == "" {
 		r.Mailbox = DefaultMailbox
@@ -242,8 +241,8 @@ func (o *Options) check() error {
 		errs = append(errs, fmt.Errorf("Addr %q is not host:port", o.Addr))
 	}
 	switch o.Security {
-	case config.SecurityTLS, config.SecuritySTARTTLS:
-	case config.SecurityNone:
+	case mailconn.SecurityTLS, mailconn.SecuritySTARTTLS:
+	case mailconn.SecurityNone:
 		if err == nil && !isLoopbackHost(host) {
 			errs = append(errs, fmt.Errorf("security none is allowed only to a loopback address, not %s: the password would cross the network in clear", host))
 		}
@@ -264,29 +263,4 @@ func isLoopbackHost(host string) bool {
 		return ip.IsLoopback()
 	}
 	return host == "localhost"
-}
-
-// OptionsFromConfig builds the intake's options from the configuration:
-// the IMAP endpoint (the embedded server in mode embedded), its password,
-// mail.imap's mailbox, processed mailbox, poll interval and IDLE switch, and
-// the game address as the one X-Loop marks as ours. The caller sets Handler
-// and Logger.
-func OptionsFromConfig(c *config.Config) (*Options, error) {
-	ep := c.IMAPEndpoint()
-	pw, err := ep.Password.Value()
-	if err != nil {
-		return nil, fmt.Errorf("inbox: IMAP password: %w", err)
-	}
-	i := c.Mail.IMAP
-	return &Options{
-		Addr:             net.JoinHostPort(ep.Host, strconv.Itoa(ep.Port)),
-		Security:         ep.Security,
-		Username:         ep.Username,
-		Password:         pw,
-		Mailbox:          i.Mailbox,
-		ProcessedMailbox: i.ProcessedMailbox,
-		PollInterval:     i.PollInterval,
-		DisableIDLE:      !i.IDLE,
-		Limits:           Limits{OwnAddresses: []string{c.Mail.Address}},
-	}, nil
 }

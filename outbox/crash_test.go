@@ -104,7 +104,7 @@ func TestKillDuringSendingThenRestart(t *testing.T) {
 			row := left[0]
 
 			out := New(db, &Options{
-				Server:       config.Endpoint{Host: "127.0.0.1", Port: sink.port, Security: config.SecurityNone},
+				Server:       Server{Host: "127.0.0.1", Port: sink.port, Security: config.SecurityNone},
 				PollInterval: 20 * time.Millisecond,
 				Timeout:      5 * time.Second,
 				Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -180,7 +180,7 @@ func TestCrashChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := New(db, &Options{
-		Server:  config.Endpoint{Host: "127.0.0.1", Port: port, Security: config.SecurityNone},
+		Server:  Server{Host: "127.0.0.1", Port: port, Security: config.SecurityNone},
 		Timeout: time.Hour,
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

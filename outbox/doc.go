@@ -90,8 +90,8 @@
 //
 // # Health
 //
-// The outcome of delivery attempts is recorded (Health, store meta
-// HealthKey) when it changes — the first success after failures, or a
+// The outcome of delivery attempts is recorded (Health, in the store as
+// store.OutboxHealth) when it changes — the first success after failures, or a
 // failure — with the run that wrote it (Options.Run), since when the outbox
 // works or fails, how many attempts failed in a row and the last error.
 // "pbem status" and the daemon's outage guard read it: an outbox whose every

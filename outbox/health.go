@@ -2,20 +2,14 @@ package outbox
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/syw-pbem/pbem/store"
 )
 
-// HealthKey is the store meta key under which the outbox records how its
-// sending goes (Health), for "pbem status" and the daemon's outage guard,
-// which run beside it and read only the store.
-const HealthKey = "outbox-health"
-
-// Health is the outbox's record of its delivery attempts: whether the last
-// one worked, since when the outbox has been working or failing, and the
+// Health is the outbox's record of its delivery attempts, kept in the store
+// (store.OutboxHealth) for "pbem status" and the daemon's outage guard,
+// which run beside it and read only the store: whether the last one worked, since when the outbox has been working or failing, and the
 // last failure. It is written when the outcome changes (a first success
 // after failures, or a failure), not for every message sent, so a flowing
 // outbox costs no extra write.
@@ -40,14 +34,8 @@ type Health struct {
 // ReadHealth reads the outbox's health record from db; ok is false when
 // none was written yet.
 func ReadHealth(ctx context.Context, db *store.DB) (h Health, ok bool, err error) {
-	raw, ok, err := db.GetMeta(ctx, HealthKey)
-	if err != nil || !ok {
-		return Health{}, false, err
-	}
-	if err := json.Unmarshal([]byte(raw), &h); err != nil {
-		return Health{}, false, fmt.Errorf("outbox: meta %s: %w", HealthKey, err)
-	}
-	return h, true, nil
+	sh, ok, err := db.OutboxHealth(ctx)
+	return Health(sh), ok, err
 }
 
 // note records the outcome of a delivery attempt (e nil: sent) when it
@@ -84,11 +72,7 @@ func (o *Outbox) noteText(ctx context.Context, failure string) {
 	h.Run = o.opts.Run
 	o.health, o.healthKnown = h, true
 	o.hmu.Unlock()
-	b, err := json.Marshal(h)
-	if err == nil {
-		err = o.db.SetMeta(context.WithoutCancel(ctx), HealthKey, string(b))
-	}
-	if err != nil {
+	if err := o.db.SaveOutboxHealth(context.WithoutCancel(ctx), store.OutboxHealth(h)); err != nil {
 		o.log.Warn("outbox: recording its health failed", "error", err)
 	}
 }

@@ -8,12 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/internal/backoff"
+	"github.com/syw-pbem/pbem/internal/mailconn"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -29,8 +28,22 @@ const (
 	DefaultHelloName      = "localhost"
 )
 
+// Server is an SMTP server and how to reach it.
+type Server struct {
+	Host     string            // server name or address
+	Port     int               // 0: the usual port for Security
+	Security mailconn.Security // tls, starttls or none
+	Username string            // login name; "" for no login
+	Password mailconn.Secret   // login password, read at the start of each pass
+}
+
+// isZero reports whether s is the zero Server (the embedded default).
+func (s Server) isZero() bool {
+	return s.Host == "" && s.Port == 0 && s.Security == "" && s.Username == "" && s.Password == nil
+}
+
 // Options tunes an Outbox. A nil *Options, or a zero field, means the
-// default documented on the field. FromConfig fills it from pbem's config.
+// default documented on the field. The daemon fills it from pbem's config.
 type Options struct {
 	// Server is the SMTP server and how to reach it. A zero Server means
 	// the embedded server's default: 127.0.0.1:2525, no TLS, no login.
@@ -40,7 +53,7 @@ type Options struct {
 	// again on the connected address). With a Username, pbem logs in with
 	// AUTH PLAIN, or LOGIN if the server offers only that, reading the
 	// password with Password.Value at the start of each pass.
-	Server config.Endpoint
+	Server Server
 
 	// HelloName is the name pbem gives in EHLO. Default "localhost".
 	HelloName string
@@ -120,11 +133,11 @@ func (o *Options) withDefaults() Options {
 	if o != nil {
 		r = *o
 	}
-	if r.Server == (config.Endpoint{}) {
-		r.Server = config.Endpoint{Host: "127.0.0.1", Port: 2525, Security: config.SecurityNone}
+	if r.Server.isZero() {
+		r.Server = Server{Host: "127.0.0.1", Port: 2525, Security: mailconn.SecurityNone}
 	}
 	if r.Server.Security == "" {
-		r.Server.Security = config.SecurityTLS
+		r.Server.Security = mailconn.SecurityTLS
 	}
 	if r.HelloName == "" {
 		r.HelloName = DefaultHelloName
@@ -180,29 +193,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// FromConfig returns the Options pbem's config asks for: the SMTP endpoint
-// (embedded or external), the rate, attempts and backoff of mail.smtp, the
-// referee as game.referee, and failure reports sent from mail.address under
-// the game's name. Now, Sleep, Dial, Logger and TLSConfig are left to their
-// defaults.
-func FromConfig(c *config.Config) *Options {
-	s := c.Mail.SMTP
-	hello := DefaultHelloName
-	if _, d, ok := strings.Cut(c.Mail.Address, "@"); ok && d != "" {
-		hello = d
-	}
-	return &Options{
-		Server:         c.SMTPEndpoint(),
-		HelloName:      hello,
-		RatePerMinute:  s.RatePerMinute,
-		MaxAttempts:    s.MaxAttempts,
-		BackoffInitial: s.BackoffInitial,
-		BackoffMax:     s.BackoffMax,
-		Referee:        c.Game.Referee,
-		ReportFrom:     mail.Address{Name: c.Game.Name, Address: c.Mail.Address},
 	}
 }
 

@@ -385,7 +385,7 @@ func TestPlaintextOnlyToLoopback(t *testing.T) {
 	for _, host := range []string{"192.0.2.1", "mail.example.org", "localhost.example.org"} {
 		dialed := false
 		f := newFixture(t, sinkOptions{}, func(o *Options) {
-			o.Server = config.Endpoint{Host: host, Security: config.SecurityNone}
+			o.Server = Server{Host: host, Security: config.SecurityNone}
 			o.Dial = func(context.Context, string, string) (net.Conn, error) {
 				dialed = true
 				return nil, errors.New("must not dial")
@@ -604,23 +604,6 @@ func TestNewDoesNoIO(t *testing.T) {
 	if o.opts.Server.Host != "127.0.0.1" || o.opts.Server.Port != 2525 || o.opts.Server.Security != config.SecurityNone ||
 		o.opts.RatePerMinute != DefaultRatePerMinute || o.opts.MaxAttempts != DefaultMaxAttempts {
 		t.Errorf("defaults %+v", o.opts)
-	}
-}
-
-// TestFromConfig: the config's SMTP settings, referee and game address
-// become the options.
-func TestFromConfig(t *testing.T) {
-	c := config.Default()
-	c.Mail.Mode = config.ModeExternal
-	c.Mail.SMTP.Host = "smtp.example.org"
-	c.Mail.SMTP.Security = config.SecuritySTARTTLS
-	c.Mail.SMTP.Username = "orders@example.org"
-	c.Mail.SMTP.RatePerMinute = 12
-	o := FromConfig(c)
-	if o.Server.Host != "smtp.example.org" || o.Server.Port != 587 || o.RatePerMinute != 12 || o.MaxAttempts != 8 ||
-		o.BackoffInitial != 30*time.Second || o.Referee != c.Game.Referee || o.ReportFrom.Address != c.Mail.Address ||
-		o.HelloName != "pbem.localhost" {
-		t.Errorf("FromConfig = %+v", o)
 	}
 }
 

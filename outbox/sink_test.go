@@ -389,7 +389,7 @@ func newFixture(t testing.TB, so sinkOptions, edit func(*Options)) *fixture {
 		sec = config.SecurityNone
 	}
 	f.opts = &Options{
-		Server:         config.Endpoint{Host: "127.0.0.1", Port: f.sink.port, Security: sec},
+		Server:         Server{Host: "127.0.0.1", Port: f.sink.port, Security: sec},
 		TLSConfig:      &tls.Config{RootCAs: testRoots},
 		RatePerMinute:  600,
 		MaxAttempts:    5,

@@ -14,7 +14,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
-	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/mailconn"
 )
 
 var (
@@ -27,9 +27,9 @@ var (
 type target struct {
 	addr     string // host:port
 	host     string
-	security config.Security
+	security mailconn.Security
 	username string
-	password config.Password
+	password mailconn.Password
 	tls      *tls.Config
 }
 
@@ -43,15 +43,15 @@ func (o *Outbox) target() (*target, error) {
 	}
 	port := s.Port
 	switch s.Security {
-	case config.SecurityTLS:
+	case mailconn.SecurityTLS:
 		if port == 0 {
 			port = 465
 		}
-	case config.SecuritySTARTTLS:
+	case mailconn.SecuritySTARTTLS:
 		if port == 0 {
 			port = 587
 		}
-	case config.SecurityNone:
+	case mailconn.SecurityNone:
 		if port == 0 {
 			port = 25
 		}
@@ -64,13 +64,16 @@ func (o *Outbox) target() (*target, error) {
 	}
 	t.addr = net.JoinHostPort(t.host, strconv.Itoa(port))
 	if t.username != "" {
+		if s.Password == nil {
+			return nil, fmt.Errorf("outbox: no SMTP password is set for %s", t.username)
+		}
 		pw, err := s.Password.Value()
 		if err != nil {
 			return nil, fmt.Errorf("outbox: cannot read the SMTP password for %s: %w", t.username, err)
 		}
 		t.password = pw
 	}
-	if s.Security != config.SecurityNone {
+	if s.Security != mailconn.SecurityNone {
 		if o.opts.TLSConfig != nil {
 			t.tls = o.opts.TLSConfig.Clone()
 		} else {
@@ -111,7 +114,7 @@ func (o *Outbox) connect(ctx context.Context, t *target) (*session, *Error) {
 	if err != nil {
 		return nil, classify(StageConnect, t.addr, err)
 	}
-	if t.security == config.SecurityNone {
+	if t.security == mailconn.SecurityNone {
 		// The name was checked; check where it really led, too.
 		if ta, ok := nc.RemoteAddr().(*net.TCPAddr); !ok || !ta.IP.IsLoopback() {
 			nc.Close()
@@ -123,7 +126,7 @@ func (o *Outbox) connect(ctx context.Context, t *target) (*session, *Error) {
 
 	var c *smtp.Client
 	switch t.security {
-	case config.SecurityTLS:
+	case mailconn.SecurityTLS:
 		tc := tls.Client(nc, t.tls)
 		if err := tc.HandshakeContext(dctx); err != nil {
 			nc.Close()
@@ -131,7 +134,7 @@ func (o *Outbox) connect(ctx context.Context, t *target) (*session, *Error) {
 		}
 		nc = tc
 		c = smtp.NewClient(tc)
-	case config.SecuritySTARTTLS:
+	case mailconn.SecuritySTARTTLS:
 		c, err = smtp.NewClientStartTLS(nc, t.tls)
 		if err != nil {
 			nc.Close()
@@ -150,12 +153,12 @@ func (o *Outbox) connect(ctx context.Context, t *target) (*session, *Error) {
 	if err := c.Hello(o.opts.HelloName); err != nil {
 		s.close()
 		stage := StageGreeting
-		if t.security == config.SecuritySTARTTLS && isTLSError(err) {
+		if t.security == mailconn.SecuritySTARTTLS && isTLSError(err) {
 			stage = StageTLS // the handshake after STARTTLS runs with the first EHLO
 		}
 		return nil, classify(stage, t.addr, err)
 	}
-	if t.security == config.SecuritySTARTTLS {
+	if t.security == mailconn.SecuritySTARTTLS {
 		if _, ok := c.TLSConnectionState(); !ok {
 			s.close()
 			return nil, classify(StageTLS, t.addr, errNoSTARTTLS)

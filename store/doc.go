@@ -1,7 +1,14 @@
 // Package store is pbem's durable state: one SQLite file (pbem.db in the data
 // directory) holding games, nations, turn snapshots, their events, received
-// mail, submissions (order sheets, treaties, requests), the outbound mail queue
-// and a little daemon bookkeeping. Nothing else in pbem keeps state on disk.
+// mail, submissions (order sheets, treaties, requests), the outbound mail queue,
+// and the game's state between turns in typed tables — the treaty ledger and
+// the ledger each turn was resolved from, early closes, reopenings, holds,
+// battles on the referee's table, reminders and notices sent, the last run,
+// the turn runner's and the intake's and outbox's health (turnstate.go,
+// treaties.go, runs.go) — and the mail's bookkeeping (mailmarks.go: which
+// mail first came with a Message-ID, how far each mailbox was read). Nothing
+// else in pbem keeps state on disk, and every value has a column: the meta
+// table (meta.go) holds no state of pbem's.
 //
 // # Durability
 //

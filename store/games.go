@@ -349,3 +349,92 @@ func (tx *Tx) mustNation(ctx context.Context, gameID, nation string) error {
 	}
 	return nil
 }
+
+// DiceKey returns the game's secret dice key (each turn's seed is made
+// from it); ok is false while it has none.
+func (db *DB) DiceKey(ctx context.Context, gameID string) (key string, ok bool, err error) {
+	var k sql.NullString
+	err = db.view(ctx, func(tx *Tx) error {
+		return tx.queryRow(ctx, `SELECT dice_key FROM games WHERE id = ?`, gameID).Scan(&k)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, fmt.Errorf("store: game %q: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("store: reading the dice key of %s: %w", gameID, err)
+	}
+	return k.String, k.Valid, nil
+}
+
+// EnsureDiceKey gives the game the key make returns if it has none yet; a
+// key once set stays. make is called only when one is needed.
+func (db *DB) EnsureDiceKey(ctx context.Context, gameID string, make func() (string, error)) error {
+	return db.Update(ctx, func(tx *Tx) error {
+		var k sql.NullString
+		err := tx.queryRow(ctx, `SELECT dice_key FROM games WHERE id = ?`, gameID).Scan(&k)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("store: game %q: %w", gameID, ErrNotFound)
+		}
+		if err != nil || k.Valid {
+			return err
+		}
+		key, err := make()
+		if err != nil {
+			return err
+		}
+		return tx.setDiceKey(ctx, gameID, key)
+	})
+}
+
+// SetDiceKey sets the game's dice key, replacing any (a demo that must
+// roll the same dice every time sets its own).
+func (db *DB) SetDiceKey(ctx context.Context, gameID, key string) error {
+	return db.Update(ctx, func(tx *Tx) error { return tx.setDiceKey(ctx, gameID, key) })
+}
+
+func (tx *Tx) setDiceKey(ctx context.Context, gameID, key string) error {
+	if err := nonEmpty("SetDiceKey", "GameID", gameID, "key", key); err != nil {
+		return err
+	}
+	res, err := tx.exec(ctx, `UPDATE games SET dice_key = ? WHERE id = ?`, key, gameID)
+	if err != nil {
+		return fmt.Errorf("store: SetDiceKey %s: %w", gameID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: game %q: %w", gameID, ErrNotFound)
+	}
+	return nil
+}
+
+// StartReportsQueued reports whether the game's starting reports were
+// queued (MarkStartReportsQueued).
+func (db *DB) StartReportsQueued(ctx context.Context, gameID string) (ok bool, err error) {
+	err = db.view(ctx, func(tx *Tx) error { ok, err = tx.StartReportsQueued(ctx, gameID); return err })
+	return ok, err
+}
+
+// StartReportsQueued is DB.StartReportsQueued inside a transaction.
+func (tx *Tx) StartReportsQueued(ctx context.Context, gameID string) (bool, error) {
+	var at sql.NullString
+	err := tx.queryRow(ctx, `SELECT start_reports_at FROM games WHERE id = ?`, gameID).Scan(&at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("store: game %q: %w", gameID, ErrNotFound)
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: reading whether the starting reports of %s were queued: %w", gameID, err)
+	}
+	return at.Valid, nil
+}
+
+// MarkStartReportsQueued records that the game's starting reports were
+// queued at at.
+func (tx *Tx) MarkStartReportsQueued(ctx context.Context, gameID string, at time.Time) error {
+	res, err := tx.exec(ctx, `UPDATE games SET start_reports_at = ? WHERE id = ?`, encTime(at), gameID)
+	if err != nil {
+		return fmt.Errorf("store: MarkStartReportsQueued %s: %w", gameID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: game %q: %w", gameID, ErrNotFound)
+	}
+	return nil
+}

@@ -7,9 +7,15 @@ import (
 	"fmt"
 )
 
-// GetMeta returns the value stored under key, and whether there is one. The
-// meta table is for the daemon's bookkeeping, such as the last UIDVALIDITY
-// seen per mailbox; game data has tables of its own.
+// The meta table is free text under free keys, and pbem keeps nothing there:
+// every kind of the game's state, and of the mail's bookkeeping, has a
+// typed table of its own (migrations 9 and 10 moved what older pbems kept
+// here; daemon/gamestate.go lists them). A key of a game the file does not
+// hold, which those moves cannot give a home, is left as it was. The table
+// and GetMeta and SetMeta stay for tests and for tools that want a scratch
+// note in the file; a new kind of state gets a table, not a key.
+
+// GetMeta returns the value stored under key, and whether there is one.
 func (db *DB) GetMeta(ctx context.Context, key string) (value string, ok bool, err error) {
 	err = db.view(ctx, func(tx *Tx) error { value, ok, err = tx.GetMeta(ctx, key); return err })
 	return value, ok, err

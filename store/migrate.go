@@ -15,6 +15,14 @@ type migration struct {
 	sql     string
 }
 
+// moves are the steps that also move rows: after a step's SQL, in the same
+// transaction, its move carries rows an older schema kept elsewhere into
+// the new tables (the meta keys of a game's state, migrate_meta.go).
+var moves = map[int]func(ctx context.Context, tx *sql.Tx, now time.Time) error{
+	9:  moveGameState,
+	10: moveMailBookkeeping,
+}
+
 // migrations is the schema, oldest first; versions are 1, 2, 3, … in order
 // (TestMigrationList checks it). Every table is STRICT, so a wrong Go type
 // fails loudly instead of being stored as text.
@@ -167,7 +175,209 @@ ALTER TABLE mail ADD COLUMN arrival_note TEXT NOT NULL DEFAULT '';          -- w
 ALTER TABLE outbox ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
 CREATE INDEX outbox_pending_priority ON outbox(state, priority, created_at, id, next_attempt_at);
 `},
+	{9, "the game's state in typed tables, out of meta", gameStateSQL},
+	{10, "mail bookkeeping in typed tables, out of meta", `
+-- The first mail with a sender, Message-ID and text (daemon/mail.go): a
+-- resend with new bytes but the same three is the same mail.
+CREATE TABLE mail_claims (
+	sender     TEXT NOT NULL,
+	message_id TEXT NOT NULL,
+	text_sha   TEXT NOT NULL,   -- the first 12 bytes of the SHA-256 of its texts, hex
+	mail_id    INTEGER NOT NULL REFERENCES mail(id),
+	PRIMARY KEY (sender, message_id, text_sha)
+) STRICT;
+
+-- The intake's place in each mailbox (inbox/intake.go): the last
+-- UIDVALIDITY seen, and the highest UID stored under each UIDVALIDITY.
+CREATE TABLE mailboxes (
+	mailbox     TEXT PRIMARY KEY,
+	uidvalidity INTEGER NOT NULL,
+	updated_at  TEXT NOT NULL
+) STRICT;
+CREATE TABLE mailbox_marks (
+	mailbox     TEXT NOT NULL,
+	uidvalidity INTEGER NOT NULL,
+	last_uid    INTEGER NOT NULL,
+	updated_at  TEXT NOT NULL,
+	PRIMARY KEY (mailbox, uidvalidity)
+) STRICT;
+
+-- How the outbox's sending goes (outbox/health.go): one row.
+CREATE TABLE outbox_health (
+	id            INTEGER PRIMARY KEY CHECK (id = 1),
+	run           TEXT NOT NULL,
+	ok            INTEGER NOT NULL CHECK (ok IN (0, 1)),
+	since         TEXT NOT NULL,
+	failures      INTEGER NOT NULL,
+	last_error    TEXT NOT NULL,
+	last_error_at TEXT            -- NULL before the first failure
+) STRICT;
+`},
 }
+
+// gameStateSQL is migration 9: every kind of a game's state that the daemon
+// kept as JSON under meta keys gets a table of its own (daemon/gamestate.go
+// names the code that reads and writes each).
+const gameStateSQL = `
+-- The treaty ledger (daemon/treaty.go): the game's treaties as they stand
+-- between turns (turn NULL), and the ledger each turn was resolved from
+-- (turn n), which a rerun and the archive resolve from again.
+CREATE TABLE treaty_ledgers (
+	id      INTEGER PRIMARY KEY,
+	game_id TEXT NOT NULL REFERENCES games(id),
+	turn    INTEGER CHECK (turn IS NULL OR turn >= 1)
+) STRICT;
+CREATE UNIQUE INDEX treaty_ledgers_now ON treaty_ledgers(game_id) WHERE turn IS NULL;
+CREATE UNIQUE INDEX treaty_ledgers_of_turn ON treaty_ledgers(game_id, turn) WHERE turn IS NOT NULL;
+
+CREATE TABLE treaties (
+	ledger_id INTEGER NOT NULL REFERENCES treaty_ledgers(id) ON DELETE CASCADE,
+	seq       INTEGER NOT NULL,            -- its place in the ledger
+	treaty    TEXT NOT NULL,               -- its ID, "T3"
+	title     TEXT NOT NULL,
+	text      TEXT NOT NULL,
+	proposer  TEXT NOT NULL DEFAULT '',    -- the party that sent it
+	submitted INTEGER NOT NULL DEFAULT 0,  -- the turn open when it came
+	ratified  INTEGER NOT NULL DEFAULT 0,  -- the turn the last party attested in; 0 while awaited
+	published INTEGER NOT NULL DEFAULT 0,  -- the turn it was published at; 0 before
+	PRIMARY KEY (ledger_id, seq),
+	UNIQUE (ledger_id, treaty)
+) STRICT;
+
+CREATE TABLE treaty_parties (
+	ledger_id INTEGER NOT NULL,
+	seq       INTEGER NOT NULL,
+	pos       INTEGER NOT NULL,
+	nation    TEXT NOT NULL,
+	PRIMARY KEY (ledger_id, seq, pos),
+	FOREIGN KEY (ledger_id, seq) REFERENCES treaties(ledger_id, seq) ON DELETE CASCADE
+) STRICT;
+
+CREATE TABLE treaty_attestations (
+	ledger_id INTEGER NOT NULL,
+	seq       INTEGER NOT NULL,
+	pos       INTEGER NOT NULL,
+	nation    TEXT NOT NULL,
+	PRIMARY KEY (ledger_id, seq, pos),
+	FOREIGN KEY (ledger_id, seq) REFERENCES treaties(ledger_id, seq) ON DELETE CASCADE
+) STRICT;
+
+CREATE TABLE treaty_penalties (
+	ledger_id INTEGER NOT NULL,
+	seq       INTEGER NOT NULL,
+	pos       INTEGER NOT NULL,
+	offender  TEXT NOT NULL,
+	aggrieved TEXT NOT NULL,
+	since     INTEGER NOT NULL,            -- the turn the referee found the breach
+	ended     INTEGER NOT NULL DEFAULT 0,  -- the turn the aggrieved party ended it; 0 while it runs
+	PRIMARY KEY (ledger_id, seq, pos),
+	FOREIGN KEY (ledger_id, seq) REFERENCES treaties(ledger_id, seq) ON DELETE CASCADE
+) STRICT;
+
+-- Treaties mailed to every nation once public (daemon/treaty.go).
+CREATE TABLE treaty_publications (
+	game_id   TEXT NOT NULL REFERENCES games(id),
+	treaty    TEXT NOT NULL,
+	mailed_at TEXT NOT NULL,
+	PRIMARY KEY (game_id, treaty)
+) STRICT;
+
+-- A turn's orders closed early (daemon/closing.go): by the referee's
+-- RESOLVE NOW or the last FINAL sheet.
+CREATE TABLE turn_closings (
+	game_id   TEXT NOT NULL REFERENCES games(id),
+	turn      INTEGER NOT NULL,
+	at        TEXT NOT NULL,               -- sheets that reached the server after it are late
+	closed_by TEXT NOT NULL CHECK (closed_by IN ('resolve-now', 'final')),
+	mail_id   INTEGER,                     -- the mail that closed it; NULL for none
+	referee   INTEGER NOT NULL DEFAULT 0 CHECK (referee IN (0, 1)),  -- the referee's RESOLVE NOW is in
+	PRIMARY KEY (game_id, turn)
+) STRICT;
+
+-- A turn open again after a rollback or a rerun (daemon/rollback.go).
+CREATE TABLE turn_reopenings (
+	game_id         TEXT NOT NULL REFERENCES games(id),
+	turn            INTEGER NOT NULL,
+	last_submission INTEGER NOT NULL DEFAULT 0,  -- the turn's last submission before it; 0 for none
+	at              TEXT NOT NULL,
+	PRIMARY KEY (game_id, turn)
+) STRICT;
+
+-- A turn held by the mail-outage guard (daemon/outage.go).
+CREATE TABLE turn_holds (
+	game_id  TEXT NOT NULL REFERENCES games(id),
+	turn     INTEGER NOT NULL,
+	deadline TEXT NOT NULL,                -- the deadline it was held at
+	why      TEXT NOT NULL,
+	held_at  TEXT NOT NULL,
+	released INTEGER NOT NULL DEFAULT 0 CHECK (released IN (0, 1)),  -- let go once the mail worked (after_outage: resolve)
+	PRIMARY KEY (game_id, turn)
+) STRICT;
+
+-- A land battle fought on the referee's table (daemon/tabletop.go).
+CREATE TABLE tabletop_battles (
+	game_id       TEXT NOT NULL REFERENCES games(id),
+	turn          INTEGER NOT NULL,
+	hex           TEXT NOT NULL,
+	sheet_sent_at TEXT,   -- when its sheet was mailed to the referee
+	model_at      TEXT,   -- when it was left to the model, unanswered
+	PRIMARY KEY (game_id, turn, hex)
+) STRICT;
+
+-- The reminders queued before a deadline (daemon/reminders.go).
+CREATE TABLE reminders (
+	game_id   TEXT NOT NULL REFERENCES games(id),
+	turn      INTEGER NOT NULL,
+	deadline  TEXT NOT NULL,   -- the deadline reminded of, to the second
+	queued_at TEXT NOT NULL,
+	PRIMARY KEY (game_id, turn, deadline)
+) STRICT;
+
+-- Notices to the referee queued once for what they tell (the mail
+-- server's clock, a refused login, a held turn).
+CREATE TABLE notices (
+	game_id   TEXT NOT NULL REFERENCES games(id),
+	kind      TEXT NOT NULL CHECK (kind IN ('clock', 'imap-login', 'outage')),
+	subject   TEXT NOT NULL,   -- what makes it once: see store.Notice
+	queued_at TEXT NOT NULL,
+	PRIMARY KEY (game_id, kind, subject)
+) STRICT;
+
+-- The last run of "pbem run" (daemon/runstate.go).
+CREATE TABLE runs (
+	game_id    TEXT PRIMARY KEY REFERENCES games(id),
+	pid        INTEGER NOT NULL,
+	host       TEXT NOT NULL,
+	started_at TEXT NOT NULL,
+	stopped_at TEXT             -- NULL while it runs, or if it was killed
+) STRICT;
+
+-- What the turn runner is doing (daemon/runstate.go).
+CREATE TABLE turn_runners (
+	game_id TEXT PRIMARY KEY REFERENCES games(id),
+	run     TEXT NOT NULL,
+	turn    INTEGER NOT NULL,
+	state   TEXT NOT NULL CHECK (state IN ('open', 'no-deadline', 'catching-up', 'held', 'table', 'resolving', 'failing', 'over')),
+	why     TEXT NOT NULL DEFAULT '',
+	since   TEXT NOT NULL
+) STRICT;
+
+-- The intake's health (daemon/outage.go).
+CREATE TABLE intake_health (
+	game_id     TEXT PRIMARY KEY REFERENCES games(id),
+	run         TEXT NOT NULL,
+	up          INTEGER NOT NULL CHECK (up IN (0, 1)),
+	since       TEXT NOT NULL,
+	last_error  TEXT NOT NULL DEFAULT '',
+	outage_from TEXT,   -- the last outage; NULL for none yet
+	outage_to   TEXT    -- NULL while it goes on
+) STRICT;
+
+-- The game's secret dice key (daemon/turn.go), and when its starting
+-- reports were queued (daemon/startreports.go).
+ALTER TABLE games ADD COLUMN dice_key TEXT;
+ALTER TABLE games ADD COLUMN start_reports_at TEXT;
+`
 
 // mailArrivalMigration records with each mail how the mail server says it
 // arrived (Mail.Arrival): in the embedded mode, the server's own record of
@@ -263,6 +473,11 @@ func applyMigration(ctx context.Context, w *sql.DB, path string, m migration, kn
 	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("store: %s: migration %d (%s): %w", path, m.version, m.name, err)
+	}
+	if move := moves[m.version]; move != nil {
+		if err := move(ctx, tx, now()); err != nil {
+			return fmt.Errorf("store: %s: migration %d (%s): %w", path, m.version, m.name, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 		m.version, m.name, encTime(now())); err != nil {

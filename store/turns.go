@@ -182,6 +182,33 @@ func (db *DB) LatestTurnHead(ctx context.Context, gameID string) (rec TurnRecord
 	return rec, err
 }
 
+// TurnsInForce returns, by turn, the record in force of every turn of a
+// game (the latest version not voided), without the blobs (State, EventLog
+// and Dice are nil): what a caller that keeps something built from the
+// records needs to see whether they are still the ones in force.
+func (db *DB) TurnsInForce(ctx context.Context, gameID string) (recs []TurnRecord, err error) {
+	err = db.view(ctx, func(tx *Tx) error {
+		rows, err := tx.query(ctx, `SELECT turn, MAX(version) FROM turns WHERE game_id = ? AND status != 'voided'
+			GROUP BY turn ORDER BY turn`, gameID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			rec := TurnRecord{GameID: gameID}
+			if err := rows.Scan(&rec.Turn, &rec.Version); err != nil {
+				return err
+			}
+			recs = append(recs, rec)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: listing the turns in force of %q: %w", gameID, err)
+	}
+	return recs, nil
+}
+
 // Turn returns the latest version of one turn that is not voided.
 func (db *DB) Turn(ctx context.Context, gameID string, turn int) (rec TurnRecord, err error) {
 	err = db.view(ctx, func(tx *Tx) error { rec, err = tx.Turn(ctx, gameID, turn); return err })
