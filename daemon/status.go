@@ -90,8 +90,8 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID, Turn: st.Turn,
-		TurnLabel: st.Calendar.Label(st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
+	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.rulesetID(), Turn: st.Turn,
+		TurnLabel: g.labelOf(st, st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
 	if v := st.Victory; v != nil && len(v.Winners) > 0 {
 		s.Victory, s.Over, s.VictoryTurn = g.victorySentence(st, v), g.gameOver(st) != nil, victoryTurn(st, v)
 	}
