@@ -332,3 +332,18 @@ func (g *Game) handleCampaignResult(ctx context.Context, m store.Mail, ex *inbox
 	}
 	return out, nil
 }
+
+// AwaitingBattles returns the battles of the open turn that wait for the
+// referee's table, each with its sheet (for a game played through the
+// seam; none for an SYW game, whose battle sheets tabletop.go mails). It
+// resolves the turn on trial and saves nothing.
+func (g *Game) AwaitingBattles(ctx context.Context) ([]campaign.BattleSheet, error) {
+	if g.seamOnly == nil {
+		return nil, nil
+	}
+	res, _, err := g.campaignTrial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res.Awaiting, nil
+}

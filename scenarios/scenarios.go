@@ -56,3 +56,10 @@ func IsDefault(dir string) bool {
 	dir = filepath.ToSlash(filepath.Clean(dir))
 	return dir == DefaultDir || len(dir) > len(DefaultDir) && dir[len(dir)-len(DefaultDir)-1:] == "/"+DefaultDir
 }
+
+// IsTrossian reports whether dir names the Trossian scenario folder: its
+// path ends in scenarios/trossian (relative to any folder).
+func IsTrossian(dir string) bool {
+	dir = filepath.ToSlash(filepath.Clean(dir))
+	return dir == TrossianDir || len(dir) > len(TrossianDir) && dir[len(dir)-len(TrossianDir)-1:] == "/"+TrossianDir
+}
