@@ -240,6 +240,9 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 				cfg.ScenarioDir(), err)
 		}
 		g.Map = g.Scenario.Map
+		// seam.go: the SYW adapter behind Campaign; the daemon serves the
+		// game by its SYW path (campaign.HexPlayed).
+		g.Campaign, g.CampaignScenario = campaign.SYWGame(g.Scenario, g.Rules, cfg.Game.Battles == "table")
 	}
 	if g.DB == nil && !opts.NoStore {
 		// The data folder holds the store and the mailboxes, raw mail with

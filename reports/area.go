@@ -233,7 +233,11 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		if x.Navy {
 			place = x.Place.String()
 		}
-		seen = append(seen, fmt.Sprintf("%s (%s) at %s: %s", x.ID, x.Nation, place, x.Size))
+		line := fmt.Sprintf("%s (%s) at %s", x.ID, x.Nation, place)
+		if x.Size != "" {
+			line += ": " + x.Size
+		}
+		seen = append(seen, line)
 	}
 	if !f.referee {
 		if len(seen) == 0 {
@@ -427,7 +431,13 @@ func areaPDF(w *bytes.Buffer, in AreaInput, f areaFacts, who string) error {
 		head = who + ", the opening position"
 	}
 	pdf.MultiCell(0, 6, head, "", "L", false)
+	// The cover: the summary and, after a turn, what happened.
+	rest := secs[1:]
 	d.sectionPrint(secs[0])
+	if !in.Starting && len(rest) > 0 {
+		d.sectionPrint(rest[0])
+		rest = rest[1:]
+	}
 	// The map, landscape, with the key beside it.
 	d.landscape()
 	pw, ph := pdf.GetPageSize()
@@ -443,7 +453,7 @@ func areaPDF(w *bytes.Buffer, in AreaInput, f areaFacts, who string) error {
 	areadraw.Draw(pdf, in.Map, areaMarks(in, f), areadraw.Options{X: margin, Y: margin + 5, W: pw - 2*margin - keyW - 4, H: ph - 2*margin - 10})
 	areadraw.Legend(pdf, in.Map, pw-margin-keyW, margin+5)
 	d.portrait()
-	for _, s := range secs[1:] {
+	for _, s := range rest {
 		d.sectionPrint(s)
 	}
 	return d.finish(w)
