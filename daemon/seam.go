@@ -241,3 +241,44 @@ func (g *Game) seamRefusal(verb string) error {
 	return refusef("the %s campaign's games do not take this command (it needs what only the SYW campaign has); "+
 		"docs/referee.md lists the commands each campaign takes", g.rulesetID())
 }
+
+// RulesName names the game's rules for people: the SYW edition's name
+// ("SYW 1752"), or the campaign's ruleset for a game played through the
+// seam ("trossian").
+func (g *Game) RulesName() string {
+	if g.Rules != nil {
+		return g.Rules.Name
+	}
+	return g.rulesetID()
+}
+
+// ScenarioName names the game's map for people.
+func (g *Game) ScenarioName() string {
+	if g.Map != nil {
+		return g.Map.Name
+	}
+	if g.CampaignScenario != nil {
+		return g.CampaignScenario.Name()
+	}
+	return ""
+}
+
+// TurnLabel labels a turn for people on the game's calendar ("Turn 2, May
+// 1752", "Turn 2, Mid Spring 1801").
+func (g *Game) TurnLabel(st *engine.State, turn int) string { return g.labelOf(st, turn) }
+
+// CheckSheet checks an order sheet of a game played through the seam with
+// its campaign's checker, against the game as it stands, as a mail would
+// be checked, saving nothing ("pbem check"). nation may be "" (the
+// sheet's NATION line).
+func (g *Game) CheckSheet(ctx context.Context, text string, nation game.NationID) (*campaign.Reply, error) {
+	if g.Campaign == nil {
+		return nil, fmt.Errorf("game %s has no campaign behind the seam", g.ID())
+	}
+	cs, err := g.CampaignState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	deadline, _ := g.Deadline(ctx)
+	return g.Campaign.Check(text, campaign.CheckContext{State: cs, Game: g.ID(), Nation: nation, Deadline: deadline, Zone: g.Zone}), nil
+}
