@@ -21,7 +21,8 @@ import (
 // referee_rulings.go (APPROVE, DENY, BREACH, LIFT), referee_deadline.go
 // (DEADLINE SET, EXTEND), referee_turn.go (RESOLVE NOW, PREVIEW, STATUS,
 // ROLLBACK, RERUN), referee_mail.go (RESEND, REQUEUE), referee_passwords.go (RESET
-// PASSWORD), referee_table.go (BATTLE hex TABLE). An entry (refKind) gives
+// PASSWORD), referee_table.go (BATTLE hex TABLE), referee_rule.go (RULE,
+// a ruling in a campaign played through the seam). An entry (refKind) gives
 // its command
 //
 //   - decide: reads what the command needs — the store, the turn open, what
@@ -61,6 +62,7 @@ var refereeKinds = []refereeEntry{
 	resendKind, requeueKind, // referee_mail.go
 	passwordResetKind, // referee_passwords.go
 	tableBattleKind,   // referee_table.go
+	ruleKind,          // referee_rule.go
 }
 
 // turnUse is how a command depends on the turn open.

@@ -185,10 +185,42 @@ func TestTrossianGameByMail(t *testing.T) {
 		t.Fatalf("Ostmark's report of the battle:\n%s", body(rep))
 	}
 
+	// The referee's rulings: recorded for the open turn, carried out when
+	// it resolves.
+	cmd = h.send("referee@pbem.localhost", "rulings", refereeCommand("RULE COURIERS varn +1", `RULE TELL ostmark "The plans say Norvale marches on Kessel."`, "RULE AP Nowhere +5x"))
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if strings.Count(body(ans), "recorded for Turn 3, Late Spring 1801") != 2 || !strings.Contains(body(ans), "line 4:") {
+		t.Fatalf("the answer to RULE:\n%s", body(ans))
+	}
+	h.send("referee@pbem.localhost", "resolve", refereeCommand("RESOLVE NOW"))
+	h.waitTurn(3)
+	if rec, _ := g.DB.LatestTurn(ctx, "tross"); strings.Count(string(rec.EventLog), `"RulingDone"`) != 2 {
+		t.Errorf("turn 3's rulings were not carried out:\n%s", rec.EventLog)
+	}
+	rep, _ = h.waitFor("ostmark@pbem.localhost", "pw-ostmark", subjectHas("Turn 3, Late Spring 1801 resolved"))
+	if !strings.Contains(body(rep), "Norvale marches on Kessel") {
+		t.Errorf("Ostmark was not told the ruling:\n%s", body(rep))
+	}
+
 	// A command only SYW has is refused with the reason.
 	cmd = h.send("referee@pbem.localhost", "preview", refereeCommand("PREVIEW"))
 	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ans), "REFUSED") || !strings.Contains(body(ans), "campaign's games do not take this command") {
 		t.Fatalf("PREVIEW in a Trossian game:\n%s", body(ans))
+	}
+}
+
+// TestSYWRefusesRule: an SYW game refuses the Trossian campaign's RULE,
+// saying what its rulings are; it holds the SYW adapter as its Campaign
+// and is served by the SYW path.
+func TestSYWRefusesRule(t *testing.T) {
+	h := newHarness(t, nil)
+	if h.d.Game.Campaign == nil || h.d.Game.Map == nil {
+		t.Fatalf("an SYW game opened with campaign %v, map %v", h.d.Game.Campaign, h.d.Game.Map)
+	}
+	cmd := h.send("referee@pbem.localhost", "rulings", refereeCommand("RULE COURIERS eisenmark +1"))
+	ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "REFUSED") || !strings.Contains(body(ans), "an SYW ruling answers a player's request (APPROVE)") {
+		t.Fatalf("RULE in an SYW game:\n%s", body(ans))
 	}
 }

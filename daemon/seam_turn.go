@@ -18,7 +18,8 @@ import (
 
 // A turn of a game played through the seam (seam.go). Its inputs are read
 // from the store as for SYW — the sheets in force (decoded with the
-// campaign's codec), the referee's tabletop results, the turn's seed — and
+// campaign's codec), the referee's tabletop results and rulings (RULE,
+// referee_rule.go), the turn's seed — and
 // the campaign resolves it (campaign.Game.Resolve). A turn that meets a
 // battle waits for the referee's table: the turn is resolved on trial
 // (nothing saved) and each battle without a result gets its sheet mailed
@@ -103,7 +104,11 @@ func (g *Game) campaignInput(ctx context.Context, from store.TurnRecord) (campai
 	if err != nil {
 		return campaign.TurnInput{}, nil, err
 	}
-	return campaign.TurnInput{State: cs, Orders: orders, Results: results, Seed: seed}, nmr, nil
+	rulings, err := g.campaignRulings(ctx, turn) // referee_rule.go
+	if err != nil {
+		return campaign.TurnInput{}, nil, err
+	}
+	return campaign.TurnInput{State: cs, Orders: orders, Rulings: rulings, Results: results, Seed: seed}, nmr, nil
 }
 
 // decideCampaign is decideFrom for a game played through the seam.
