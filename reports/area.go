@@ -443,9 +443,13 @@ func areaPDF(w *bytes.Buffer, in AreaInput, f areaFacts, who string) error {
 	pw, ph := pdf.GetPageSize()
 	pdf.SetFont(fonts.Sans, "B", 11)
 	pdf.SetTextColor(120, 20, 24)
-	mapTitle := "The map as " + who + " sees it, " + f.label
+	when := "after " + in.TurnLabel
+	if in.Starting {
+		when = "at the opening, " + f.label
+	}
+	mapTitle := "The map as " + who + " sees it " + when
 	if f.referee {
-		mapTitle = "The map, every force, " + f.label
+		mapTitle = "The map, every force, " + when
 	}
 	pdf.Text(margin, margin+2, mapTitle)
 	pdf.SetTextColor(0, 0, 0)

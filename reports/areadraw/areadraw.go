@@ -304,7 +304,8 @@ func (d *drawer) fog() {
 		}
 		x0, y0 := d.cell(r, c0)
 		x1, y1 := d.cell(r+1, c1)
-		d.pdf.Rect(x0, y0, x1-x0+0.05, y1-y0+0.05, "F")
+		// Exactly the run: a translucent wash laid twice would show as a stripe.
+		d.pdf.Rect(x0, y0, x1-x0, y1-y0, "F")
 	})
 	d.pdf.SetAlpha(1, "Normal")
 }
