@@ -195,8 +195,7 @@ func ForRuleset(id string) (Campaign, error) {
 	return nil, fmt.Errorf("unknown ruleset %q: expected one of %v", id, RulesetIDs())
 }
 
-// RulesetIDs lists every ruleset of every campaign, sorted: the list config
-// validation will read in the wiring phase.
+// RulesetIDs lists every ruleset of every campaign, sorted.
 func RulesetIDs() []string {
 	var out []string
 	for _, c := range campaigns {

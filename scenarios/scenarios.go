@@ -22,7 +22,7 @@ var files embed.FS
 var trossianFiles embed.FS
 
 // TrossianDir is the Trossian campaign's default scenario folder as configs
-// will name it (the wiring phase's pbem init --scenario trossian).
+// name it (pbem init --scenario trossian writes a copy of it).
 const TrossianDir = "scenarios/trossian"
 
 // Trossian returns the Trossian campaign's default scenario (seed 004):
