@@ -32,6 +32,7 @@ func draw(t *testing.T, m *areamap.Map, mk *areadraw.Marks) ([]byte, areadraw.Pr
 	pdf := fpdf.New("L", "mm", "A4", "")
 	pdf.SetCreationDate(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
 	pdf.SetCompression(false)
+	pdf.SetCatalogSort(true) // fpdf writes its resources in map order otherwise
 	pdf.AddPage()
 	pr := areadraw.Draw(pdf, m, mk, areadraw.Options{X: 10, Y: 10, W: 200, H: 180})
 	areadraw.Legend(pdf, m, 215, 10)
