@@ -24,7 +24,13 @@ func runDemo(e *env, c *command, args []string) int {
 	if code, ok := parseNoArgs(e, c, fs, args); !ok {
 		return code
 	}
-	if *scen == "trossian" || scenarios.IsTrossian(*scen) {
+	trossianGame := false
+	if *scen == "" { // a Trossian game folder's config plays the Trossian demo on its scenario
+		if cfg, err := config.Load(e.configPath); err == nil && cfg.Game.Ruleset == "trossian" {
+			*scen, trossianGame = cfg.Path(cfg.Game.Scenario), true
+		}
+	}
+	if trossianGame || *scen == "trossian" || scenarios.IsTrossian(*scen) {
 		// The Trossian campaign's year (seed 004), with its own default seed.
 		seedGiven := false
 		fs.Visit(func(f *flag.Flag) { seedGiven = seedGiven || f.Name == "seed" })
