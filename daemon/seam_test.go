@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/syw-pbem/pbem/config"
 )
@@ -160,6 +161,11 @@ func TestTrossianGameByMail(t *testing.T) {
 	h.settle()
 	if rec, _ := g.DB.LatestTurn(ctx, "tross"); rec.Turn != 1 {
 		t.Fatal("turn 2 was resolved before its battle's result came")
+	}
+	// pbem status shows the battle waiting for its result.
+	if s, err := g.Status(ctx); err != nil || !strings.Contains(s.Text(time.Now()), "Trossburg") ||
+		!strings.Contains(s.Text(time.Now()), "PENDING: answer with its RESULT") {
+		t.Errorf("status while the battle waits (%v):\n%s", err, s.Text(time.Now()))
 	}
 	cmd := h.send("referee@pbem.localhost", "result", refereeCommand("RESULT Trossburg", "OUTCOME win", "WINNER ostmark", "UNIT N1 hussars DESTROYED 1", "END"))
 	ans, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))

@@ -352,3 +352,35 @@ func (g *Game) AwaitingBattles(ctx context.Context) ([]campaign.BattleSheet, err
 	}
 	return res.Awaiting, nil
 }
+
+// campaignTableBattles is tableBattles for a game played through the seam:
+// the battles whose result is in, and those whose sheet went out and that
+// still wait.
+func (g *Game) campaignTableBattles(ctx context.Context, turn int) ([]BattleStatus, error) {
+	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	if err != nil {
+		return nil, err
+	}
+	var out []BattleStatus
+	done := map[string]bool{}
+	for _, s := range subs {
+		if s.Kind == KindTabletop && s.Valid && !done[s.ReceiptHash] {
+			done[s.ReceiptHash] = true
+			out = append(out, BattleStatus{Hex: s.ReceiptHash, Result: true})
+		}
+	}
+	res, _, err := g.campaignTrial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range res.Awaiting {
+		tb, err := g.DB.TabletopBattle(ctx, g.ID(), turn, b.Key)
+		if err != nil {
+			return nil, err
+		}
+		if !tb.SheetSent.IsZero() {
+			out = append(out, BattleStatus{Hex: b.Key, SheetSent: tb.SheetSent})
+		}
+	}
+	return out, nil
+}

@@ -292,6 +292,9 @@ func roundDuration(d time.Duration) string {
 // and those whose result is in. It tries the turn to find them, as the
 // turn runner does; a game with no battle on the table costs nothing.
 func (g *Game) tableBattles(ctx context.Context, st *engine.State) ([]BattleStatus, error) {
+	if g.seamOnly != nil {
+		return g.campaignTableBattles(ctx, st.Turn) // seam_turn.go
+	}
 	results, err := g.tabletopResults(ctx, st.Turn)
 	if err != nil {
 		return nil, err
