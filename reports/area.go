@@ -279,15 +279,21 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 	}
 	out = append(out, areaSection{title, held})
 	var ledger []string
+	who := func(n game.NationID) string { // the referee's ledger names the kingdom
+		if f.referee {
+			return string(n) + ": "
+		}
+		return ""
+	}
 	for _, e := range in.Events {
 		switch x := e.(type) {
 		case *trossian.IncomeCollected:
 			if x.Nation == in.Nation || f.referee {
-				ledger = append(ledger, fmt.Sprintf("%s: income %d AP from %d provinces, %d banked, %d to spend", x.Nation, x.Income, len(x.Provinces), x.Banked, x.Pool))
+				ledger = append(ledger, who(x.Nation)+fmt.Sprintf("income %d AP from %d provinces, %d banked, %d to spend", x.Income, len(x.Provinces), x.Banked, x.Pool))
 			}
 		case *trossian.APBanked:
 			if x.Nation == in.Nation || f.referee {
-				line := fmt.Sprintf("%s: %+d AP at %s, bank now %d", x.Nation, x.AP, x.City, x.Bank)
+				line := who(x.Nation) + fmt.Sprintf("%+d AP at %s, bank now %d", x.AP, x.City, x.Bank)
 				if x.Lost {
 					line += " (lost with the city)"
 				}
@@ -303,7 +309,8 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		for _, t := range f.chance {
 			ts = append(ts, fmt.Sprint(t))
 		}
-		out = append(out, areaSection{"Chance cards", []string{"Your chance cards came in turns " + strings.Join(ts, ", ") + "; the referee rules on each."}})
+		out = append(out, areaSection{"Chance cards", []string{fmt.Sprintf("Your chance cards came in %s %s; the referee rules on each.",
+			plural(len(ts), "turn", "turns"), strings.Join(ts, ", "))}})
 	}
 	if f.referee && len(in.Rolls) > 0 {
 		var dice []string
