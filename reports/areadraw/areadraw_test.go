@@ -31,6 +31,7 @@ func draw(t *testing.T, m *areamap.Map, mk *areadraw.Marks) ([]byte, areadraw.Pr
 	t.Helper()
 	pdf := fpdf.New("L", "mm", "A4", "")
 	pdf.SetCreationDate(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC))
+	pdf.SetModificationDate(time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)) // unset, fpdf stamps the clock
 	pdf.SetCompression(false)
 	pdf.SetCatalogSort(true) // fpdf writes its resources in map order otherwise
 	pdf.AddPage()
