@@ -165,10 +165,9 @@ type OrderKind struct {
 }
 
 // campaigns is every campaign behind the seam; nothing appends to it at
-// run time. The SYW campaign joins it in the wiring phase, as an adapter
-// over engine.Resolve, engine.View and parser.Check (docs/engine.md,
-// "Campaigns"); until then the daemon calls those directly.
-var campaigns = []Campaign{Trossian()}
+// run time. The SYW campaign is an adapter over engine.Resolve,
+// engine.View and parser.Check (syw.go, docs/engine.md "Campaigns").
+var campaigns = []Campaign{SYW(), Trossian()}
 
 // All returns the campaigns, sorted by ID.
 func All() []Campaign {
@@ -196,8 +195,7 @@ func ForRuleset(id string) (Campaign, error) {
 	return nil, fmt.Errorf("unknown ruleset %q: expected one of %v", id, RulesetIDs())
 }
 
-// RulesetIDs lists every ruleset of every campaign, sorted: the list config
-// validation will read in the wiring phase.
+// RulesetIDs lists every ruleset of every campaign, sorted.
 func RulesetIDs() []string {
 	var out []string
 	for _, c := range campaigns {

@@ -19,7 +19,8 @@
 // How a ruleset chooses its campaign: ForRuleset(config game.ruleset)
 // returns the campaign whose Rulesets lists it; RulesetIDs is the list
 // config validation reads. docs/engine.md ("Campaigns") writes the seam
-// down, with how the SYW campaign goes behind it in the wiring phase.
+// down: the SYW adapter (syw.go), the optional features (features.go), and
+// how the daemon plays a campaign through the seam.
 //
 // Layering: campaign imports the engines (engine, trossian), the checkers
 // (parser, trossian/sheet), the maps and scenarios; the daemon imports

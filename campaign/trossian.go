@@ -238,3 +238,40 @@ func (g *trossianGame) ReadResult(text string, awaiting []BattleSheet) (string, 
 	}
 	return r.Province, data, nil
 }
+
+// TurnLabelOf labels any turn on the Trossian calendar (campaign.TurnLabeller).
+func (g *trossianGame) TurnLabelOf(turn int) string {
+	return trossian.Calendar{StartYear: g.sc.StartYear}.Label(turn)
+}
+
+// AreaMap is the game's area map (campaign.AreaMapped).
+func (g *trossianGame) AreaMap() *areamap.Map { return g.sc.Map }
+
+// AreaView is a kingdom's View, or the whole state for the referee
+// (campaign.AreaMapped).
+func (g *trossianGame) AreaView(st State, n game.NationID) (any, error) {
+	s, err := g.state(st)
+	if err != nil {
+		return nil, err
+	}
+	if n == engine.Referee {
+		return s, nil
+	}
+	return trossian.View(g.sc.Map, g.r, s, n), nil
+}
+
+// NationName is a kingdom's name (campaign.NationNamer).
+func (g *trossianGame) NationName(n game.NationID) string {
+	for _, k := range g.sc.Map.Kingdoms {
+		if k.ID == n {
+			return k.Name
+		}
+	}
+	return string(n)
+}
+
+var (
+	_ TurnLabeller = (*trossianGame)(nil)
+	_ AreaMapped   = (*trossianGame)(nil)
+	_ NationNamer  = (*trossianGame)(nil)
+)

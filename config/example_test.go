@@ -41,7 +41,7 @@ mail:
 	fmt.Println(c.Validate())
 	// Output:
 	// config.yaml:2: log_level: "chatty" is not a log level; use one of debug, info, warn, error
-	// config.yaml:4: game.ruleset: "syw-1763" is not a ruleset pbem knows; use one of syw-1752, syw-v4
+	// config.yaml:4: game.ruleset: "syw-1763" is not a ruleset pbem knows; use one of syw-1752, syw-v4, trossian
 }
 
 // Passwords print as asterisks; Reveal gives the text where it is needed.

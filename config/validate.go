@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/ruleset"
+	"github.com/syw-pbem/pbem/trossian"
 )
 
 // Validate checks the whole config and returns every problem found as
@@ -96,7 +97,10 @@ func (v *validator) game() {
 	if strings.TrimSpace(g.Name) == "" {
 		v.add("game.name", "is empty; give the game's name")
 	}
-	if ids := ruleset.IDs(); !slices.Contains(ids, g.Ruleset) {
+	// The SYW editions and the Trossian campaign's ruleset (package
+	// campaign chooses the campaign by it; config cannot import campaign,
+	// which sits above it).
+	if ids := slices.Concat(ruleset.IDs(), trossian.IDs()); !slices.Contains(ids, g.Ruleset) {
 		v.add("game.ruleset", "%q is not a ruleset pbem knows; use one of %s", g.Ruleset, strings.Join(ids, ", "))
 	}
 	if g.BattleModel != "" && !slices.Contains(ruleset.BattleModels, g.BattleModel) {

@@ -164,6 +164,10 @@ func resolvedBytes(in engine.Input) (state, events, dice []byte, err error) {
 // (and not run again) is an error naming it, since its archive would not
 // verify.
 func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
+	if g.seamOnly != nil { // seam.go: the archive's format holds a hex map and the SYW engine's turns
+		return 0, fmt.Errorf("game %s plays the %s campaign: the archive (pbem export, pbem verify) holds SYW games only; its turns are in the store %s",
+			g.ID(), g.rulesetID(), g.Config.StorePath())
+	}
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return 0, err
 	}

@@ -94,7 +94,7 @@ func (g *Game) boundTurn(ctx context.Context, m store.Mail, rs *refcmd.Sheet, ex
 			return bound{}, err
 		}
 		return bound{turn: st.Turn - 1, how: fmt.Sprintf("it reached the server at %s, before %s was resolved (%s)",
-			g.showTime(m.ReceivedAt), st.Calendar.Label(st.Turn-1), g.showTime(rec.ResolvedAt))}, nil
+			g.showTime(m.ReceivedAt), g.labelOf(st, st.Turn-1), g.showTime(rec.ResolvedAt))}, nil
 	}
 	return bound{}, nil
 }
@@ -107,9 +107,9 @@ func (g *Game) boundRefusal(ctx context.Context, b bound, st *engine.State) stri
 	}
 	if b.cli {
 		return fmt.Sprintf("turn %d is not open (it was resolved, or is not yet open): %s (TURN %d) is; nothing was done",
-			b.turn, st.Calendar.Label(st.Turn), st.Turn)
+			b.turn, g.labelOf(st, st.Turn), st.Turn)
 	}
-	open := fmt.Sprintf("%s (TURN %d) is open", st.Calendar.Label(st.Turn), st.Turn)
+	open := fmt.Sprintf("%s (TURN %d) is open", g.labelOf(st, st.Turn), st.Turn)
 	if d, err := g.turnDeadline(ctx, st.Turn); err == nil && !d.IsZero() {
 		open += ", deadline " + g.showTime(d)
 	}
@@ -122,14 +122,14 @@ func (g *Game) boundRefusal(ctx context.Context, b bound, st *engine.State) stri
 	}
 	return fmt.Sprintf("this mail is about %s (%s), which was resolved%s, before the mail was handled. Nothing was done, "+
 		"and nothing was applied to the turn open now: %s. To act on it, send the command again with the line TURN %d "+
-		"(or in reply to a mail about it)", st.Calendar.Label(b.turn), b.how, when, open, st.Turn)
+		"(or in reply to a mail about it)", g.labelOf(st, b.turn), b.how, when, open, st.Turn)
 }
 
 // boundNote is the answer's word on the turn the commands acted on.
 func (g *Game) boundNote(b bound, st *engine.State) string {
 	if b.turn == 0 {
 		return fmt.Sprintf("Turn commands act on the turn open when this mail was handled: %s (TURN %d). To bind a command "+
-			"to a turn, write TURN n above it, or reply to pbem's mail about that turn.", st.Calendar.Label(st.Turn), st.Turn)
+			"to a turn, write TURN n above it, or reply to pbem's mail about that turn.", g.labelOf(st, st.Turn), st.Turn)
 	}
-	return fmt.Sprintf("Turn commands of this mail are about %s (TURN %d): %s.", st.Calendar.Label(b.turn), b.turn, b.how)
+	return fmt.Sprintf("Turn commands of this mail are about %s (TURN %d): %s.", g.labelOf(st, b.turn), b.turn, b.how)
 }

@@ -51,6 +51,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/syw-pbem/pbem/campaign"
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -102,6 +103,19 @@ type Game struct {
 	Log      *slog.Logger       // where the detail goes
 	Now      func() time.Time   // the clock (Options.Now)
 	Zone     *time.Location     // game.timezone, in which deadlines are set and shown
+
+	// Campaign is the game's rules behind the campaign seam (package
+	// campaign), opened on the game's scenario: the Trossian campaign's,
+	// or the SYW adapter's over Map, Rules and Scenario. For a campaign
+	// that is not played on a hex map (campaign.HexPlayed), Scenario, Map
+	// and Rules are nil and the daemon runs the game through the seam
+	// alone (seam.go).
+	Campaign campaign.Game
+	// CampaignScenario is the scenario the campaign was opened on.
+	CampaignScenario campaign.Scenario
+	// seamOnly is Campaign when the daemon plays the game through the
+	// seam alone (seam.go); nil for a game it serves by its SYW path.
+	seamOnly campaign.Game
 
 	ownDB bool
 
@@ -165,7 +179,10 @@ type Game struct {
 		sync.Mutex
 		turn, version int
 		state         *engine.State
-		verified      map[[32]byte]bool
+		// cstate is the campaign's state behind state, for a game played
+		// through the seam (seam.go); nil otherwise.
+		cstate   campaign.State
+		verified map[[32]byte]bool
 	}
 }
 
@@ -208,15 +225,25 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 	if g.Zone, err = cfg.Location(); err != nil {
 		return nil, configErrorf("game.timezone", "%q is not a time zone (%v); use an IANA name such as Europe/London", cfg.Game.Timezone, err)
 	}
-	if g.Rules, err = ruleset.ByID(cfg.Game.Ruleset); err != nil {
-		return nil, &ConfigError{Key: "game.ruleset", Err: err}
+	if c, ok := seamCampaign(cfg.Game.Ruleset); ok {
+		// seam.go: a campaign the daemon plays through the seam alone.
+		if err := g.openCampaign(cfg, c); err != nil {
+			return nil, err
+		}
+	} else {
+		if g.Rules, err = ruleset.ByID(cfg.Game.Ruleset); err != nil {
+			return nil, &ConfigError{Key: "game.ruleset", Err: err}
+		}
+		g.Rules = g.Rules.WithBattle(cfg.Game.BattleModel)
+		if g.Scenario, _, err = LoadScenario(cfg); err != nil {
+			return nil, configErrorf("game.scenario", "cannot load the scenario in %s: %w; give the folder holding map.txt and scenario.yaml (such as scenarios/default)",
+				cfg.ScenarioDir(), err)
+		}
+		g.Map = g.Scenario.Map
+		// seam.go: the SYW adapter behind Campaign; the daemon serves the
+		// game by its SYW path (campaign.HexPlayed).
+		g.Campaign, g.CampaignScenario = campaign.SYWGame(g.Scenario, g.Rules, cfg.Game.Battles == "table")
 	}
-	g.Rules = g.Rules.WithBattle(cfg.Game.BattleModel)
-	if g.Scenario, _, err = LoadScenario(cfg); err != nil {
-		return nil, configErrorf("game.scenario", "cannot load the scenario in %s: %w; give the folder holding map.txt and scenario.yaml (such as scenarios/default)",
-			cfg.ScenarioDir(), err)
-	}
-	g.Map = g.Scenario.Map
 	if g.DB == nil && !opts.NoStore {
 		// The data folder holds the store and the mailboxes, raw mail with
 		// PASSWORD lines in both: its owner's alone, tightened if it was not.
@@ -252,9 +279,9 @@ func (g *Game) checkEdition(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if existing.Ruleset != g.Rules.ID {
+	if existing.Ruleset != g.rulesetID() {
 		return configErrorf("game.ruleset", "game %s was created with ruleset %s but the config says %s, and a running game cannot change edition: "+
-			"set game.ruleset back to %s, or start another game (a new game.id or data_dir)", g.ID(), existing.Ruleset, g.Rules.ID, existing.Ruleset)
+			"set game.ruleset back to %s, or start another game (a new game.id or data_dir)", g.ID(), existing.Ruleset, g.rulesetID(), existing.Ruleset)
 	}
 	return nil
 }
@@ -284,11 +311,7 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 	case !errors.Is(err, store.ErrNotFound):
 		return false, err
 	}
-	st, err := g.Scenario.InitialState(g.ID(), g.Rules.ID)
-	if err != nil {
-		return false, fmt.Errorf("building the starting position: %w", err)
-	}
-	stateJSON, err := json.Marshal(st)
+	stateJSON, firstTurn, err := g.initialState()
 	if err != nil {
 		return false, err
 	}
@@ -299,7 +322,7 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 	var rows []nationRow
 	for _, id := range g.Config.NationIDs() {
 		n := g.Config.Game.Nations[id]
-		if _, ok := g.Map.Nation(game.NationID(id)); !ok {
+		if !g.hasNation(game.NationID(id)) {
 			return false, configErrorf("game.nations."+id, "the scenario's map has no nation %q; use the map's nation ids (%s)", id, g.mapNationIDs())
 		}
 		pw, err := n.Secret.Value()
@@ -314,7 +337,7 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 	}
 	now := g.Now().UTC()
 	err = g.DB.Update(ctx, func(tx *store.Tx) error {
-		if err := tx.CreateGame(ctx, store.Game{ID: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID,
+		if err := tx.CreateGame(ctx, store.Game{ID: g.ID(), Name: g.Config.Game.Name, Ruleset: g.rulesetID(),
 			Scenario: g.Config.Game.Scenario, CreatedAt: now}); err != nil {
 			return err
 		}
@@ -327,12 +350,12 @@ func (g *Game) Ensure(ctx context.Context) (created bool, err error) {
 			State: stateJSON, ResolvedAt: now}); err != nil {
 			return err
 		}
-		return g.openDeadline(ctx, tx, st.Turn, now)
+		return g.openDeadline(ctx, tx, firstTurn, now)
 	})
 	if err != nil {
 		return false, err
 	}
-	g.Log.Info("game created", "game", g.ID(), "ruleset", g.Rules.ID, "scenario", g.Config.Game.Scenario, "nations", len(rows))
+	g.Log.Info("game created", "game", g.ID(), "ruleset", g.rulesetID(), "scenario", g.Config.Game.Scenario, "nations", len(rows))
 	// Every nation is mailed its starting report (once; a crash here is
 	// made good at the daemon's next start).
 	if _, err := g.SendStartReports(ctx); err != nil {
@@ -360,7 +383,7 @@ func (g *Game) Deadline(ctx context.Context) (time.Time, bool) {
 // deadline of the turn now open (zero for none).
 func (g *Game) current(ctx context.Context) (*engine.State, time.Time, error) {
 	if g.DB == nil {
-		st, err := g.Scenario.InitialState(g.ID(), g.Rules.ID)
+		st, err := g.startingState()
 		return st, time.Time{}, err
 	}
 	// The head first: the state is read and decoded only when it is not
@@ -415,6 +438,14 @@ func (g *Game) decoded(rec store.TurnRecord) (*engine.State, error) {
 	g.cache.Lock()
 	defer g.cache.Unlock()
 	if g.cache.state == nil || g.cache.turn != rec.Turn || g.cache.version != rec.Version {
+		if g.seamOnly != nil { // seam.go: the campaign's state, and its stand-in
+			cs, err := g.seamOnly.DecodeState(rec.State)
+			if err != nil {
+				return nil, fmt.Errorf("the stored state of turn %d is damaged: %w", rec.Turn, err)
+			}
+			g.cache.turn, g.cache.version, g.cache.state, g.cache.cstate = rec.Turn, rec.Version, g.standIn(cs), cs
+			return g.cache.state.Clone(), nil
+		}
 		var st engine.State
 		if err := json.Unmarshal(rec.State, &st); err != nil {
 			return nil, fmt.Errorf("the stored state of turn %d is damaged: %w", rec.Turn, err)
@@ -469,7 +500,7 @@ func (g *Game) verifyPassword(ctx context.Context, nation game.NationID, turn in
 // mapNationIDs lists the map's nation ids, for an error message.
 func (g *Game) mapNationIDs() string {
 	var ids []string
-	for _, n := range g.Map.Nations {
+	for _, n := range g.nations() {
 		ids = append(ids, string(n.ID))
 	}
 	slices.Sort(ids)

@@ -82,6 +82,9 @@ func decodeOrders(data []byte) ([]engine.Order, error) {
 // under other rule tables of the same edition (pbem upgraded in mid-turn)
 // counts as the player was told, and is logged.
 func (g *Game) SheetsInForce(ctx context.Context, turn int) ([]engine.Orders, error) {
+	if g.seamOnly != nil {
+		return g.campaignSheetsInForce(ctx, turn) // seam_turn.go
+	}
 	subs, err := g.DB.SubmissionsInForce(ctx, g.ID(), turn, KindOrders)
 	if err != nil {
 		return nil, err

@@ -382,6 +382,9 @@ func (g *Game) ownersOf(addrs []string) []owner {
 
 // nationName is the nation's name for people ("Eisenmark").
 func (g *Game) nationName(n game.NationID) string {
+	if g.Map == nil {
+		return g.campaignNationName(n) // seam.go
+	}
 	if nat, ok := g.Map.Nation(n); ok {
 		return nat.Name
 	}

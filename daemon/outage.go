@@ -150,7 +150,7 @@ func (g *Game) tellOutage(ctx context.Context, turn int, deadline time.Time, why
 	if err != nil {
 		return
 	}
-	label := st.Calendar.Label(turn)
+	label := g.labelOf(st, turn)
 	subject := fmt.Sprintf("[%s] %s waits: the mail is not working", g.ID(), label)
 	text := fmt.Sprintf("%s is due (deadline %s) but waits: %s.\n\n"+
 		"Once the mail works again, either move the deadline so that players can send their sheets\n"+

@@ -21,7 +21,8 @@ import (
 // referee_rulings.go (APPROVE, DENY, BREACH, LIFT), referee_deadline.go
 // (DEADLINE SET, EXTEND), referee_turn.go (RESOLVE NOW, PREVIEW, STATUS,
 // ROLLBACK, RERUN), referee_mail.go (RESEND, REQUEUE), referee_passwords.go (RESET
-// PASSWORD), referee_table.go (BATTLE hex TABLE). An entry (refKind) gives
+// PASSWORD), referee_table.go (BATTLE hex TABLE), referee_rule.go (RULE,
+// a ruling in a campaign played through the seam). An entry (refKind) gives
 // its command
 //
 //   - decide: reads what the command needs — the store, the turn open, what
@@ -61,6 +62,7 @@ var refereeKinds = []refereeEntry{
 	resendKind, requeueKind, // referee_mail.go
 	passwordResetKind, // referee_passwords.go
 	tableBattleKind,   // referee_table.go
+	ruleKind,          // referee_rule.go
 }
 
 // turnUse is how a command depends on the turn open.
@@ -223,6 +225,9 @@ func (r *refRun) do(ctx context.Context, c refcmd.Command) error {
 	d := refDone{c: c}
 	d.refused = r.turnRefusal(ctx, k.about().turn)
 	if d.refused == nil {
+		d.refused = r.g.seamRefusal(c.Verb()) // seam.go: what a campaign without the SYW features cannot do
+	}
+	if d.refused == nil {
 		var err error
 		if d.act, err = k.act(ctx, r, c); err != nil && !errors.As(err, new(refusal)) {
 			return err
@@ -312,6 +317,9 @@ func (g *Game) handleReferee(ctx context.Context, m store.Mail, ex *inbox.Extrac
 		return out, nil
 	}
 	if refcmd.IsResult(ex.Text) { // tabletop.go: a battle's result from the table
+		if g.seamOnly != nil {
+			return g.handleCampaignResult(ctx, m, ex, opened, st) // seam_turn.go
+		}
 		return g.handleResult(ctx, m, ex, opened, st)
 	}
 	if sh.Game != "" && sh.Game != g.ID() {
@@ -379,7 +387,11 @@ func (g *Game) RunRefereeText(ctx context.Context, text string) (lines []string,
 		return nil, false, err
 	}
 	if refcmd.IsResult(text) { // tabletop.go
-		lines, sub, err := g.tabletopResultLines(ctx, text, 0, g.Now().UTC())
+		resultLines := g.tabletopResultLines
+		if g.seamOnly != nil {
+			resultLines = g.campaignResultLines // seam_turn.go
+		}
+		lines, sub, err := resultLines(ctx, text, 0, g.Now().UTC())
 		if err != nil || sub == nil {
 			return lines, false, err
 		}

@@ -101,7 +101,7 @@ func deadlineAnswer(r *refRun, p deadlinePlan) string {
 	if !p.was.IsZero() {
 		was = "was " + r.g.showTime(p.was)
 	}
-	return fmt.Sprintf("the deadline of %s is now %s (%s)", r.st.Calendar.Label(r.st.Turn), r.g.showTime(p.next), was)
+	return fmt.Sprintf("the deadline of %s is now %s (%s)", r.g.labelOf(r.st, r.st.Turn), r.g.showTime(p.next), was)
 }
 
 // deadlineNotices tells every nation still in the game the new deadline at
@@ -122,10 +122,10 @@ func deadlineNotices(r *refRun, p deadlinePlan) []outbox.Message {
 			continue
 		}
 		text := fmt.Sprintf("The referee has moved the deadline for %s.\n\nOrders are now due by %s.\n\nA sheet you have sent stays in force; you may still send a new one until then.\n",
-			st.Calendar.Label(st.Turn), g.showTime(p.next))
+			g.labelOf(st, st.Turn), g.showTime(p.next))
 		msgs = append(msgs, g.message(MailNotice, string(ns.ID), st.Turn,
 			fmt.Sprintf("deadline.%d.%d", st.Turn, p.next.Unix()), []string{to},
-			fmt.Sprintf("[%s] %s: new deadline %s", g.ID(), st.Calendar.Label(st.Turn), g.showTime(p.next)), text, r.now))
+			fmt.Sprintf("[%s] %s: new deadline %s", g.ID(), g.labelOf(st, st.Turn), g.showTime(p.next)), text, r.now))
 	}
 	return msgs
 }

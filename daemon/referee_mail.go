@@ -85,7 +85,7 @@ func (g *Game) reportRow(ctx context.Context, n game.NationID, turn int) (store.
 	if err != nil {
 		return store.OutboxMessage{}, "", err
 	}
-	label := st.Calendar.Label(rec.Turn)
+	label := g.labelOf(st, rec.Turn)
 	kind, nation, to := MailReport, string(n), g.registered(n)
 	if n == engine.Referee || n == "referee" {
 		kind, nation, to = MailRefereeReport, "referee", g.Config.Game.Referee

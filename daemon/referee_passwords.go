@@ -34,7 +34,7 @@ var passwordResetKind = refKind[refcmd.PasswordReset, passwordPlan]{
 	},
 	answer: func(r *refRun, p passwordPlan) string {
 		return fmt.Sprintf("%s's password is reset from %s on; %s is told the new one", r.g.nationName(p.nation),
-			r.st.Calendar.Label(p.turn), r.g.nationName(p.nation))
+			r.g.labelOf(r.st, p.turn), r.g.nationName(p.nation))
 	},
 	tell: func(_ *refRun, p passwordPlan) []outbox.Message { return []outbox.Message{p.msg} },
 	cli:  []string{"pbem password", "pbem referee"},
@@ -66,7 +66,7 @@ func (r *refRun) decidePasswordReset(n game.NationID, pw string) (passwordPlan, 
 	turn := r.st.Turn
 	text := fmt.Sprintf("The referee has reset %s's order-sheet password.\n\nFrom %s on, write on your sheets:\n\n  PASSWORD %s\n\n"+
 		"The old password no longer works. You can choose your own with a PASSWORD CHANGE line on a sheet.\n",
-		g.nationName(n), r.st.Calendar.Label(turn), pw)
+		g.nationName(n), r.g.labelOf(r.st, turn), pw)
 	msg := g.message(MailPasswordReset, string(n), turn, r.key, []string{to},
 		fmt.Sprintf("[%s] %s: your password was reset by the referee", g.ID(), g.nationName(n)), text, r.date)
 	return passwordPlan{nation: n, hash: h, turn: turn, msg: msg}, nil

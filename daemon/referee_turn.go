@@ -34,7 +34,7 @@ var resolveKind = refKind[refcmd.ResolveNow, resolvePlan]{
 	},
 	answer: func(r *refRun, p resolvePlan) string {
 		return fmt.Sprintf("%s (TURN %d) will be resolved now, with the sheets that reached the server before its orders closed; "+
-			"the reports follow. %s", r.st.Calendar.Label(p.turn), p.turn, p.note)
+			"the reports follow. %s", r.g.labelOf(r.st, p.turn), p.turn, p.note)
 	},
 	atOnce: func(ctx context.Context, r *refRun, p resolvePlan) (string, error) {
 		return r.g.ResolveOpen(ctx, p.turn)
@@ -63,7 +63,7 @@ var previewKind = refKind[refcmd.Preview, previewPlan]{
 		if !r.byMail {
 			return fmt.Sprintf("PREVIEW of %s: nothing was saved or sent.\n\n", p.label) + p.text
 		}
-		return fmt.Sprintf("the preview of %s follows in a separate mail; nothing was saved or sent to the players", r.st.Calendar.Label(r.st.Turn))
+		return fmt.Sprintf("the preview of %s follows in a separate mail; nothing was saved or sent to the players", r.g.labelOf(r.st, r.st.Turn))
 	},
 	tell: func(r *refRun, p previewPlan) []outbox.Message {
 		if !r.byMail {

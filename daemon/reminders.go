@@ -82,7 +82,7 @@ func (g *Game) remind(ctx context.Context) (time.Time, error) {
 			continue
 		}
 		msg := g.message(MailReminder, id, st.Turn, key, []string{to}, "", "", now)
-		label := st.Calendar.Label(st.Turn)
+		label := g.labelOf(st, st.Turn)
 		when := g.showTime(deadline)
 		if late {
 			when = fmt.Sprintf("%s, in %s", when, leftText(left))

@@ -43,6 +43,9 @@ type Mailed struct {
 // ReportMail is the daemon's default TurnMailer: a nation's PDF report (or
 // the referee's master report) as reportmail builds it.
 func (g *Game) ReportMail(m TurnMail) (Mailed, error) {
+	if g.seamOnly != nil {
+		return g.campaignReportMail(m) // seam_reports.go
+	}
 	to := []mail.Address{{Address: "x@invalid"}} // addressed by the daemon
 	o := reportmail.Options{From: mail.Address{Name: g.Config.Game.Name, Address: g.Config.Mail.Address}, To: to,
 		Date: g.Now().UTC(), Tag: g.ID(), PDF: &reports.Options{Taxes: &g.Rules.Taxes}}

@@ -65,13 +65,13 @@ func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) 
 		return rollbackPlan{}, err
 	}
 	if latest.Status != store.TurnResolved {
-		return rollbackPlan{}, notResolved("no turn has been resolved yet (%s is open for orders): there is nothing to roll back", st.Calendar.Label(st.Turn))
+		return rollbackPlan{}, notResolved("no turn has been resolved yet (%s is open for orders): there is nothing to roll back", g.labelOf(st, st.Turn))
 	}
 	if n < 1 || n > latest.Turn {
 		return rollbackPlan{}, notResolved("turn %d has not been resolved (%s is open for orders): the turns that can be rolled back are 1 to %d",
-			n, st.Calendar.Label(st.Turn), latest.Turn)
+			n, g.labelOf(st, st.Turn), latest.Turn)
 	}
-	p := rollbackPlan{turn: n, latest: latest, label: st.Calendar.Label(n)}
+	p := rollbackPlan{turn: n, latest: latest, label: g.labelOf(st, n)}
 	for t := n; t <= latest.Turn; t++ {
 		rec, err := g.DB.Turn(ctx, g.ID(), t)
 		if err != nil {
@@ -138,7 +138,7 @@ func (g *Game) decideRerunAny(ctx context.Context, n int) (p rerunPlan, unchange
 			return rerunPlan{}, false, err
 		}
 		if !ok {
-			return rerunPlan{}, false, fmt.Errorf("turn %d (%s) has not been resolved yet: write RESOLVE NOW", n, st.Calendar.Label(n))
+			return rerunPlan{}, false, fmt.Errorf("turn %d (%s) has not been resolved yet: write RESOLVE NOW", n, g.labelOf(st, n))
 		}
 		if p.out, err = g.decideFrom(ctx, latest, latest, voided.Version); err != nil {
 			return rerunPlan{}, false, err

@@ -19,6 +19,9 @@ import (
 
 // handleSheet checks an order sheet from an authenticated nation address.
 func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracted, auth inbox.AuthResult) (outcome, error) {
+	if g.seamOnly != nil {
+		return g.handleCampaignSheet(ctx, m, ex, auth) // seam_sheet.go
+	}
 	opened, err := g.openedKey(ctx)
 	if err != nil {
 		return outcome{}, err

@@ -53,8 +53,13 @@ func (g *Game) SendStartReports(ctx context.Context) (bool, error) {
 	if now.IsZero() {
 		now = g.Now()
 	}
-	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, TurnLabel: st.Calendar.Label(st.Turn), State: st,
-		Starting: true, NextTurn: st.Turn, NextLabel: st.Calendar.Label(st.Turn), NextDeadline: deadline, Zone: g.Zone}
+	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, TurnLabel: g.labelOf(st, st.Turn), State: st,
+		Starting: true, NextTurn: st.Turn, NextLabel: g.labelOf(st, st.Turn), NextDeadline: deadline, Zone: g.Zone}
+	if g.seamOnly != nil { // seam.go: the campaign's state, for its reports
+		if tm.CampaignState, err = g.campaignStateOf(rec); err != nil {
+			return false, err
+		}
+	}
 	var rs []recipient
 	for _, id := range g.Config.NationIDs() {
 		n := game.NationID(id)

@@ -90,8 +90,8 @@ func (g *Game) Status(ctx context.Context) (*Status, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID, Turn: st.Turn,
-		TurnLabel: st.Calendar.Label(st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
+	s := &Status{Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.rulesetID(), Turn: st.Turn,
+		TurnLabel: g.labelOf(st, st.Turn), Zone: g.Zone, Outbox: map[store.OutboxState]int{}}
 	if v := st.Victory; v != nil && len(v.Winners) > 0 {
 		s.Victory, s.Over, s.VictoryTurn = g.victorySentence(st, v), g.gameOver(st) != nil, victoryTurn(st, v)
 	}
@@ -292,6 +292,9 @@ func roundDuration(d time.Duration) string {
 // and those whose result is in. It tries the turn to find them, as the
 // turn runner does; a game with no battle on the table costs nothing.
 func (g *Game) tableBattles(ctx context.Context, st *engine.State) ([]BattleStatus, error) {
+	if g.seamOnly != nil {
+		return g.campaignTableBattles(ctx, st.Turn) // seam_turn.go
+	}
 	results, err := g.tabletopResults(ctx, st.Turn)
 	if err != nil {
 		return nil, err

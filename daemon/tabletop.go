@@ -122,6 +122,9 @@ func (g *Game) trialBattles(ctx context.Context, extra []engine.TabletopBattle) 
 // the model fight those left unanswered too long (telling the referee), and
 // reports whether the turn must wait.
 func (g *Game) tabletopWait(ctx context.Context) (bool, error) {
+	if g.seamOnly != nil {
+		return g.campaignTabletopWait(ctx) // seam_turn.go
+	}
 	all := g.Config.Game.Battles == "table"
 	asked := map[string]bool{}
 	if !all {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/syw-pbem/pbem/campaign"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/outbox"
@@ -69,6 +70,11 @@ type TurnMail struct {
 	NextLabel        string
 	NextDeadline     time.Time // zero: none scheduled
 	Zone             *time.Location
+	// CampaignState is the whole state after the turn as its campaign
+	// keeps it (campaign.State), for a game played through the seam, whose
+	// State is only the stand-in the scheduling reads (seam.go); nil for
+	// an SYW game.
+	CampaignState campaign.State
 	// Starting: the mail is the starting report of the opening position
 	// (no turn resolved; Events empty).
 	Starting bool
@@ -319,7 +325,7 @@ func (g *Game) resolveTurn(ctx context.Context, want int) (turnOutcome, error) {
 		st, _ := g.State(ctx)
 		label := fmt.Sprintf("TURN %d", out.resolved)
 		if st != nil {
-			label = fmt.Sprintf("%s (TURN %d)", st.Calendar.Label(out.resolved), out.resolved)
+			label = fmt.Sprintf("%s (TURN %d)", g.labelOf(st, out.resolved), out.resolved)
 		}
 		return turnOutcome{}, fmt.Errorf("turn %d is not open (it was resolved, or is not yet open): %s is; nothing was done", want, label)
 	}
@@ -360,6 +366,9 @@ func (g *Game) decideTurn(ctx context.Context) (turnOutcome, error) {
 // commit that base is still the latest turn record. rerunOf is the version
 // of the turn's record a rerun replaces (0 for a first resolution).
 func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, rerunOf int) (turnOutcome, error) {
+	if g.seamOnly != nil {
+		return g.decideCampaign(ctx, from, base, rerunOf) // seam_turn.go
+	}
 	st, err := g.decoded(from)
 	if err != nil {
 		return turnOutcome{}, err
@@ -687,7 +696,7 @@ func (g *Game) turnFailed(ctx context.Context, cause error) {
 		return
 	}
 	sum := sha256.Sum256([]byte(cause.Error()))
-	label := st.Calendar.Label(st.Turn)
+	label := g.labelOf(st, st.Turn)
 	msg := g.message(MailNotice, "referee", st.Turn, "turn-failed."+hex.EncodeToString(sum[:6]), []string{ref},
 		fmt.Sprintf("[%s] %s could not be resolved", g.ID(), label),
 		fmt.Sprintf("%s is due but could not be resolved:\n\n  %s\n\npbem tries again every %v; nothing of the turn has been saved or sent.\n",

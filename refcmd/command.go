@@ -56,7 +56,7 @@ type Reading struct {
 
 // kinds is the registry: every kind, family by family, in the order the
 // docs list them.
-var kinds = slices.Concat(rulingKinds, deadlineKinds, turnKinds, mailKinds, passwordKinds, tableKinds)
+var kinds = slices.Concat(rulingKinds, deadlineKinds, turnKinds, mailKinds, passwordKinds, tableKinds, ruleKinds)
 
 // Kinds returns every referee command kind.
 func Kinds() []Kind { return slices.Clone(kinds) }

@@ -14,7 +14,7 @@ import (
 func TestCommandKindsComplete(t *testing.T) {
 	v := testVocab(t)
 	seen := map[string]bool{}
-	families := []string{"rulings", "deadline", "turn", "mail", "passwords", "table"}
+	families := []string{"rulings", "deadline", "turn", "mail", "passwords", "table", "rule"}
 	for _, k := range kinds {
 		ok := false
 		switch {

@@ -143,6 +143,8 @@ func FuzzReferee(f *testing.F) {
 	f.Add("BREACH T1 fromande AGAINST eisenmark\nDEADLINE EXTEND 1d12h\nRESOLVE NOW\nPREVIEW\nLIFT T1 fromande AGAINST eisenmark")
 	f.Add("> APPROVE R1\n> LOYALTY Dresna NEUTRAL\n> REMOVE E3 4 C infantry, general Keith")
 	f.Add("PASSWORD x y\nTURN 3\nROLLBACK 2\nRESEND eisenmark 2\nREQUEUE\nRESET PASSWORD fromande snuffbox\nBATTLE 0502 TABLE\nTURN 4")
+	f.Add("RULE AP Norhaven +5\nRULE COURIERS varn -1\nRULE CONTROL Wendmoor NONE\nRULE MOVE n2 TO Elkmoor\nRULE ADD N1 2 line-infantry, 1 hq\n" +
+		"RULE REMOVE N1\nRULE REMOVE N1 1 guard heavy-infantry\nRULE TELL ostmark \"The plans say Kessel.\"\nRULE ALLIES norvale ostmark\nRULE WAR varn selvenia")
 	for _, k := range kinds {
 		f.Add(k.Example)
 	}

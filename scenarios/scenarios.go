@@ -22,7 +22,7 @@ var files embed.FS
 var trossianFiles embed.FS
 
 // TrossianDir is the Trossian campaign's default scenario folder as configs
-// will name it (the wiring phase's pbem init --scenario trossian).
+// name it (pbem init --scenario trossian writes a copy of it).
 const TrossianDir = "scenarios/trossian"
 
 // Trossian returns the Trossian campaign's default scenario (seed 004):
@@ -55,4 +55,11 @@ func Default() fs.FS {
 func IsDefault(dir string) bool {
 	dir = filepath.ToSlash(filepath.Clean(dir))
 	return dir == DefaultDir || len(dir) > len(DefaultDir) && dir[len(dir)-len(DefaultDir)-1:] == "/"+DefaultDir
+}
+
+// IsTrossian reports whether dir names the Trossian scenario folder: its
+// path ends in scenarios/trossian (relative to any folder).
+func IsTrossian(dir string) bool {
+	dir = filepath.ToSlash(filepath.Clean(dir))
+	return dir == TrossianDir || len(dir) > len(TrossianDir) && dir[len(dir)-len(TrossianDir)-1:] == "/"+TrossianDir
 }

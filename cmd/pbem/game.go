@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/store"
@@ -78,8 +80,12 @@ func runNew(e *env, c *command, args []string) int {
 	if created {
 		verb = "created"
 	}
-	fmt.Fprintf(e.stdout, "game %s %s: %s, %s, %s, %s; orders are now taken for %s\nstore: %s\n",
-		cfg.Game.ID, verb, g.Rules.Name, g.Map.Name, english.Count(len(st.Nations), "nation"), english.Count(len(st.Forces), "force"), st.Calendar.Label(st.Turn), cfg.StorePath())
+	forces := ", " + english.Count(len(st.Forces), "force")
+	if g.Map == nil {
+		forces = "" // a campaign played through the seam: the daemon's state counts no forces
+	}
+	fmt.Fprintf(e.stdout, "game %s %s: %s, %s, %s%s; orders are now taken for %s\nstore: %s\n",
+		cfg.Game.ID, verb, g.RulesName(), g.ScenarioName(), english.Count(len(st.Nations), "nation"), forces, g.TurnLabel(st, st.Turn), cfg.StorePath())
 	return exitOK
 }
 
@@ -119,6 +125,22 @@ func runCheck(e *env, c *command, args []string) int {
 		return failed(e, err)
 	}
 	defer g.Close()
+	if g.Map == nil { // a campaign played through the seam: its own checker
+		text, err := io.ReadAll(io.LimitReader(in, parser.MaxSheetBytes+1))
+		if err != nil {
+			e.errorf("check: %v", err)
+			return exitFailure
+		}
+		r, err := g.CheckSheet(ctx, string(text), game.NationID(*nation))
+		if err != nil {
+			return failed(e, err)
+		}
+		fmt.Fprint(e.stdout, r.Text)
+		if r.Refused || slices.ContainsFunc(r.Diagnostics, func(d parser.Diagnostic) bool { return d.Severity == parser.Error }) {
+			return 1 // as parser.Report.ExitCode
+		}
+		return 0
+	}
 	st, err := g.State(ctx)
 	if err != nil {
 		return failed(e, err)
@@ -205,7 +227,7 @@ func runRun(e *env, c *command, args []string) int {
 	if err != nil {
 		return failed(e, err)
 	}
-	fmt.Fprintf(e.stdout, "pbem: game %s (%s), orders taken for %s\n", cfg.Game.ID, d.Game.Rules.Name, st.Calendar.Label(st.Turn))
+	fmt.Fprintf(e.stdout, "pbem: game %s (%s), orders taken for %s\n", cfg.Game.ID, d.Game.RulesName(), d.Game.TurnLabel(st, st.Turn))
 	if d.Mail != nil {
 		fmt.Fprint(e.stdout, bannerMail(e, cfg, d.Mail.IMAPAddr(), d.Mail.SMTPAddr()))
 	}

@@ -14,7 +14,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/syw-pbem/pbem/campaign"
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/scenarios"
@@ -57,6 +59,9 @@ const presetNames = "gmail, fastmail or generic"
 // initOptions are "pbem init"'s flags.
 type initOptions struct {
 	dir, provider, address, referee, imap, smtp, security, username, scenario string
+	// campaign is the campaign of a scenario not played on a hex map (the
+	// Trossian one: --scenario trossian); nil for SYW.
+	campaign campaign.Campaign
 }
 
 func runInit(e *env, c *command, args []string) int {
@@ -69,7 +74,7 @@ func runInit(e *env, c *command, args []string) int {
 	fs.StringVar(&o.smtp, "smtp", "", "the SMTP submission server as HOST:PORT (default: the preset's)")
 	fs.StringVar(&o.security, "security", "", "tls, starttls, or none (loopback hosts only) for both servers (default: the preset's, tls)")
 	fs.StringVar(&o.username, "username", "", "the login name for IMAP and SMTP (default: the game's address)")
-	fs.StringVar(&o.scenario, "scenario", "scenarios/default", "the scenario folder (map.txt, scenario.yaml) to copy into the game folder")
+	fs.StringVar(&o.scenario, "scenario", "scenarios/default", "the scenario folder (map.txt, scenario.yaml) to copy into the game folder, or \"trossian\" for the Trossian campaign's")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -123,16 +128,34 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 		e.errorf("init: %s is not empty: pbem init writes a new game folder and overwrites nothing; name a new or empty folder", o.dir)
 		return exitUsage
 	}
+	if o.scenario == "trossian" || scenarios.IsTrossian(o.scenario) {
+		o.campaign = campaign.Trossian()
+		if o.scenario == "trossian" {
+			o.scenario = scenarios.TrossianDir
+		}
+	}
 	fsys, from := initScenarioFS(o.scenario)
 	mapText, err := fs.ReadFile(fsys, "map.txt")
 	if err != nil {
 		e.errorf("init: cannot read the scenario's map %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "map.txt"), err)
 		return exitFailure
 	}
-	m, err := hexmap.Parse(bytes.NewReader(mapText), filepath.Join(o.scenario, "map.txt"))
-	if err != nil {
-		e.errorf("init: cannot read the scenario's map %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "map.txt"), err)
-		return exitFailure
+	var nationList []game.Nation
+	if o.campaign != nil {
+		// A campaign on an area map: its own loader checks map and scenario.
+		sc, err := o.campaign.LoadScenario(fsys, o.scenario)
+		if err != nil {
+			e.errorf("init: cannot read the scenario %s: %v (name the scenario folder with --scenario)", o.scenario, err)
+			return exitFailure
+		}
+		nationList = sc.Nations()
+	} else {
+		m, err := hexmap.Parse(bytes.NewReader(mapText), filepath.Join(o.scenario, "map.txt"))
+		if err != nil {
+			e.errorf("init: cannot read the scenario's map %s: %v (name the scenario folder with --scenario)", filepath.Join(o.scenario, "map.txt"), err)
+			return exitFailure
+		}
+		nationList = m.Nations
 	}
 	scen, err := fs.ReadFile(fsys, "scenario.yaml")
 	if err != nil {
@@ -143,7 +166,7 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 	// account's (the provider's app password, which only the referee has).
 	secrets := map[string]string{}
 	var nations []string
-	for _, n := range m.Nations {
+	for _, n := range nationList {
 		nations = append(nations, string(n.ID))
 		secrets[string(n.ID)+".txt"] = newPassword()
 	}
@@ -229,6 +252,11 @@ func initScenarioFS(dir string) (fsys fs.FS, from string) {
 			return scenarios.Default(), "the default scenario built into pbem"
 		}
 	}
+	if scenarios.IsTrossian(dir) {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return scenarios.Trossian(), "the Trossian scenario built into pbem"
+		}
+	}
 	return os.DirFS(dir), dir
 }
 
@@ -296,8 +324,13 @@ func configText(o initOptions, p mailPreset, nations []string, refereeKey bool) 
 	w("# folder this file is in. Check it against the real servers with \"pbem doctor\".\n\n")
 	w("# Where the store (pbem.db) lives; pbem run creates it.\ndata_dir: data\n\nlog_level: info\n\n")
 	w("game:\n")
-	w("  # Short id: in subjects, Message-IDs and sheet headers. Do not change it once\n  # the game has started.\n  id: syw\n")
-	w("  name: SYW Big Game Campaign\n\n  # Rules edition: syw-1752 or syw-v4.\n  ruleset: syw-1752\n\n")
+	w("  # Short id: in subjects, Message-IDs and sheet headers. Do not change it once\n  # the game has started.\n")
+	if o.campaign != nil && o.campaign.ID() == "trossian" {
+		w("  id: tross\n  name: The Trossian Campaign\n\n  # The campaign's ruleset: trossian (seed 004), the campaign behind the seam.\n  ruleset: trossian\n\n")
+	} else {
+		w("  id: syw\n")
+		w("  name: SYW Big Game Campaign\n\n  # Rules edition: syw-1752 or syw-v4.\n  ruleset: syw-1752\n\n")
+	}
 	w("  # The map and starting forces, copied here to edit; \"pbem map validate\"\n  # checks the map.\n  scenario: scenario\n\n")
 	w("  # The referee's address: rulings and failure reports go here, and referee\n  # commands are accepted only from it.\n  referee: %s\n", o.referee)
 	if refereeKey {

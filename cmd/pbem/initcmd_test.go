@@ -93,3 +93,37 @@ func TestInitTakesTheMailPasswordFromTheEnvironment(t *testing.T) {
 		t.Errorf("mail.txt holds %q, want the placeholder", b)
 	}
 }
+
+// TestInitTrossian: "pbem init --scenario trossian" writes a Trossian game
+// folder — the ruleset trossian, the five kingdoms, the area map and its
+// scenario copied — that pbem new creates and pbem check checks with the
+// Trossian checker.
+func TestInitTrossian(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "game")
+	code, out, errs := run(t, "", "init", "--scenario", "trossian", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	cfgPath := filepath.Join(dir, "config.yaml")
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatalf("the config does not load: %v", err)
+	}
+	if cfg.Game.Ruleset != "trossian" || len(cfg.Game.Nations) != 5 || cfg.Game.Nations["norvale"].Addresses == nil {
+		t.Fatalf("ruleset %s, nations %v", cfg.Game.Ruleset, cfg.NationIDs())
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "scenario", "map.txt")); err != nil || !strings.Contains(string(b), "lane N1") {
+		t.Fatalf("the area map was not copied: %v", err)
+	}
+	if code, out, errs := run(t, "", "--config", cfgPath, "new"); code != exitOK || !strings.Contains(out, "orders are now taken for Turn 1, Early Spring 1801") {
+		t.Fatalf("pbem new: exit %d\n%s%s", code, out, errs)
+	}
+	sheet := filepath.Join(dir, "sheet.txt")
+	if err := os.WriteFile(sheet, []byte("GAME tross\nNATION norvale\nTURN 1\nMOVE N1 TO Trosburg\nEND\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = run(t, "", "--config", cfgPath, "check", sheet)
+	if code != 1 || !strings.Contains(out, `line 4: error: no province "Trosburg" on the map; did you mean Trossburg?`) {
+		t.Fatalf("pbem check: exit %d\n%s", code, out)
+	}
+}

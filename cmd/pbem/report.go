@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/engine"
@@ -84,6 +85,26 @@ func runReport(e *env, c *command, args []string) int {
 		return failed(e, err)
 	}
 	defer g.Close()
+	if g.Map == nil { // a campaign played through the seam: its area report
+		if *asJSON {
+			e.errorf("report: --json is for SYW games; a %s game's report is the PDF", cfg.Game.Ruleset)
+			return exitUsage
+		}
+		n := engine.Referee
+		if !*referee {
+			n = game.NationID(strings.ToLower(*nation))
+		}
+		r, err := g.CampaignReport(ctx, *turn, n)
+		if err != nil {
+			return failed(e, err)
+		}
+		if err := os.WriteFile(*out, r.PDF, 0o644); err != nil {
+			e.errorf("cannot write %s: %v", *out, err)
+			return exitFailure
+		}
+		fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", *out, len(r.PDF))
+		return exitOK
+	}
 	last, err := loadTurn(ctx, g, *turn)
 	if errors.Is(err, store.ErrNotFound) && *turn >= 0 {
 		e.errorf("report: --turn %d: %s", *turn, storedTurns(ctx, g))
