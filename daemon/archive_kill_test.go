@@ -102,6 +102,7 @@ func verifyFile(path string) (ArchiveSummary, error) {
 // (default 4) at random instants and checks the file at the target path
 // after each kill (see the top of the file).
 func TestExportSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon and the export many times")
 	}
@@ -200,6 +201,7 @@ func mustGlob(t *testing.T, dir, pattern string) []string {
 // the target as it was, and no temporary file. (pbem export --out used to
 // truncate the target first and delete it on an error.)
 func TestExportFileFailureKeepsArchive(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game

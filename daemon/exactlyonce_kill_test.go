@@ -96,6 +96,7 @@ func (s *eoSender) send(smtpAddr string) bool {
 // per game, and checks each game's end. docs/intake.md gives the figures of
 // runs of 200 kills.
 func TestExactlyOnceSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}

@@ -137,6 +137,7 @@ func checkMailboxes(t *testing.T, imapAddr string) {
 // resolved once, to the same bytes, and every report delivered under one
 // Message-ID.
 func TestTurnSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}

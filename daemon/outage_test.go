@@ -12,6 +12,7 @@ import (
 // status" shows the intake down; back up after a ten-minute outage within
 // the window the turn still waits; the referee's RESOLVE NOW resolves it.
 func TestOutageHoldsTheTurn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()

@@ -29,11 +29,13 @@ import (
 
 // TestRollbackSurvivesSIGKILL: ROLLBACK 1, then RESOLVE NOW (two mails).
 func TestRollbackSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	refereeKillTest(t, "ROLLBACK 1", "RESOLVE NOW")
 }
 
 // TestRerunSurvivesSIGKILL: RERUN 1 (one mail), which also sets turn 2 aside.
 func TestRerunSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	refereeKillTest(t, "RERUN 1")
 }
 

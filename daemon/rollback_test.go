@@ -43,6 +43,7 @@ func allRows(t *testing.T, g *Game) []store.OutboxMessage {
 // RERUN 1 voids turn 2, mails corrected reports for turn 1, holds turn 2
 // open, and its RERUN (the CLI's) corrects it too.
 func TestRollbackThenRerun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
