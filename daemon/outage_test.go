@@ -50,8 +50,7 @@ func TestOutageHoldsTheTurn(t *testing.T) {
 	}
 
 	g.noteIntake(ctx, true, "", time.Now())
-	g.WakeTurns()
-	time.Sleep(200 * time.Millisecond)
+	h.runnerLooked()
 	if due, _, _ := g.turnDue(ctx); due {
 		t.Error("the turn is due right after a ten-minute outage before its deadline")
 	}

@@ -313,10 +313,7 @@ func TestReminderBeforeDeadline(t *testing.T) {
 			t.Errorf("the .ics lacks %q:\n%s", want, ics)
 		}
 	}
-	g.WakeTurns()
-	h.settle()
-	time.Sleep(100 * time.Millisecond)
-	h.settle()
+	h.runnerLooked()
 	n := 0
 	for _, m := range h.inbox("morgronskia@pbem.localhost", "pw-morgronskia") {
 		if isReminder(string(m)) {
@@ -393,8 +390,7 @@ func TestEarlyResolutionWhenAllFinal(t *testing.T) {
 		}
 	}
 	h.settle()
-	g.WakeTurns()
-	time.Sleep(200 * time.Millisecond)
+	h.runnerLooked()
 	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
 		t.Fatal("the turn was resolved early though one nation's sheet in force is not final")
 	}
