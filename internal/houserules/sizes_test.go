@@ -37,7 +37,6 @@ var longFuncs = map[string]string{
 	"store/migrate_meta_test.go TestUpgradeFromSchema8MovesEveryKey": "one schema-8 database with every meta key, each read back from its table",
 	"parser/grammar_test.go TestGrammar":                             "a table: one row a grammar case",
 	"parser/check_test.go TestCheck":                                 "a table: one row a checker case",
-	"reports/fog_test.go TestFogOfWarReports":                        "every section of every nation's PDF, text and JSON searched for numbers it was not told, one section after another",
 }
 
 // longFiles are the files allowed over maxFileLines, with why.
