@@ -36,6 +36,7 @@ const (
 // store is reopened; at the end one more poll finishes the work, and every
 // mail delivered has exactly one effect and has been moved exactly once.
 func TestIntakeKillDuringIntake(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes; skipped in -short mode")
 	}

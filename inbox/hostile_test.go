@@ -149,6 +149,7 @@ var hostileCases = []struct {
 // TestHostileMailBounded reads or refuses each hostile mail within its
 // deadline, with memory bounded by a small multiple of its size.
 func TestHostileMailBounded(t *testing.T) {
+	t.Parallel()
 	lim := Limits{}.withDefaults()
 	for _, c := range hostileCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -185,6 +186,7 @@ func TestHostileMailBounded(t *testing.T) {
 }
 
 func TestHostileNestingReadsTheSheetWithinLimits(t *testing.T) {
+	t.Parallel()
 	ex, err := Extract(deepNesting(10, false), Limits{})
 	if err != nil {
 		t.Fatal(err)
