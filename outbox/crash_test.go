@@ -36,6 +36,7 @@ const crashChildEnv = "PBEM_OUTBOX_CRASH_CHILD"
 // outbox: the message is delivered exactly once more, with the stored
 // bytes, and marked sent.
 func TestKillDuringSendingThenRestart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes; skipped in -short mode")
 	}
