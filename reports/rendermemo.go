@@ -32,7 +32,13 @@ func MemoizeRenderForTests() {
 type pdfMemo struct {
 	pdfs sync.Map // [sha256.Size]byte → *memoPDF
 	maps sync.Map // *hexmap.Map → [sha256.Size]byte
+	kept atomic.Int64
 }
+
+// memoLimit bounds the PDFs kept (a few hundred kilobytes each): the
+// starting reports come first in every test, and later turns' reports
+// seldom repeat.
+const memoLimit = 256
 
 type memoPDF struct {
 	once sync.Once
@@ -47,7 +53,16 @@ func (p *pdfMemo) render(w io.Writer, kind string, md any, m *hexmap.Map, opts *
 	if err != nil {
 		return build(w)
 	}
-	v, _ := p.pdfs.LoadOrStore(key, &memoPDF{})
+	v, ok := p.pdfs.Load(key)
+	if !ok {
+		if p.kept.Load() >= memoLimit {
+			return build(w)
+		}
+		var loaded bool
+		if v, loaded = p.pdfs.LoadOrStore(key, &memoPDF{}); !loaded {
+			p.kept.Add(1)
+		}
+	}
 	e := v.(*memoPDF)
 	e.once.Do(func() {
 		var buf bytes.Buffer
