@@ -62,10 +62,10 @@ mail:
     %s
 `
 
-// waitLimit bounds every wait for something the daemon does. Waits poll and
-// return as soon as it is done, so the limit is generous: a loaded two-core
-// machine running the race detector is slow, not broken.
-const waitLimit = 30 * time.Second
+// waitLimit (norace_test.go, race_test.go) bounds every wait for something
+// the daemon does. Waits poll and return as soon as it is done, so the limit
+// is generous: a loaded two-core machine running the race detector is slow,
+// not broken.
 
 // harness is a running daemon on the embedded mail server.
 type harness struct {

@@ -19,12 +19,13 @@ import (
 // binary, so they run the same way.
 //
 // Most of a test's time is spent waiting for mail, so more tests run at
-// once than there are cores (four a core) unless -test.parallel says how many.
+// once than there are cores (four a core) unless -test.parallel says how many
+// — but for the race detector, which makes them compute several times over.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
+	if !set && !raceDetector {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
 	password.SetCostForTests()
