@@ -75,7 +75,7 @@ func dovecotOptions(t testing.TB, d *dovecot, h Handler) *Options {
 // once and moved to the processed mailbox (made by the intake); under Run,
 // IDLE brings the next mails in at once.
 func TestDovecotIntake(t *testing.T) {
-	t.Parallel()
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -151,7 +151,7 @@ func effectsOf(t testing.TB, db *store.DB, raw []byte) int {
 // restarted): the old mail is recognised by its SHA-256 and not handled
 // again, and the new mail is.
 func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
-	t.Parallel()
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{trimCaps: true})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -222,7 +222,7 @@ func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
 // cleanly (BYE) under a running intake, and started again each time; the
 // intake reconnects and mail delivered meanwhile is handled.
 func TestDovecotReconnect(t *testing.T) {
-	t.Parallel()
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
 	handled := make(chan struct{}, 10)
@@ -273,7 +273,7 @@ func TestDovecotReconnect(t *testing.T) {
 // checking the server's certificate, and refuses a certificate it does not
 // trust.
 func TestDovecotTLS(t *testing.T) {
-	t.Parallel()
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{tls: true})
 	db := openStore(t)
 	c := &counter{db: db}
