@@ -25,6 +25,7 @@ Frederick
 // to it, with the receipt and the deadline, within 2 s of being sent (more
 // under the race detector: see ackLimit).
 func TestAckWithinTwoSeconds(t *testing.T) {
+	// Not parallel: it times a promise, so it runs while no other test does.
 	h := newHarness(t, nil)
 	id := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
 	ack, took := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
@@ -50,6 +51,7 @@ func TestAckWithinTwoSeconds(t *testing.T) {
 
 // TestBadSheetGetsErrors: each mistake is answered by line.
 func TestBadSheetGetsErrors(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATACK\nMOVE E99 0101", 1)
 	id := h.send("eisenmark@pbem.localhost", "orders", sheet)
@@ -68,6 +70,7 @@ func TestBadSheetGetsErrors(t *testing.T) {
 // TestLaterSheetReplacesEarlier: the answer to a second sheet says it replaces
 // the first, and the store keeps the second as the one that counts.
 func TestLaterSheetReplacesEarlier(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	first := h.send("eisenmark@pbem.localhost", "orders", goodSheet)
 	if ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(first)); ack == "" {
@@ -92,6 +95,7 @@ func TestLaterSheetReplacesEarlier(t *testing.T) {
 // gets no second answer; and a sheet naming a nation makes that nation's
 // owner aware, of every attempt.
 func TestUnknownSenderLearnsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	h.send("stranger@pbem.localhost", "orders", goodSheet)
 	ans, _ := h.waitFor("stranger@pbem.localhost", "pw-stranger", func(string) bool { return true })
@@ -124,6 +128,7 @@ func TestUnknownSenderLearnsNothing(t *testing.T) {
 
 // TestAutoReplyNotAnswered: an out-of-office reply gets no answer.
 func TestAutoReplyNotAnswered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	h.send("eisenmark@pbem.localhost", "Out of office", goodSheet, "Auto-Submitted: auto-replied")
 	h.send("eisenmark@pbem.localhost", "Undeliverable", "bounce", "Precedence: bulk")
@@ -169,6 +174,7 @@ func isSpoofNotice(m string) bool {
 
 // TestSpoofing: the classic attempts are refused, and the real owner is told.
 func TestSpoofing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	const owner, ownerPW = "eisenmark@pbem.localhost", "pw-eisenmark"
 
@@ -209,6 +215,7 @@ func TestSpoofing(t *testing.T) {
 // a server that is not the trusted one does not count — for a player or for
 // the referee, who are both told.
 func TestForgedAuthenticationResults(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, func(s string) string {
 		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: mx.pbem.localhost\n  deadline:", 1)
 	})
@@ -257,6 +264,7 @@ func (h *harness) sendRequest() string {
 // so is a DENY that changes the ruling in a later mail; an unknown token is
 // refused.
 func TestRequestAndRuling(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	token := h.sendRequest()
 
@@ -307,6 +315,7 @@ func TestRequestAndRuling(t *testing.T) {
 // a sheet that withdraws it by token takes it back: the referee is told, and
 // a ruling on it is refused.
 func TestRulingOnWithdrawnRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	token := h.sendRequest()
 	id := h.send("eisenmark@pbem.localhost", "orders v2", goodSheet)

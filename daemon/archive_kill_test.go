@@ -15,6 +15,7 @@ import (
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -68,7 +69,7 @@ func exportChild(t *testing.T, dir string) time.Duration {
 	t.Helper()
 	c := startHelper(t, "TestArchiveKillHelperProcess", archiveHelperEnv, dir)
 	start := waitOpened(t, dir)
-	if err := c.cmd.Wait(); err != nil {
+	if _, err := c.Wait(); err != nil {
 		t.Fatalf("the export failed: %v", err)
 	}
 	return time.Since(start)
@@ -102,10 +103,11 @@ func verifyFile(path string) (ArchiveSummary, error) {
 // (default 4) at random instants and checks the file at the target path
 // after each kill (see the top of the file).
 func TestExportSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon and the export many times")
 	}
-	points := killPoints(4)
+	points := killtest.Points(4)
 	template := newKillTemplate(t)
 	resolveTurns(t, template, 1)
 	// The good archive: the game after turn 1, two records.
@@ -131,7 +133,7 @@ func TestExportSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("the archive after turn 4: %+v, %v", sum, err)
 	}
 
-	rng := killRand()
+	rng := killtest.Rand()
 	var kept, replaced, other, leftovers, prefixes int
 	for i := range points {
 		dir := filepath.Join(t.TempDir(), strconv.Itoa(i))
@@ -200,6 +202,7 @@ func mustGlob(t *testing.T, dir, pattern string) []string {
 // the target as it was, and no temporary file. (pbem export --out used to
 // truncate the target first and delete it on an error.)
 func TestExportFileFailureKeepsArchive(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game

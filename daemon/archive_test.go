@@ -16,6 +16,7 @@ import (
 // record changed with its hashes made again to match (the re-resolution
 // catches it).
 func TestArchiveVerifies(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game

@@ -15,6 +15,7 @@ import (
 // first, and the referee's ruling on a request made earlier in the batch is
 // recorded.
 func TestHandleMailsInOrder(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -72,6 +73,7 @@ func TestHandleMailsInOrder(t *testing.T) {
 // consecutive mails of different senders, at most maxGroup, and a mail of
 // the referee or of no sender is a group of its own.
 func TestGroupLen(t *testing.T) {
+	t.Parallel()
 	mails := func(froms ...string) []store.Mail {
 		var ms []store.Mail
 		for _, f := range froms {
@@ -106,6 +108,7 @@ func TestGroupLen(t *testing.T) {
 // down) resolves the turn at once, as when it comes alone: the runner's
 // own look comes only once a minute.
 func TestBatchWakesTheTurnRunner(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	sendMail(t, d.Mail.SMTPAddr(), "eisenmark@pbem.localhost", sheetMail("batch-sheet@x", ""))
 	sendMail(t, d.Mail.SMTPAddr(), "referee@pbem.localhost", "From: referee@pbem.localhost\nTo: orders@pbem.localhost\n"+

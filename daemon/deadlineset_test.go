@@ -50,7 +50,7 @@ func TestDeadlineSetThenRestart(t *testing.T) {
 	pg.stop() // SIGTERM
 	pg.start()
 	g = pg.d.Game
-	clock.Advance(closer.Sub(time.Now()) + 5*time.Second)
+	clock.Advance(time.Until(closer) + 5*time.Second)
 	g.WakeTurns()
 	waitUntil(t, "turn 1 resolved at its deadline after the restart", func() bool {
 		rec, err := g.DB.LatestTurn(ctx, "syw")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/internal/imaptest"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -96,10 +97,11 @@ func (s *eoSender) send(smtpAddr string) bool {
 // per game, and checks each game's end. docs/intake.md gives the figures of
 // runs of 200 kills.
 func TestExactlyOnceSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}
-	points := killPoints(3)
+	points := killtest.Points(3)
 	template := newKillTemplate(t)
 
 	// A run never killed, one round: how long the work takes.
@@ -118,7 +120,7 @@ func TestExactlyOnceSIGKILL(t *testing.T) {
 	c.stop(t)
 	db.Close()
 
-	rng := killRand()
+	rng := killtest.Rand()
 	stages := map[string]int{}
 	resent, turns, inFlight := 0, 0, 0
 	for g := 0; g*killsPerGame < points; g++ {

@@ -49,6 +49,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/syw-pbem/pbem/campaign"
@@ -137,6 +138,11 @@ type Game struct {
 
 	// turnWake wakes the turn runner (WakeTurns).
 	turnWake chan struct{}
+	// looksBegun and looksDone number the turn runner's looks: the number
+	// of the last look begun and of the last one finished. A test that
+	// proves nothing happened waits for a look begun after its change
+	// (harness.runnerLooked) rather than for a while.
+	looksBegun, looksDone atomic.Int64
 
 	// watch is the turn runner's view of this process's intake
 	// (closing.go); run is this process's record (runstate.go).

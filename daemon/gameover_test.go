@@ -90,6 +90,7 @@ func rowTo(t *testing.T, rows []store.OutboxMessage, addr string) (subject, text
 // result and not checked; nothing is recorded and nothing forwarded. The
 // referee's RESOLVE NOW and DEADLINE are refused; the status says who won.
 func TestGameOverAfterVictory(t *testing.T) {
+	t.Parallel()
 	g := wonGame(t, nil)
 	ctx := context.Background()
 	result := "Eisenmark won the campaign at the year-end 1752 (turn 7) with a tax base of 1800."
@@ -191,6 +192,7 @@ func TestGameOverAfterVictory(t *testing.T) {
 // and recorded as usual, and RESOLVE NOW is taken. RERUN of the turn after
 // the victory is refused while the game is over.
 func TestRollbackOfVictoryReopensTheGame(t *testing.T) {
+	t.Parallel()
 	g := wonGame(t, nil)
 	ctx := context.Background()
 	_, msgs := mailFrom(t, g, 2, "referee@pbem.localhost", "PASSWORD "+refereePassword+"\nRERUN 8\n")
@@ -233,6 +235,7 @@ func TestRollbackOfVictoryReopensTheGame(t *testing.T) {
 // deadline, sheets are checked and recorded, the turn is resolved, and the
 // status names the winner above the open turn.
 func TestPlayOnAfterVictory(t *testing.T) {
+	t.Parallel()
 	g := wonGame(t, func(s string) string {
 		return strings.Replace(s, "  timezone: Europe/London\n", "  timezone: Europe/London\n  after_victory: play-on\n", 1)
 	})

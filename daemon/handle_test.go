@@ -81,6 +81,7 @@ func mailRow(t *testing.T, g *Game, id int64) store.Mail {
 // not taken for a duplicate of itself, and answers once, with one sheet.
 // Handling it again after that changes nothing.
 func TestCrashBeforeCommitLeavesNothing(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -128,6 +129,7 @@ func TestCrashBeforeCommitLeavesNothing(t *testing.T) {
 // Message-ID of a real one that is still on its way does not get the real
 // one dropped.
 func TestSameMessageIDOnce(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), func(s string) string {
 		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: pbem.localhost\n  deadline:", 1)
 	})
@@ -166,6 +168,7 @@ func TestSameMessageIDOnce(t *testing.T) {
 // in a reply to it, that nothing was done, and the referee which mail it
 // was and why.
 func TestPanicIsAnsweredAndQuarantined(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -213,6 +216,7 @@ func TestPanicIsAnsweredAndQuarantined(t *testing.T) {
 // TestLateSheetDoesNotCount: a sheet that arrived after the deadline is
 // answered, says it is late, and is not recorded as the nation's orders.
 func TestLateSheetDoesNotCount(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -241,6 +245,7 @@ func TestLateSheetDoesNotCount(t *testing.T) {
 // commands that only read (a sheet checked under the other edition would be
 // checked wrong).
 func TestEditionCannotChange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	d, cfg := startGame(t, dir, nil)
 	d.Close()
@@ -256,6 +261,7 @@ func TestEditionCannotChange(t *testing.T) {
 // TestTooLargeMailIsAnswered: a registered player whose mail was over the
 // size limit (the intake kept only its header) is told why nothing was read.
 func TestTooLargeMailIsAnswered(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	ctx := context.Background()
@@ -285,6 +291,7 @@ func TestTooLargeMailIsAnswered(t *testing.T) {
 // checking a mail is no verdict on the mail: it is retried, and refused only
 // once it has failed for the whole retry window.
 func TestDKIMTempErrorIsRetried(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), func(s string) string {
 		return strings.Replace(s, "  deadline:", "  require_dkim: true\n  auth_serv_id: pbem.localhost\n  deadline:", 1)
 	})

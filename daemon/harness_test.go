@@ -62,10 +62,10 @@ mail:
     %s
 `
 
-// waitLimit bounds every wait for something the daemon does. Waits poll and
-// return as soon as it is done, so the limit is generous: a loaded two-core
-// machine running the race detector is slow, not broken.
-const waitLimit = 30 * time.Second
+// waitLimit (norace_test.go, race_test.go) bounds every wait for something
+// the daemon does. Waits poll and return as soon as it is done, so the limit
+// is generous: a loaded two-core machine running the race detector is slow,
+// not broken.
 
 // harness is a running daemon on the embedded mail server.
 type harness struct {
@@ -242,6 +242,23 @@ func replyTo(id string) func(string) bool {
 
 // settle waits until every mail posted has been stored and handled and
 // every answer sent, so that a test can assert what did not happen.
+// runnerLooked wakes the turn runner and waits until it has finished a look
+// begun after the call, then settles the mail: what the runner was to do
+// with the game as it is now (resolve a due turn, queue reminders), it has
+// done. The test of "nothing happened" waits on this, not on a sleep.
+func (h *harness) runnerLooked() {
+	h.t.Helper()
+	g := h.d.Game
+	n := g.looksBegun.Load()
+	g.WakeTurns()
+	for start := time.Now(); g.looksDone.Load() <= n; time.Sleep(5 * time.Millisecond) {
+		if time.Since(start) > waitLimit {
+			h.t.Fatalf("the turn runner did not look at the game within %v", waitLimit)
+		}
+	}
+	h.settle()
+}
+
 func (h *harness) settle() {
 	h.t.Helper()
 	ctx := context.Background()

@@ -54,6 +54,7 @@ func resolveWith(t *testing.T, g *Game, orders []engine.Orders) []byte {
 // events as before — while checking the sheet again would have given other
 // orders.
 func TestStoredOrdersOutliveTheParser(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	d, _ := startGame(t, dir, nil)
@@ -108,6 +109,7 @@ func TestStoredOrdersOutliveTheParser(t *testing.T) {
 
 // TestRulesVersion: the version changes with any number in the tables.
 func TestRulesVersion(t *testing.T) {
+	t.Parallel()
 	a := rulesVersion(ruleset.SYW1752())
 	if a == "" || a != rulesVersion(ruleset.SYW1752()) {
 		t.Fatalf("rulesVersion not stable: %q", a)
@@ -123,6 +125,7 @@ func TestRulesVersion(t *testing.T) {
 }
 
 func TestMaskPasswords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"PASSWORD demo-eisenmark", "PASSWORD ****"},
 		{"password: demo-eisenmark", "password: ****"},
@@ -148,6 +151,7 @@ func TestMaskPasswords(t *testing.T) {
 // fields, quoted in a reply) and with a PASSWORD CHANGE are stored with
 // every password masked, in every submission text.
 func TestNoStoredSheetTextHoldsAPassword(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -190,6 +194,7 @@ func TestNoStoredSheetTextHoldsAPassword(t *testing.T) {
 // TestDeadlineStoredWhenTheGameOpens: turn 1 opens with the schedule's
 // deadline, stored, and a restart keeps it.
 func TestDeadlineStoredWhenTheGameOpens(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	d, _ := startGame(t, dir, nil)
@@ -226,6 +231,7 @@ func deadlineLine(ack string) string {
 // new one, and the next acknowledgment shows it; a DEADLINE SET in the past
 // is refused and changes nothing.
 func TestDeadlineExtendTakesEffect(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	ctx := context.Background()
 	g := h.d.Game
@@ -277,6 +283,7 @@ func TestDeadlineExtendTakesEffect(t *testing.T) {
 // resolved, and mail that came after the resolution keeps its text; with
 // -1 nothing is cleared.
 func TestRawMailPurgedAfterResolution(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []int{0, -1} {
 		d, cfg := startGame(t, t.TempDir(), nil)
 		cfg.Mail.KeepRawDays = keep
@@ -311,6 +318,7 @@ func TestRawMailPurgedAfterResolution(t *testing.T) {
 // game's zone, the schedule's deadlines and DEADLINE EXTEND by days keep the
 // time of day; a listed date in the spring gap moves forward.
 func TestDeadlinesAcrossDST(t *testing.T) {
+	t.Parallel()
 	lon, err := time.LoadLocation("Europe/London")
 	if err != nil {
 		t.Skip(err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/internal/imaptest"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -137,10 +138,11 @@ func checkMailboxes(t *testing.T, imapAddr string) {
 // resolved once, to the same bytes, and every report delivered under one
 // Message-ID.
 func TestTurnSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}
-	points := killPoints(4)
+	points := killtest.Points(4)
 	template := newKillTemplate(t)
 
 	// A run never killed: the bytes every killed run must reach, and how
@@ -158,7 +160,7 @@ func TestTurnSurvivesSIGKILL(t *testing.T) {
 	db.Close()
 
 	stages := map[string]int{}
-	rng := killRand()
+	rng := killtest.Rand()
 	for i := range points {
 		dir := filepath.Join(t.TempDir(), strconv.Itoa(i))
 		copyTree(t, template, dir)

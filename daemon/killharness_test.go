@@ -6,44 +6,27 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/syw-pbem/pbem/internal/imaptest"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/store"
 )
 
-// The SIGKILL harness shared by the crash tests (kill_test.go: a turn;
-// rollback_kill_test.go: ROLLBACK and RERUN; archive_kill_test.go: the
-// export): a child process (this test binary, running one of the helper
-// "tests") started on a copy of a template game directory, killed with
-// SIGKILL at a random instant, and started again.
-
-// killPoints is how many kills a crash test makes: $PBEM_KILL_POINTS, or
-// def (kept small so that CI stays fast; docs/turns.md gives the figures of
-// long runs).
-func killPoints(def int) int {
-	if n, err := strconv.Atoi(os.Getenv("PBEM_KILL_POINTS")); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
-// killRand is the source of the kill instants: seeded from the clock, so
-// that every run tries other instants.
-func killRand() *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 9))
-}
+// The daemon's side of the SIGKILL harness (internal/killtest) shared by
+// the crash tests (kill_test.go: a turn; rollback_kill_test.go: ROLLBACK
+// and RERUN; archive_kill_test.go: the export; exactlyonce_kill_test.go):
+// a child process (this test binary, running one of the helper "tests")
+// started on a copy of a template game directory, killed with SIGKILL at a
+// random instant, and started again.
 
 // child is a running child process: a daemon, or the export helper.
 type child struct {
-	cmd        *exec.Cmd
+	*killtest.Child
 	imap, smtp string
 }
 
@@ -58,14 +41,8 @@ func startChild(t *testing.T, dir string) *child {
 // with $env set to dir (where the helper finds its game).
 func startHelper(t *testing.T, name, env, dir string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$")
-	cmd.Env = append(os.Environ(), env+"="+dir)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // a helper's failure shows
-	c := &child{cmd: cmd}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	// A helper's failure shows on the parent's standard error.
+	return &child{Child: killtest.Start(t, name, killtest.Options{PassStderr: true}, env+"="+dir)}
 }
 
 // addrs waits for the child's mail server addresses.
@@ -81,25 +58,9 @@ func (c *child) addrs(t *testing.T, dir string) {
 	t.Fatal("the child daemon did not start")
 }
 
-func (c *child) kill() {
-	c.cmd.Process.Signal(syscall.SIGKILL)
-	c.cmd.Wait()
-}
+func (c *child) kill() { c.Kill() }
 
-func (c *child) stop(t *testing.T) {
-	c.cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("the child daemon exited with %v", err)
-		}
-	case <-time.After(waitLimit):
-		c.kill()
-		t.Error("the child daemon did not stop on SIGTERM")
-	}
-}
+func (c *child) stop(t *testing.T) { c.Stop(t, waitLimit) }
 
 // killConfig gives every nation a mailbox, so that every report is delivered.
 // (testConfig now has them: this adds each a second time, which config.Parse

@@ -64,6 +64,7 @@ func accountMail(t *testing.T, addr, user, pass string) map[string][][]byte {
 // notice to a nation of the new password the referee gave it, in the
 // nation's own mailbox. pbem's store still holds every mail as received.
 func TestNoClearPasswordInMailboxes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	const eisen, ref = "eisenmark@pbem.localhost", "referee@pbem.localhost"
 	secrets := []string{"demo-eisenmark", refereePassword, "Fresh-Secret-77", "Reset-Secret-88", "demo-morgronskia", "demo-eisenmarx"}

@@ -12,6 +12,7 @@ import (
 // status" shows the intake down; back up after a ten-minute outage within
 // the window the turn still waits; the referee's RESOLVE NOW resolves it.
 func TestOutageHoldsTheTurn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -49,8 +50,7 @@ func TestOutageHoldsTheTurn(t *testing.T) {
 	}
 
 	g.noteIntake(ctx, true, "", time.Now())
-	g.WakeTurns()
-	time.Sleep(200 * time.Millisecond)
+	h.runnerLooked()
 	if due, _, _ := g.turnDue(ctx); due {
 		t.Error("the turn is due right after a ten-minute outage before its deadline")
 	}

@@ -38,6 +38,7 @@ func answerTo(t *testing.T, g *Game, uid uint32, raw string) (store.Mail, string
 // mail that holds the sheet, with a covering note of the forwarding mail's
 // own: the sheet inside is read, and the answer says where it was found.
 func TestForwardedSheet(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	inner := "From: Eisenmark <eisenmark@pbem.localhost>\nTo: orders@pbem.localhost\nSubject: orders\n" +
@@ -63,6 +64,7 @@ func TestForwardedSheet(t *testing.T) {
 // broken on one line (a client that wrote "=" without encoding it) is read,
 // and the reply shows the warning under that line.
 func TestExtractionWarningUnderItsLine(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\n# odds =3 to 1, =Z!", 1)
@@ -93,6 +95,7 @@ func TestExtractionWarningUnderItsLine(t *testing.T) {
 // sheet (a draft sent twice) gets the new sheet read and answered; the same
 // text again under that id (a relay's copy) is a duplicate.
 func TestReusedMessageIDNewText(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game
@@ -122,6 +125,7 @@ func TestReusedMessageIDNewText(t *testing.T) {
 // paragraph and an empty line as <p>&nbsp;</p>; the reply's line numbers are
 // those of the lines the player typed.
 func TestOutlookBlankLines(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	typed := "Dear referee,\n\nmy orders for this month:\n\nGAME syw\nNATION eisenmark\nPASSWORD demo-eisenmark\nTURN 1\n" +

@@ -20,6 +20,7 @@ import (
 // resets a nation's password, the nation is mailed the new one, the
 // referee's answer does not repeat it, and the old one no longer works.
 func TestResendRequeuePassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 // bcrypt hash is used as the hash: the password it hashes is accepted on a
 // command mail, the hash itself is not.
 func TestRefereePasswordAsHash(t *testing.T) {
+	t.Parallel()
 	h, err := password.Hash("kaunitz-1756")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // in force, the address it came from and whether it was marked FINAL, and
 // every refused sheet of the turn, marked refused.
 func TestSheetReceiptsForReferee(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()

@@ -108,6 +108,7 @@ func reportParts(t *testing.T, raw string) (string, *reports.Model) {
 // every nation's report; the referee's master report lists the sheets
 // received with their receipts and the nations missing.
 func TestReportsThroughTheDaemon(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -257,6 +258,7 @@ func TestReportsThroughTheDaemon(t *testing.T) {
 // game is created — five nations and the referee — and a restart queues
 // none again.
 func TestStartingReportsOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	rows := func(g *Game) []string {
@@ -296,6 +298,7 @@ func TestStartingReportsOnce(t *testing.T) {
 // and each nation's report of it has the ledger of the year-end: taxes by
 // city and why, and the treasury changes with their reasons.
 func TestYearEndTurnReports(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -341,6 +344,7 @@ func TestYearEndTurnReports(t *testing.T) {
 // TestVictoryAnnounced: a VictoryDeclared among a turn's events is mailed to
 // every nation and the referee.
 func TestVictoryAnnounced(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g := d.Game

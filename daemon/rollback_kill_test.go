@@ -14,6 +14,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/imaptest"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -29,11 +30,13 @@ import (
 
 // TestRollbackSurvivesSIGKILL: ROLLBACK 1, then RESOLVE NOW (two mails).
 func TestRollbackSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	refereeKillTest(t, "ROLLBACK 1", "RESOLVE NOW")
 }
 
 // TestRerunSurvivesSIGKILL: RERUN 1 (one mail), which also sets turn 2 aside.
 func TestRerunSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	refereeKillTest(t, "RERUN 1")
 }
 
@@ -43,7 +46,7 @@ func refereeKillTest(t *testing.T, commands ...string) {
 	if testing.Short() {
 		t.Skip("starts the daemon many times")
 	}
-	points := killPoints(4)
+	points := killtest.Points(4)
 	template := resolvedTemplate(t)
 	send := func(c *child) {
 		for i, cmd := range commands {
@@ -70,7 +73,7 @@ func refereeKillTest(t *testing.T, commands ...string) {
 	}
 
 	resends, stages := 0, map[string]int{}
-	rng := killRand()
+	rng := killtest.Rand()
 	for i := range points {
 		dir := filepath.Join(t.TempDir(), strconv.Itoa(i))
 		copyTree(t, template, dir)

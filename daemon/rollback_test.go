@@ -43,6 +43,7 @@ func allRows(t *testing.T, g *Game) []store.OutboxMessage {
 // RERUN 1 voids turn 2, mails corrected reports for turn 1, holds turn 2
 // open, and its RERUN (the CLI's) corrects it too.
 func TestRollbackThenRerun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -64,7 +65,7 @@ func TestRollbackThenRerun(t *testing.T) {
 		t.Fatalf("the answer to ROLLBACK 1:\n%s", body(ack))
 	}
 	h.settle()
-	time.Sleep(300 * time.Millisecond) // the runner had its chance to resolve the reopened turn
+	h.runnerLooked() // the runner had its chance to resolve the reopened turn
 	if st, _ := g.State(ctx); st.Turn != 1 {
 		t.Fatalf("after ROLLBACK 1 turn %d is open, want 1", st.Turn)
 	}

@@ -16,6 +16,7 @@ import (
 // request leaves nothing of it to apply. (A BREACH acts on the treaty ledger
 // at once, treaty.go, and is not a ruling left for the turn.)
 func TestRulingStoredAsEngineInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	token := h.sendRequest()
 	h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+"\n  TREASURY eisenmark -100\n")
@@ -61,6 +62,7 @@ func TestRulingStoredAsEngineInput(t *testing.T) {
 // nor as the ruling's JSON; the referee's request mail shows the reply with
 // its PASSWORD line.
 func TestRulingsReadAsSentences(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	token := h.sendRequest()
 	req, _ := h.waitFor("referee@pbem.localhost", "pw-referee", func(m string) bool {

@@ -11,6 +11,7 @@ import (
 // its receipt; with none in force, that there is none and the forces hold
 // on DEFEND.
 func TestRefusedSheetSaysWhatStands(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	const owner, ownerPW = "eisenmark@pbem.localhost", "pw-eisenmark"
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }

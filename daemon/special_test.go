@@ -15,6 +15,7 @@ import (
 // approved, with the SPECIAL among its orders and the ruling in force, and
 // does not forward it again; a sheet withdrawing it takes the ruling back.
 func TestSpecialForwardedAndCarriedOver(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	sheet := strings.Replace(goodSheet, "STANCE E1 ATTACK", "STANCE E1 ATTACK\nSPECIAL \"Send an envoy to the court of Valmont\"", 1)
 	id := h.send("eisenmark@pbem.localhost", "orders", sheet)

@@ -70,6 +70,7 @@ func imapPut(t *testing.T, addr, how string, raw []byte) {
 // top: refused, nothing recorded, the deadline where it was, and the owner
 // told.
 func TestSpoofByIMAP(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	ctx := context.Background()
 	const ref, eisen = "referee@pbem.localhost", "eisenmark@pbem.localhost"

@@ -75,6 +75,7 @@ func refused(m string) bool {
 // TestSpoofSet: the spoof test set. No referee command or sheet of any
 // attempt is recorded, and after the set the one real ruling stands alone.
 func TestSpoofSet(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	token := h.sendRequest()
 	const ref = "referee@pbem.localhost"
@@ -214,6 +215,7 @@ func TestSpoofSet(t *testing.T) {
 // the first), each notice saying whether the sheet carried the nation's
 // password; the stranger hears once that the address is not registered.
 func TestStrangerAttemptsEachReported(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	const eisen, stranger = "eisenmark@pbem.localhost", "stranger@pbem.localhost"
 	before := h.count(eisen, "pw-eisenmark")

@@ -19,7 +19,7 @@ import (
 // sheets that reached the server before it; the ones after it are answered
 // late, as after a deadline.
 func TestResolveNowNotStarved(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it times a promise, so it runs while no other test does.
 	streamAround(t, func(h *harness) string {
 		return h.send("referee@pbem.localhost", "resolve", refereeCommand("RESOLVE NOW"))
 	})
@@ -30,7 +30,7 @@ func TestResolveNowNotStarved(t *testing.T) {
 // the turn resolves within 2 s of the FINAL sheet with it, and the sheets
 // after it are late.
 func TestLastFinalNotStarved(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it times a promise, so it runs while no other test does.
 	streamAround(t, func(h *harness) string {
 		for _, n := range []string{"morgronskia", "unterreich", "fromande", "hispardia"} {
 			id := h.send(n+"@pbem.localhost", "orders FINAL", emptySheet(n, 1))

@@ -69,6 +69,7 @@ func tableGame(t *testing.T, table bool) (*harness, game.Hex, *game.Force, *game
 // result with mistakes is answered line by line and recorded not; a good
 // one lets the turn resolve with it (the LandBattle fought "tabletop").
 func TestTabletopBattleByMail(t *testing.T) {
+	t.Parallel()
 	h, hex, a, b := tableGame(t, true)
 	g := h.d.Game
 	ctx := context.Background()
@@ -121,6 +122,7 @@ func TestTabletopBattleByMail(t *testing.T) {
 // TestTabletopBattleUnanswered: a battle left unanswered past
 // battle_wait_hours is fought by the model after the referee is told.
 func TestTabletopBattleUnanswered(t *testing.T) {
+	t.Parallel()
 	h, hex, _, _ := tableGame(t, true)
 	g := h.d.Game
 	ctx := context.Background()
@@ -161,6 +163,7 @@ func TestTabletopBattleUnanswered(t *testing.T) {
 // referee's BATTLE hex TABLE has that battle's sheet mailed and the turn
 // wait for its result.
 func TestTabletopBattleAskedByReferee(t *testing.T) {
+	t.Parallel()
 	h, hex, _, _ := tableGame(t, false)
 	g := h.d.Game
 	cmd := h.send("referee@pbem.localhost", "battle", "PASSWORD "+refereePassword+"\nBATTLE "+hex.String()+" TABLE\n")
@@ -186,6 +189,7 @@ func TestTabletopBattleAskedByReferee(t *testing.T) {
 // event records both, with the moment the narratives tell. A DAYS
 // line in a 1752 game is refused by line first.
 func TestTabletopResultGeneralsAndGuns(t *testing.T) {
+	t.Parallel()
 	h, hex, a, b := tableGame(t, true)
 	g := h.d.Game
 	ctx := context.Background()

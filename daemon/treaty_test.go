@@ -63,6 +63,7 @@ func resolveTurn(t *testing.T, h *harness) *engine.Result {
 // party's LIFT on its sheet ends it (the offender's own is refused), and
 // a LIFT by the referee after that finds nothing to end.
 func TestTreatyByMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	const eis, eisPW = "eisenmark@pbem.localhost", "pw-eisenmark"
 	const mor, morPW = "morgronskia@pbem.localhost", "pw-morgronskia"

@@ -624,6 +624,7 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 	g := d.Game
 	for {
 		wait := turnLookEvery
+		n := g.looksBegun.Add(1)
 		look, err := g.lookTurn(ctx)
 		due, at := look.due, look.at
 		switch {
@@ -674,6 +675,7 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 				}
 			}
 		}
+		g.looksDone.Store(n)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

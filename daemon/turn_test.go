@@ -38,6 +38,7 @@ func isReport(turn string) func(string) bool {
 // summary; the next turn opens with its deadline from the schedule, and a
 // sheet for it is accepted with that deadline.
 func TestTurnResolvedAtDeadline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	ctx := context.Background()
 	g := h.d.Game
@@ -99,6 +100,7 @@ func TestTurnResolvedAtDeadline(t *testing.T) {
 // TestResolveNowByMail: the referee's RESOLVE NOW resolves the open turn at
 // once, and the referee is told.
 func TestResolveNowByMail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	st, _ := g.State(context.Background())
@@ -142,6 +144,7 @@ func reportRows(t *testing.T, g *Game, turn int) []store.OutboxMessage {
 // and the turn decided again gives the same state, events and dice; once
 // committed, a restart resolves nothing twice and queues no report twice.
 func TestTurnCrashBeforeCommit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	d, _ := startGame(t, dir, nil)
@@ -213,6 +216,7 @@ func TestTurnCrashBeforeCommit(t *testing.T) {
 // them) is not resolved, and the referee is told once why, however often
 // the runner tries.
 func TestTurnFailureToldToReferee(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -246,6 +250,7 @@ func TestTurnFailureToldToReferee(t *testing.T) {
 // into the resolved turn (where nothing would read it); it is checked again
 // against the turn now open, and refused as a sheet for a past turn.
 func TestSheetCheckedWhileTheTurnResolves(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -281,6 +286,7 @@ func TestSheetCheckedWhileTheTurnResolves(t *testing.T) {
 // nation with no orders in is reminded once, with the deadline in the
 // game's zone and as an .ics attachment; a nation whose sheet is in is not.
 func TestReminderBeforeDeadline(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -307,10 +313,7 @@ func TestReminderBeforeDeadline(t *testing.T) {
 			t.Errorf("the .ics lacks %q:\n%s", want, ics)
 		}
 	}
-	g.WakeTurns()
-	h.settle()
-	time.Sleep(100 * time.Millisecond)
-	h.settle()
+	h.runnerLooked()
 	n := 0
 	for _, m := range h.inbox("morgronskia@pbem.localhost", "pw-morgronskia") {
 		if isReminder(string(m)) {
@@ -366,6 +369,7 @@ func mimeParts(t *testing.T, raw string) (text, attachment string) {
 // once every nation's sheet in force was sent with FINAL in the subject; a
 // later sheet without FINAL takes the mark away.
 func TestEarlyResolutionWhenAllFinal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, killConfig)
 	g := h.d.Game
 	ctx := context.Background()
@@ -386,8 +390,7 @@ func TestEarlyResolutionWhenAllFinal(t *testing.T) {
 		}
 	}
 	h.settle()
-	g.WakeTurns()
-	time.Sleep(200 * time.Millisecond)
+	h.runnerLooked()
 	if rec, _ := g.DB.LatestTurn(ctx, "syw"); rec.Turn != 0 {
 		t.Fatal("the turn was resolved early though one nation's sheet in force is not final")
 	}
@@ -405,6 +408,7 @@ func TestEarlyResolutionWhenAllFinal(t *testing.T) {
 // orders, the referee's summary asks what to do about the nation; a nation
 // that missed only this turn is not named so.
 func TestNMRStreakAsksReferee(t *testing.T) {
+	t.Parallel()
 	d, _ := startGame(t, t.TempDir(), nil)
 	defer d.Close()
 	g, ctx := d.Game, context.Background()
@@ -429,6 +433,7 @@ func TestNMRStreakAsksReferee(t *testing.T) {
 }
 
 func TestIsFinal(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"Orders FINAL": true, "[final] turn 3": true, "Final": true, "FINAL: orders": true, "Re: orders (final)": true,
 		"finally, my orders": false, "semifinal": false, "orders": false, "": false, "FINALE": false,
@@ -443,6 +448,7 @@ func TestIsFinal(t *testing.T) {
 // be resolved, saves nothing and tells no player; resolved afterwards with
 // the same sheets, the turn has the same events.
 func TestPreview(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -485,6 +491,7 @@ func TestPreview(t *testing.T) {
 // record, saves the new result as version 2, and mails corrected reports
 // under new Message-IDs; a RERUN of another turn is refused.
 func TestRerun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	ctx := context.Background()
@@ -554,6 +561,7 @@ func TestRerun(t *testing.T) {
 // who has sent orders (receipt, time, FINAL) and who has not, pending
 // requests with their tokens, and the mail queues.
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t, nil)
 	g := h.d.Game
 	token := h.sendRequest()

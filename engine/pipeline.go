@@ -48,8 +48,10 @@ package engine
 //     State.Intel, Turn+1, normalised state.
 //
 // Year-end turn (yearEndSteps, selected when the calendar says the turn is
-// the year-end): orders, rulings, then placeholders for the year-end issue — treaties,
-// taxes, loyalty, fielding, purchases, transfers — and end-of-turn.
+// the year-end): orders, rulings, then treaties (yearend_treaties.go), taxes
+// (yearend_taxes.go), loyalty (yearend_loyalty.go), fielding
+// (yearend_fielding.go), purchases (yearend_buy.go), transfers
+// (yearend_transfers.go) and end-of-turn.
 type pipelineStep struct {
 	Name string
 	run  func(*turn)

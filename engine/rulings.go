@@ -563,9 +563,7 @@ func unitsText(u Units) string {
 			parts = append(parts, fmt.Sprintf("%d %s", s.n, s.what))
 		}
 	}
-	for _, l := range u.Leaders {
-		parts = append(parts, l)
-	}
+	parts = append(parts, u.Leaders...)
 	return strings.Join(parts, ", ")
 }
 

@@ -13,6 +13,7 @@ import (
 // the row says why; the sender's Date header never counts; with no stamp
 // at all the fetch time is taken, flagged.
 func TestArrival(t *testing.T) {
+	t.Parallel()
 	fetched := time.Date(2026, 6, 10, 13, 41, 20, 0, time.UTC)
 	internal := time.Date(2026, 6, 10, 13, 37, 29, 0, time.UTC)
 	mail := func(received string) []byte {
@@ -55,6 +56,7 @@ func TestArrival(t *testing.T) {
 // ahead; one stamped before the listing that did not see it, behind; one
 // inside the window, none.
 func TestSkewOf(t *testing.T) {
+	t.Parallel()
 	listed := time.Date(2026, 6, 10, 13, 0, 0, 0, time.UTC)
 	fetched := listed.Add(time.Minute)
 	for _, c := range []struct {

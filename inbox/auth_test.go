@@ -85,6 +85,7 @@ func authenticate(t *testing.T, raw []byte, p AuthPolicy) AuthResult {
 }
 
 func TestAuthenticateRegisteredSenders(t *testing.T) {
+	t.Parallel()
 	p := testPolicy(newDKIMKeys(t))
 	cases := []struct {
 		from    string
@@ -115,6 +116,7 @@ func TestAuthenticateRegisteredSenders(t *testing.T) {
 // TestAuthenticateSpoofing is reliability test 7's mail-level half: each of
 // these is refused whatever password the sheet holds.
 func TestAuthenticateSpoofing(t *testing.T) {
+	t.Parallel()
 	k := newDKIMKeys(t, "example.org", "evil.example", "mail.example.org", "org")
 	p := testPolicy(k)
 	dk := p
@@ -184,6 +186,7 @@ func TestAuthenticateSpoofing(t *testing.T) {
 }
 
 func TestAuthenticateServerResults(t *testing.T) {
+	t.Parallel()
 	// The receiving server's header on top; a forged one below it.
 	raw := withHeader(withHeader(orderMail("fritz@example.org"),
 		"Authentication-Results: mx.evil.example; dkim=pass header.d=example.org; spf=pass smtp.mailfrom=example.org"),
@@ -199,6 +202,7 @@ func TestAuthenticateServerResults(t *testing.T) {
 }
 
 func TestAuthenticateUnreadableMail(t *testing.T) {
+	t.Parallel()
 	if r := Authenticate(nil, nil, "", AuthPolicy{}); r.Verdict != NoFrom || r.OK() {
 		t.Errorf("nil Extracted: %+v", r)
 	}

@@ -5,13 +5,11 @@ package inbox
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -37,6 +36,7 @@ const (
 // store is reopened; at the end one more poll finishes the work, and every
 // mail delivered has exactly one effect and has been moved exactly once.
 func TestIntakeKillDuringIntake(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes; skipped in -short mode")
 	}
@@ -51,25 +51,14 @@ func TestIntakeKillDuringIntake(t *testing.T) {
 		}
 	}
 	run := func(kill string, after time.Duration) (killed bool, stderr string) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestIntakeCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashDBEnv+"="+path, crashIMAPEnv+"="+srv.IMAPAddr(), crashKillEnv+"="+kill)
-		var errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = io.Discard, &errb
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		c := killtest.Start(t, "TestIntakeCrashChild", killtest.Options{},
+			crashDBEnv+"="+path, crashIMAPEnv+"="+srv.IMAPAddr(), crashKillEnv+"="+kill)
 		if after > 0 {
 			time.Sleep(after)
-			cmd.Process.Kill()
+			return c.Kill(), c.Stderr()
 		}
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
-				return true, errb.String()
-			}
-		}
-		return false, fmt.Sprintf("%v\n%s", err, errb.String())
+		killed, err := c.Wait()
+		return killed, fmt.Sprintf("%v\n%s", err, c.Stderr())
 	}
 
 	kills := 0
@@ -130,10 +119,7 @@ func checkStoreReadable(t *testing.T, path string) {
 // TestIntakeCrashChild is the child of TestIntakeKillDuringIntake; it does
 // nothing unless crashDBEnv is set.
 func TestIntakeCrashChild(t *testing.T) {
-	path := os.Getenv(crashDBEnv)
-	if path == "" {
-		t.Skip("run by TestIntakeKillDuringIntake")
-	}
+	path := killtest.Helper(t, crashDBEnv, "TestIntakeKillDuringIntake")
 	db, err := store.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,53 +5,33 @@ package inbox
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
-	"fmt"
-	"math/big"
 	"net"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-smtp"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/imaptest"
 	"github.com/syw-pbem/pbem/store"
 )
 
 // Tests against a real Dovecot 2.3, started by the test on loopback ports
-// with a configuration in a temporary folder, as libraries.md describes.
+// with a configuration in a temporary folder (internal/imaptest), as
+// libraries.md describes.
 
-const (
-	dovecotMailUser = "orders@pbem.example"
-	dovecotRunUser  = "pbemtest" // throwaway user Dovecot runs as when the test runs as root
-)
+const dovecotMailUser = "orders@pbem.example"
 
+// dovecot is the shared Dovecot harness with the one account the intake
+// reads.
 type dovecot struct {
-	t                 testing.TB
-	bin               string
-	dir               string
-	conf              string
-	runAs             string // the user Dovecot runs as
-	imap, imaps, lmtp int
-	cmd               *exec.Cmd
-	exited            chan struct{}
-	roots             *x509.CertPool // trusts the server's certificate (with TLS)
+	*imaptest.Dovecot
+	t testing.TB
 }
 
 // dovecotSetup varies the configuration.
@@ -63,310 +43,24 @@ type dovecotSetup struct {
 // startDovecot starts Dovecot, or skips the test when it is not installed.
 func startDovecot(t testing.TB, setup dovecotSetup) *dovecot {
 	t.Helper()
-	bin, err := exec.LookPath("dovecot")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/dovecot"); serr != nil {
-			t.Skip("dovecot is not installed (apt-get install dovecot-imapd dovecot-lmtpd); skipping the real-server test")
-		}
-		bin = "/usr/sbin/dovecot"
-	}
-	d := &dovecot{t: t, bin: bin}
-	if os.Geteuid() == 0 {
-		if _, err := user.Lookup(dovecotRunUser); err != nil {
-			out, err := exec.Command("useradd", "-r", "-M", "-s", "/usr/sbin/nologin", dovecotRunUser).CombinedOutput()
-			if err != nil {
-				t.Skipf("running as root and cannot create the user %s for Dovecot: %v %s", dovecotRunUser, err, out)
-			}
-		}
-		d.runAs = dovecotRunUser
-	} else {
-		u, err := user.Current()
-		if err != nil {
-			t.Skipf("cannot tell the current user: %v", err)
-		}
-		d.runAs = u.Username
-	}
-	// Not t.TempDir: its parent is private to root, and Dovecot runs as
-	// another user.
-	d.dir, err = os.MkdirTemp("", "pbem-dovecot-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(d.dir) })
-	if err := os.Chmod(d.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	d.imap, d.lmtp = freePort(t), freePort(t)
-	extra := ""
-	if setup.trimCaps {
-		extra += "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ NAMESPACE CHILDREN UNSELECT\n"
-	}
-	ssl := "ssl = no"
-	if setup.tls {
-		d.imaps = freePort(t)
-		d.roots = writeSelfSigned(t, d.dir)
-		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%[1]s/cert.pem\nssl_key = <%[1]s/key.pem", d.dir)
-	}
-	conf := fmt.Sprintf(`protocols = imap lmtp
-listen = 127.0.0.1
-%[8]s
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-base_dir = %[1]s/run
-state_dir = %[1]s/state
-log_path = %[1]s/dovecot.log
-info_log_path = %[1]s/dovecot.log
-default_internal_user = %[2]s
-default_internal_group = %[3]s
-default_login_user = %[2]s
-first_valid_uid = 1
-passdb {
-  driver = passwd-file
-  args = scheme=PLAIN username_format=%%u %[1]s/passwd
-}
-userdb {
-  driver = static
-  args = uid=%[2]s gid=%[3]s home=%[1]s/home/%%u allow_all_users=yes
-}
-mail_location = maildir:~/Maildir
-%[6]s
-service imap-login {
-  chroot =
-  inet_listener imap {
-    port = %[4]d
-  }
-  inet_listener imaps {
-    port = %[7]d
-  }
-}
-service lmtp {
-  inet_listener lmtp {
-    address = 127.0.0.1
-    port = %[5]d
-  }
-}
-service anvil {
-  chroot =
-}
-`, d.dir, d.runAs, groupOf(t, d.runAs), d.imap, d.lmtp, extra, d.imaps, ssl)
-	d.conf = filepath.Join(d.dir, "dovecot.conf")
-	for name, content := range map[string]string{
-		"dovecot.conf": conf,
-		"passwd":       dovecotMailUser + ":{PLAIN}" + testPass + "::::::\n",
-	} {
-		if err := os.WriteFile(filepath.Join(d.dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, sub := range []string{"run", "state", "home"} {
-		if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d.chown()
-	d.start()
-	t.Cleanup(func() { d.stop(syscall.SIGTERM) })
-	return d
+	d := imaptest.StartDovecot(t, imaptest.DovecotOptions{
+		Users: map[string]string{dovecotMailUser: testPass}, TrimCaps: setup.trimCaps, TLS: setup.tls})
+	return &dovecot{Dovecot: d, t: t}
 }
 
-// writeSelfSigned writes cert.pem and key.pem for 127.0.0.1 and localhost
-// into dir and returns a pool that trusts the certificate.
-func writeSelfSigned(t testing.TB, dir string) *x509.CertPool {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pbem test IMAP"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true, IsCA: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	if err := os.WriteFile(filepath.Join(dir, "cert.pem"), certPEM, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(certPEM)
-	return pool
-}
+func (d *dovecot) imapAddr() string { return d.IMAPAddr() }
 
-func groupOf(t testing.TB, name string) string {
-	u, err := user.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := user.LookupGroupId(u.Gid)
-	if err != nil {
-		return u.Gid
-	}
-	return g.Name
-}
-
-// chown gives the folder to the user Dovecot runs as.
-func (d *dovecot) chown() {
-	if os.Geteuid() != 0 {
-		return
-	}
-	if out, err := exec.Command("chown", "-R", d.runAs+":", d.dir).CombinedOutput(); err != nil {
-		d.t.Fatalf("chown: %v %s", err, out)
-	}
-}
-
-func freePort(t testing.TB) int {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
-func (d *dovecot) imapAddr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(d.imap)) }
-
-// start runs Dovecot in the foreground (-F) and waits until IMAP answers.
-func (d *dovecot) start() {
-	d.t.Helper()
-	args := []string{d.bin, "-F", "-c", d.conf}
-	if os.Geteuid() == 0 {
-		args = append([]string{"runuser", "-u", d.runAs, "--"}, args...)
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	// A file, not a pipe: Wait must not wait for Dovecot's children, which
-	// inherit the descriptor and may outlive the master by a moment.
-	out, err := os.OpenFile(filepath.Join(d.dir, "stdout.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	defer out.Close()
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		d.t.Fatalf("starting dovecot: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	d.cmd, d.exited = cmd, exited
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", d.imapAddr(), time.Second)
-		if err == nil {
-			c.SetReadDeadline(time.Now().Add(2 * time.Second))
-			buf := make([]byte, 512)
-			n, _ := c.Read(buf)
-			c.Close()
-			if bytes.Contains(buf[:n], []byte("* OK")) && !bytes.Contains(buf[:n], []byte("Waiting")) {
-				return
-			}
-		}
-		select {
-		case <-exited:
-			d.t.Fatalf("dovecot exited at start:\n%s", d.logs())
-		default:
-		}
-		if time.Now().After(deadline) {
-			d.t.Fatalf("dovecot did not answer on %s:\n%s", d.imapAddr(), d.logs())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (d *dovecot) logs() string {
-	out, _ := os.ReadFile(filepath.Join(d.dir, "stdout.log"))
-	log, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))
-	return string(out) + string(log)
-}
-
-// stop signals Dovecot's master process (SIGTERM: a clean shutdown that
-// says BYE; SIGKILL: sudden death) and waits until its ports are free.
-func (d *dovecot) stop(sig syscall.Signal) {
-	if d.cmd == nil {
-		return
-	}
-	pidText, err := os.ReadFile(filepath.Join(d.dir, "run", "master.pid"))
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
-	if err == nil && pid > 0 {
-		syscall.Kill(pid, sig)
-	} else {
-		d.cmd.Process.Signal(sig)
-	}
-	select {
-	case <-d.exited:
-	case <-time.After(10 * time.Second):
-		d.t.Errorf("dovecot did not stop after %v", sig)
-	}
-	d.cmd = nil
-	// The master's children notice its death and leave; wait for the
-	// listening ports to be free so a restart can bind them.
-	for range 200 {
-		ln, err := net.Listen("tcp", d.imapAddr())
-		if err == nil {
-			ln.Close()
-			return
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	d.t.Fatalf("IMAP port %d still busy after dovecot stopped", d.imap)
-}
-
-// deliver hands raw to Dovecot over LMTP, as a mail server would.
+// deliver hands raw to the intake's account over LMTP, as a mail server
+// would.
 func (d *dovecot) deliver(raw []byte) {
 	d.t.Helper()
-	conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(d.lmtp)), 5*time.Second)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	c := smtp.NewClientLMTP(conn)
-	defer c.Close()
-	if err := c.Hello("localhost"); err != nil {
-		d.t.Fatal(err)
-	}
-	if err := c.SendMail("player@example.org", []string{dovecotMailUser}, bytes.NewReader(raw)); err != nil {
+	if err := d.Deliver("player@example.org", dovecotMailUser, raw); err != nil {
 		d.t.Fatalf("LMTP delivery: %v", err)
 	}
 }
 
-// changeUIDValidity stops Dovecot, gives INBOX a new UIDVALIDITY in its
-// dovecot-uidlist (dropping the indexes that cache the old one), and
-// starts it again: what a mailbox rebuilt by an administrator looks like.
-func (d *dovecot) changeUIDValidity() {
-	d.t.Helper()
-	d.stop(syscall.SIGTERM)
-	maildir := filepath.Join(d.dir, "home", dovecotMailUser, "Maildir")
-	list := filepath.Join(maildir, "dovecot-uidlist")
-	b, err := os.ReadFile(list)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	re := regexp.MustCompile(` V(\d+) `)
-	m := re.FindSubmatch(b)
-	if m == nil {
-		d.t.Fatalf("no UIDVALIDITY in %s: %q", list, b)
-	}
-	old, _ := strconv.ParseUint(string(m[1]), 10, 32)
-	b = re.ReplaceAll(b, []byte(fmt.Sprintf(" V%d ", old+1000)))
-	if err := os.WriteFile(list, b, 0o600); err != nil {
-		d.t.Fatal(err)
-	}
-	matches, _ := filepath.Glob(filepath.Join(maildir, "dovecot.index*"))
-	for _, f := range matches {
-		os.Remove(f)
-	}
-	d.chown()
-	d.start()
-}
+// changeUIDValidity gives the intake's INBOX a new UIDVALIDITY.
+func (d *dovecot) changeUIDValidity() { d.ChangeUIDValidity(dovecotMailUser) }
 
 func dovecotOptions(t testing.TB, d *dovecot, h Handler) *Options {
 	o := testOptions(t, d.imapAddr(), h)
@@ -381,6 +75,7 @@ func dovecotOptions(t testing.TB, d *dovecot, h Handler) *Options {
 // once and moved to the processed mailbox (made by the intake); under Run,
 // IDLE brings the next mails in at once.
 func TestDovecotIntake(t *testing.T) {
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -456,6 +151,7 @@ func effectsOf(t testing.TB, db *store.DB, raw []byte) int {
 // restarted): the old mail is recognised by its SHA-256 and not handled
 // again, and the new mail is.
 func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{trimCaps: true})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -526,6 +222,7 @@ func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
 // cleanly (BYE) under a running intake, and started again each time; the
 // intake reconnects and mail delivered meanwhile is handled.
 func TestDovecotReconnect(t *testing.T) {
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
 	handled := make(chan struct{}, 10)
@@ -555,9 +252,9 @@ func TestDovecotReconnect(t *testing.T) {
 	deliver()
 	wait("first mail")
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
-		d.stop(sig)
+		d.Stop(sig)
 		time.Sleep(300 * time.Millisecond) // the intake sees the drop and backs off
-		d.start()
+		d.Start()
 		deliver()
 		t.Logf("after %v and restart: mail handled in %v", sig, wait(sig.String()).Round(time.Millisecond))
 	}
@@ -576,6 +273,7 @@ func TestDovecotReconnect(t *testing.T) {
 // checking the server's certificate, and refuses a certificate it does not
 // trust.
 func TestDovecotTLS(t *testing.T) {
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{tls: true})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -583,9 +281,9 @@ func TestDovecotTLS(t *testing.T) {
 		d.deliver(testMail(i))
 		o := dovecotOptions(t, d, c.handle)
 		o.Security = sec
-		o.TLSConfig = &tls.Config{RootCAs: d.roots}
+		o.TLSConfig = &tls.Config{RootCAs: d.Roots()}
 		if sec == config.SecurityTLS {
-			o.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(d.imaps))
+			o.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(d.IMAPSPort()))
 		}
 		if err := New(db, o).PollOnce(ctx); err != nil {
 			t.Fatalf("%s: %v", sec, err)
@@ -596,7 +294,7 @@ func TestDovecotTLS(t *testing.T) {
 	}
 	o := dovecotOptions(t, d, c.handle)
 	o.Security = config.SecurityTLS
-	o.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(d.imaps))
+	o.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(d.IMAPSPort()))
 	err := New(db, o).PollOnce(ctx) // the system roots do not know this certificate
 	var ue x509.UnknownAuthorityError
 	if !errors.As(err, &ue) {

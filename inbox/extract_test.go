@@ -14,6 +14,7 @@ func crlf(s string) []byte { return []byte(strings.ReplaceAll(s, "\n", "\r\n")) 
 const sheet = "GAME syw TURN 3 NATION prussia\nPASSWORD sesame\nA1 MOVE TO 0412\nEND\n"
 
 func TestExtractPlainMail(t *testing.T) {
+	t.Parallel()
 	raw := crlf(`Return-Path: <Fritz@Example.ORG>
 From: "Friedrich II" <Fritz@Example.ORG>
 To: orders@pbem.example
@@ -67,6 +68,7 @@ Content-Type: text/plain; charset=utf-8
 // TestExtractClientQuirks reads the texts real mail clients produce; each
 // must come out as the sheet the player typed.
 func TestExtractClientQuirks(t *testing.T) {
+	t.Parallel()
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 	cases := []struct {
 		name     string
@@ -262,6 +264,7 @@ func crlfIfLF(s string) []byte {
 }
 
 func TestExtractAttachmentNames(t *testing.T) {
+	t.Parallel()
 	raw := crlf(`From: a@example.org
 Content-Type: multipart/mixed; boundary=b
 
@@ -294,6 +297,7 @@ x
 }
 
 func TestExtractTextLimit(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("A1 MOVE TO 0412 ", 4) + "\n"
 	raw := crlf("From: a@example.org\n\n" + strings.Repeat(line, 2000))
 	ex, err := Extract(raw, Limits{MaxTextBytes: 1000})
@@ -309,6 +313,7 @@ func TestExtractTextLimit(t *testing.T) {
 }
 
 func TestExtractTooLargeKeepsHeader(t *testing.T) {
+	t.Parallel()
 	raw := crlf("From: Big <big@example.org>\nSubject: map\n\n" + strings.Repeat("x", 3000))
 	ex, err := Extract(raw, Limits{MaxRawBytes: 1000})
 	var le *LimitError
@@ -324,6 +329,7 @@ func TestExtractTooLargeKeepsHeader(t *testing.T) {
 }
 
 func TestIsAutomatic(t *testing.T) {
+	t.Parallel()
 	own := Limits{OwnAddresses: []string{"Orders@pbem.example"}}
 	cases := []struct {
 		name   string
@@ -366,6 +372,9 @@ func TestIsAutomatic(t *testing.T) {
 }
 
 func TestExtractDeadline(t *testing.T) {
+	if raceDetector {
+		t.Skip("the race detector slows parsing several times over: the deadline's promptness is checked by the ordinary run")
+	}
 	// A deadline too short for anything: Extract returns on time anyway.
 	raw := crlf("From: a@example.org\n\n" + strings.Repeat("A1 MOVE\n", 100000))
 	start := time.Now()

@@ -386,19 +386,6 @@ func (p *proxy) drop() {
 	p.conns = nil
 }
 
-// waitFor polls cond until it holds or the timeout passes.
-func waitFor(t testing.TB, timeout time.Duration, what string, cond func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > timeout {
-			t.Fatalf("%s: not within %v", what, timeout)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Since(start)
-}
-
 // runIntake runs in.Run until the test ends.
 func runIntake(t testing.TB, in *Intake) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -149,6 +149,10 @@ var hostileCases = []struct {
 // TestHostileMailBounded reads or refuses each hostile mail within its
 // deadline, with memory bounded by a small multiple of its size.
 func TestHostileMailBounded(t *testing.T) {
+	// Not parallel: it measures the memory the process allocates.
+	if raceDetector {
+		t.Skip("the race detector slows parsing and allocates several times over: the bounds are checked by the ordinary run")
+	}
 	lim := Limits{}.withDefaults()
 	for _, c := range hostileCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -185,6 +189,7 @@ func TestHostileMailBounded(t *testing.T) {
 }
 
 func TestHostileNestingReadsTheSheetWithinLimits(t *testing.T) {
+	t.Parallel()
 	ex, err := Extract(deepNesting(10, false), Limits{})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func send(t testing.TB, srv *mailserver.Server, raw []byte) {
 // the handler once, and moved to the processed mailbox; a second poll finds
 // nothing to do.
 func TestIntakeEmbeddedServer(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -93,6 +94,7 @@ func TestIntakeEmbeddedServer(t *testing.T) {
 // TestIntakeSameMailTwice: the same bytes under a new UID have one effect;
 // the same Message-ID with other bytes is a new mail for the handler.
 func TestIntakeSameMailTwice(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -140,6 +142,7 @@ func TestIntakeSameMailTwice(t *testing.T) {
 // is handled, and a mail handled but not yet moved under the old
 // UIDVALIDITY is closed.
 func TestIntakeUIDValidityChange(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -208,6 +211,7 @@ var errCrash = errors.New("simulated crash")
 // proxy) gets the mail flagged, never deleted, and the next poll does not
 // read it again (the UID n:* quirk filtered).
 func TestIntakeWithoutMove(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	px := startProxy(t, srv.IMAPAddr(), "MOVE", "UIDPLUS", "IMAP4rev2")
 	db := openStore(t)
@@ -247,6 +251,7 @@ func TestIntakeWithoutMove(t *testing.T) {
 // TestIntakeProcessedMailboxCannotBeMade: a processed mailbox the server
 // refuses to create: mail is flagged instead and never deleted.
 func TestIntakeProcessedMailboxCannotBeMade(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -268,6 +273,7 @@ func TestIntakeProcessedMailboxCannotBeMade(t *testing.T) {
 // between connecting and moving; MOVE answers TRYCREATE and the intake makes
 // it again.
 func TestIntakeProcessedMailboxDeletedMeanwhile(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -292,6 +298,7 @@ func TestIntakeProcessedMailboxDeletedMeanwhile(t *testing.T) {
 // change, the server answers the repeated MOVE of a UID no longer there with
 // NO (as some do); the intake sees the message is gone and marks it moved.
 func TestIntakeMoveOfGoneUIDRefused(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	px := startProxy(t, srv.IMAPAddr())
 	px.noEmptyMove = true
@@ -331,6 +338,7 @@ func TestIntakeMoveOfGoneUIDRefused(t *testing.T) {
 // poll, and starts a new intake on the same store: every mail has exactly one
 // effect and ends moved, and nothing is left behind.
 func TestIntakeStepFailures(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -405,6 +413,7 @@ func checkAllOnce(t *testing.T, db *store.DB, srv *mailserver.Server, sent [][]b
 // TestIntakeHandlerFailureKeepsOrder: a handler failing on a mail stops the
 // mail after it until the next poll, so mail is handled in arrival order.
 func TestIntakeHandlerFailureKeepsOrder(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	failures := 2
@@ -447,6 +456,7 @@ func TestIntakeHandlerFailureKeepsOrder(t *testing.T) {
 // TestIntakeHandlerPanic: a panicking handler quarantines that mail, and
 // the others go on.
 func TestIntakeHandlerPanic(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -475,6 +485,7 @@ func TestIntakeHandlerPanic(t *testing.T) {
 // its header is stored with a marker, quarantined and moved, and the handler
 // is not called.
 func TestIntakeTooLarge(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -514,6 +525,7 @@ func TestIntakeTooLarge(t *testing.T) {
 // TestIntakeRunIdle: with a poll interval far away, IDLE alone brings new
 // mail in. The time from delivery to the handler is measured.
 func TestIntakeRunIdle(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	handled := make(chan time.Time, 100)
@@ -553,6 +565,7 @@ func TestIntakeRunIdle(t *testing.T) {
 // intake reconnects, and new mail is handled within poll interval +
 // command timeout + backoff.
 func TestIntakeWatchdogSilentConnection(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	px := startProxy(t, srv.IMAPAddr())
 	db := openStore(t)
@@ -587,6 +600,7 @@ func TestIntakeWatchdogSilentConnection(t *testing.T) {
 // TestIntakeConnectionDropped: the server side drops every connection (as a
 // BYE at shutdown does); the intake reconnects and goes on.
 func TestIntakeConnectionDropped(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	px := startProxy(t, srv.IMAPAddr())
 	db := openStore(t)
@@ -616,6 +630,7 @@ func TestIntakeConnectionDropped(t *testing.T) {
 }
 
 func TestOptionsChecked(t *testing.T) {
+	t.Parallel()
 	db := openStore(t)
 	for name, o := range map[string]*Options{
 		"no handler":         {Addr: "127.0.0.1:1"},

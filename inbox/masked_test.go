@@ -51,6 +51,7 @@ func checkMasked(t *testing.T, peek *imapPeek, n int) {
 // copy in the processed mailbox; a crash after the originals were expunged
 // and before the store heard of it adds no second copy.
 func TestMaskedCopyOverIMAP(t *testing.T) {
+	t.Parallel()
 	srv := startMailServer(t)
 	db := openStore(t)
 	c := &counter{db: db}
@@ -84,6 +85,7 @@ func TestMaskedCopyOverIMAP(t *testing.T) {
 
 // TestDovecotMaskedCopy: the same on Dovecot.
 func TestDovecotMaskedCopy(t *testing.T) {
+	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
 	c := &counter{db: db}
@@ -101,6 +103,7 @@ func TestDovecotMaskedCopy(t *testing.T) {
 // TestMaskedCopyWithoutUIDPlus: a server that can neither MOVE nor delete
 // one message safely keeps the mail as it is (flagged), and the log says so.
 func TestMaskedCopyWithoutUIDPlus(t *testing.T) {
+	t.Parallel()
 	d := startDovecot(t, dovecotSetup{trimCaps: true})
 	db := openStore(t)
 	c := &counter{db: db}

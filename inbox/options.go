@@ -238,7 +238,7 @@ func (o *Options) check() error {
 	}
 	host, _, err := net.SplitHostPort(o.Addr)
 	if err != nil {
-		errs = append(errs, fmt.Errorf("Addr %q is not host:port", o.Addr))
+		errs = append(errs, fmt.Errorf("Addr %q is not host:port", o.Addr)) //lint:ignore ST1005 it starts with the option's name
 	}
 	switch o.Security {
 	case mailconn.SecurityTLS, mailconn.SecuritySTARTTLS:

@@ -10,6 +10,7 @@ import (
 // even base64-encoded as some clients do), forwarded again: the innermost
 // text comes first, marked with its depth; the mail's own text stays Text.
 func TestForwardedMessages(t *testing.T) {
+	t.Parallel()
 	inner := "From: a@example.org\r\nSubject: orders\r\nContent-Type: text/plain\r\n\r\n" + strings.ReplaceAll(sheet, "\n", "\r\n")
 	middle := "From: a@example.org\r\nSubject: Fwd: orders\r\nContent-Type: multipart/mixed; boundary=m\r\n\r\n" +
 		"--m\r\nContent-Type: text/plain\r\n\r\nsee attached\r\n--m\r\nContent-Type: message/rfc822\r\nContent-Transfer-Encoding: base64\r\n\r\n" +
@@ -39,6 +40,7 @@ func TestForwardedMessages(t *testing.T) {
 // TestOutlookEmptyParagraphs: Outlook's empty line, <p><o:p>&nbsp;</o:p></p>,
 // and Gmail's, <div><br></div>, are empty lines of the text.
 func TestOutlookEmptyParagraphs(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ html, want string }{
 		{"<p class=MsoNormal>A<o:p></o:p></p><p class=MsoNormal><o:p>&nbsp;</o:p></p><p class=MsoNormal>B<o:p></o:p></p>", "A\n\nB\n"},
 		{"<div dir=ltr><div>A</div><div><br></div><div>B</div></div>", "A\n\nB\n"},
@@ -54,6 +56,7 @@ func TestOutlookEmptyParagraphs(t *testing.T) {
 // TestWarningLines: broken quoted-printable is reported at the line it is
 // on, and a cut text at its last line.
 func TestWarningLines(t *testing.T) {
+	t.Parallel()
 	raw := crlf("From: a@example.org\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\none\ntwo\nthree =ZZ\nfour\n")
 	ex, err := Extract(raw, Limits{})
 	if err != nil {

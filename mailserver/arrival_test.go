@@ -17,6 +17,7 @@ import (
 // COPY or MOVE by whom, a local delivery — whatever the message says of
 // itself, and keeps the record across a restart.
 func TestArrivalRecorded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := startServer(t, dir)
 	ctx := context.Background()
@@ -93,6 +94,7 @@ func TestArrivalRecorded(t *testing.T) {
 // or not, is removed; the server's own is the only one of its id; another
 // server's stays.
 func TestOwnAuthResultsRemoved(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	raw := "Authentication-Results: PBEM.test; auth=pass\r\n smtp.auth=referee@pbem.test\r\n" +
 		"From: x@example.org\r\nAuthentication-Results: mx.example.org; dkim=pass header.d=example.org\r\n" +
@@ -118,6 +120,7 @@ func TestOwnAuthResultsRemoved(t *testing.T) {
 // stored once per mailbox; the same Message-ID with other bytes, from
 // another login or without a login, is stored again.
 func TestDeliveryIdempotent(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	referee := &Login{User: "referee", Password: "ref-secret"}
@@ -162,6 +165,7 @@ func TestDeliveryIdempotent(t *testing.T) {
 // is header only beyond the limit; a large body under a small header is
 // not.
 func TestHeaderTooLarge(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -191,6 +195,7 @@ func TestHeaderTooLarge(t *testing.T) {
 // (5.7.1) when it names one of the server's accounts in a way pbem would
 // not read as that account: a trailing dot, an encoded word.
 func TestUnreadableFromRefused(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	referee := &Login{User: "referee", Password: "ref-secret"}
@@ -227,6 +232,7 @@ func TestUnreadableFromRefused(t *testing.T) {
 // messages keep everything and have no record (not sent by anyone, as far
 // as pbem is concerned).
 func TestUpgradeSchema1(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, dbFileName))
 	if err != nil {

@@ -47,6 +47,7 @@ func (c *fakeClock) lastWait() time.Duration {
 // IP's count is cleared by a login that passes from it, an account's is
 // not; loopback clients have no IP count.
 func TestAuthLimiter(t *testing.T) {
+	t.Parallel()
 	c := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	l := &authLimiter{now: c.now, sleep: c.sleep}
 	ref := authKeys("referee", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
@@ -119,6 +120,7 @@ func TestAuthLimiter(t *testing.T) {
 // connections can send them are slowed (answered 535 after their turn, or
 // 454 "try again later"), and the referee's right password still passes.
 func TestAuthSlowedOverSMTP(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	s.limiter.base, s.limiter.maxDelay, s.limiter.maxWait = 5*time.Millisecond, 40*time.Millisecond, 100*time.Millisecond
 	var waited time.Duration

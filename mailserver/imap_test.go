@@ -20,6 +20,7 @@ import (
 // distinct UIDs, and a second session sees the first one's MOVE as
 // EXPUNGEs that keep its sequence numbers right.
 func TestConcurrentDeliveriesAndSessions(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	const senders, each = 8, 5
 	var wg sync.WaitGroup
@@ -87,6 +88,7 @@ func TestConcurrentDeliveriesAndSessions(t *testing.T) {
 // TestSelectedMailboxDeleted: a session whose mailbox another session
 // deletes gets a clear NO, not stale data.
 func TestSelectedMailboxDeleted(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	a := dialIMAP(t, s, "referee", "ref-secret", nil)
 	b := dialIMAP(t, s, "referee", "ref-secret", nil)
@@ -108,6 +110,7 @@ func TestSelectedMailboxDeleted(t *testing.T) {
 
 // TestExamineIsReadOnly: EXAMINE never changes a message.
 func TestExamineIsReadOnly(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	if err := s.Deliver(context.Background(), "referee", []byte("Subject: x\r\n\r\ny\r\n")); err != nil {
 		t.Fatal(err)
@@ -136,6 +139,7 @@ func TestExamineIsReadOnly(t *testing.T) {
 // TestAppendAndSearch: APPEND keeps flags and date; SEARCH understands
 // the criteria an intake uses, and SEARCHRES.
 func TestAppendAndSearch(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	c := dialIMAP(t, s, "referee", "ref-secret", nil)
 	old := time.Date(2024, 3, 1, 12, 0, 0, 0, time.FixedZone("", 3600))
@@ -234,6 +238,7 @@ func TestAppendAndSearch(t *testing.T) {
 
 // TestSMTPLongLine: a line beyond the limit is refused permanently.
 func TestSMTPLongLine(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	err := plainSendMail(s.SMTPAddr(), "x@example.org", "referee@"+testDomain,
 		"Subject: x\r\n\r\n"+strings.Repeat("y", 3000)+"\r\n")
@@ -246,6 +251,7 @@ func TestSMTPLongLine(t *testing.T) {
 // TestListSubscribedRecursive: LIST (SUBSCRIBED RECURSIVEMATCH) names a
 // parent whose child is subscribed.
 func TestListSubscribedRecursive(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	c := dialIMAP(t, s, "referee", "ref-secret", nil)
 	if err := c.Create("turns/3", nil).Wait(); err != nil {

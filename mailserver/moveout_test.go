@@ -14,6 +14,7 @@ import (
 // nothing more; a second delivery of a mail already taken out leaves no
 // second copy; a session watching the INBOX sees the EXPUNGEs.
 func TestMoveOut(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	referee := &Login{User: "referee", Password: "ref-secret"}
@@ -80,6 +81,7 @@ func TestMoveOut(t *testing.T) {
 // SMTP spool, fetched whole (streamed), in part and by its header, copied,
 // moved and expunged like any other, and its chunks go with it.
 func TestLargeMessageInChunks(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	var b strings.Builder

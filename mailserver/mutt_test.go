@@ -37,6 +37,7 @@ func (b *syncBuffer) String() string {
 // over IMAP, opens INBOX, lists the messages and copies one into a local
 // mbox file, which must then hold the message as sent.
 func TestMutt(t *testing.T) {
+	t.Parallel()
 	mutt, err := exec.LookPath("mutt")
 	if err != nil {
 		t.Skip("mutt not installed: apt-get install mutt")

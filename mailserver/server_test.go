@@ -22,6 +22,7 @@ import (
 // it arrives by SMTP, is found by UID SEARCH, read with BODY.PEEK (still
 // unread), flagged, moved to pbem-processed with COPYUID, and expunged.
 func TestSMTPToIMAP(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	mustSend(t, s, "referee@"+testDomain, "Orders Prussia turn 3", "MOVE A1 TO 1203\n")
 
@@ -175,6 +176,7 @@ func TestIdleWokenBySMTP(t *testing.T) {
 // Dovecot does; otherwise a client that polls and then idles would not hear
 // of it until its next poll.
 func TestIdleReportsMailDeliveredBeforeIt(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	exists, h := existsWatcher()
 	c := dialIMAP(t, s, "referee", "ref-secret", h)
@@ -204,6 +206,7 @@ func TestIdleReportsMailDeliveredBeforeIt(t *testing.T) {
 // the same mailboxes with the same UIDVALIDITY and UIDs, flags and keywords
 // intact, and never reuses an expunged UID.
 func TestRestartKeepsMailAndUIDs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 
@@ -267,6 +270,7 @@ func TestRestartKeepsMailAndUIDs(t *testing.T) {
 // TestUIDValidityOfRecreatedMailbox: deleting a mailbox and creating it
 // again must give clients a new UIDVALIDITY, so they drop cached UIDs.
 func TestUIDValidityOfRecreatedMailbox(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	c := dialIMAP(t, s, "referee", "ref-secret", nil)
 	seen := map[uint32]bool{}
@@ -322,6 +326,7 @@ func TestUIDValidityOfRecreatedMailbox(t *testing.T) {
 // TestSMTPRefusals: unknown recipients, foreign domains and oversized
 // messages are refused with permanent errors; nothing is stored.
 func TestSMTPRefusals(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir(), func(o *Options) { o.MaxMessageBytes = 4096 })
 	c, err := smtp.Dial(s.SMTPAddr())
 	if err != nil {
@@ -377,6 +382,7 @@ func TestSMTPRefusals(t *testing.T) {
 // TestSMTPAuth: AUTH PLAIN with an account's password is accepted on
 // loopback, a wrong one refused.
 func TestSMTPAuth(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	if err := sendWithGoMail(t, s, "referee@"+testDomain, "prussia@"+testDomain, "ruling", "ok",
 		"referee", "ref-secret"); err != nil {
@@ -397,6 +403,7 @@ func TestSMTPAuth(t *testing.T) {
 // TestIMAPLoginRefused: wrong passwords and unknown users get
 // AUTHENTICATIONFAILED.
 func TestIMAPLoginRefused(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	for _, up := range [][2]string{{"referee", "nope"}, {"ghost", "x"}, {"prussia", ""}} {
 		c, err := imapclient.DialInsecure(s.IMAPAddr(), nil)
@@ -414,6 +421,7 @@ func TestIMAPLoginRefused(t *testing.T) {
 // TestNonLoopbackRefused: without AllowNonLoopback the server will not
 // listen beyond this machine.
 func TestNonLoopbackRefused(t *testing.T) {
+	t.Parallel()
 	for _, addr := range []string{"0.0.0.0:0", "[::]:0", "192.0.2.1:0"} {
 		s, err := New(&Options{Dir: t.TempDir(), IMAPAddr: addr, SMTPAddr: "127.0.0.1:0"})
 		if err != nil {
@@ -432,6 +440,7 @@ func TestNonLoopbackRefused(t *testing.T) {
 
 // TestDirLocked: a second server cannot open a directory in use.
 func TestDirLocked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	startServer(t, dir)
 	s2, err := New(&Options{Dir: dir})
@@ -446,6 +455,7 @@ func TestDirLocked(t *testing.T) {
 // TestOpenWithoutListening: Open alone serves Deliver and EnsureAccount,
 // and what it stored is there for the next Start.
 func TestOpenWithoutListening(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ctx := context.Background()
 	s, err := New(&Options{Dir: dir, Domain: testDomain})
@@ -487,6 +497,7 @@ func TestOpenWithoutListening(t *testing.T) {
 // TestSend: the Send helper composes plain text into a proper MIME message
 // and passes a ready message through unchanged.
 func TestSend(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	login := &Login{User: "prussia", Password: "fritz"}
@@ -522,6 +533,7 @@ func TestSend(t *testing.T) {
 // fails integrity_check, is refused with an error that names the file and
 // says what to do, and the lock is released so the referee can retry.
 func TestDamagedStoreIsRefusedWithAdvice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for name, damage := range map[string]func(t *testing.T, dir string){
 		"not a database": func(t *testing.T, dir string) {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-imap/v2"
@@ -78,6 +79,21 @@ CREATE TABLE IF NOT EXISTS messages (
 // server loopback-only, so this only has to make a copied mail.db useless for
 // recovering passwords cheaply, not to resist a determined offline attack.
 const passwordIterations = 20000
+
+// iterations is the work factor hashPassword and checkPassword use:
+// passwordIterations, or 1 in a test binary that called
+// LowerPasswordCostForTests.
+var iterations atomic.Int64
+
+func init() { iterations.Store(passwordIterations) }
+
+// LowerPasswordCostForTests makes account passwords hash with one PBKDF2
+// iteration for the rest of the process. Only tests call it, from TestMain,
+// before any server starts: every login of a test's mail client checks a
+// password. The work factor is not stored beside the hash, so a mail.db
+// written under it is read back only by the same test binary (a crash test's
+// child process is one).
+func LowerPasswordCostForTests() { iterations.Store(1) }
 
 // dbFileName is the SQLite file inside Options.Dir.
 const dbFileName = "mail.db"
@@ -219,7 +235,7 @@ func hashPassword(password string) (salt, hash []byte, err error) {
 	if _, err := rand.Read(salt); err != nil {
 		return nil, nil, err
 	}
-	hash, err = pbkdf2.Key(sha256.New, password, salt, passwordIterations, 32)
+	hash, err = pbkdf2.Key(sha256.New, password, salt, int(iterations.Load()), 32)
 	return salt, hash, err
 }
 
@@ -229,7 +245,7 @@ func checkPassword(password string, salt, hash []byte) bool {
 	if len(hash) == 0 || password == "" {
 		return false
 	}
-	got, err := pbkdf2.Key(sha256.New, password, salt, passwordIterations, len(hash))
+	got, err := pbkdf2.Key(sha256.New, password, salt, int(iterations.Load()), len(hash))
 	return err == nil && subtle.ConstantTimeCompare(got, hash) == 1
 }
 

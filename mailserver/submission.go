@@ -323,6 +323,7 @@ func (s *Server) login(username, password string, remote net.Addr) (name string,
 	keys := authKeys(keyName, remote)
 	if !s.limiter.wait(context.Background(), keys) {
 		s.log.Warn("login refused for now: too many failed logins", "user", keyName, "remote", remote.String())
+		//lint:ignore ST1005 the SMTP reply a mail client shows its user: a sentence
 		return name, false, fmt.Errorf("Too many failed logins for %s or from your address; try again in a few minutes", keyName)
 	}
 	if nerr == nil {

@@ -15,6 +15,7 @@ import (
 // stored; what passes carries the server's Authentication-Results on top,
 // above any the client wrote.
 func TestSubmissionPolicy(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, t.TempDir())
 	ctx := context.Background()
 	prussia := &Login{User: "prussia", Password: "fritz"}

@@ -58,6 +58,7 @@ func goldenAck() Message {
 // TestComposeGolden compares composed messages with testdata/*.eml, byte
 // for byte; run with -update to rewrite them after a deliberate change.
 func TestComposeGolden(t *testing.T) {
+	t.Parallel()
 	for name, m := range map[string]Message{"report": goldenReport(), "ack": goldenAck()} {
 		t.Run(name, func(t *testing.T) {
 			got, err := Compose(m)
@@ -88,6 +89,7 @@ func TestComposeGolden(t *testing.T) {
 // TestComposeReadsBack parses the composed report with go-message as a mail
 // client would, and finds every field and the attachment intact.
 func TestComposeReadsBack(t *testing.T) {
+	t.Parallel()
 	m := goldenReport()
 	raw, err := Compose(m)
 	if err != nil {
@@ -149,6 +151,7 @@ func TestComposeReadsBack(t *testing.T) {
 // TestComposeAnswerThreads: an answer carries In-Reply-To and References
 // (malformed ids left out) and says it is an automatic reply.
 func TestComposeAnswerThreads(t *testing.T) {
+	t.Parallel()
 	raw, err := Compose(goldenAck())
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +179,7 @@ func TestComposeAnswerThreads(t *testing.T) {
 // TestComposeRefusesOrCleans: required fields are checked, and header
 // injection through addresses, names or the subject is impossible.
 func TestComposeRefusesOrCleans(t *testing.T) {
+	t.Parallel()
 	for name, edit := range map[string]func(*Message){
 		"no date":            func(m *Message) { m.Date = time.Time{} },
 		"no kind":            func(m *Message) { m.Kind = "" },
@@ -217,6 +221,7 @@ func TestComposeRefusesOrCleans(t *testing.T) {
 // TestComposeBoundaryAvoidsText: text that contains the boundary the
 // Message-ID would give makes Compose pick another, still deterministic.
 func TestComposeBoundaryAvoidsText(t *testing.T) {
+	t.Parallel()
 	m := goldenReport()
 	first := pickBoundary(m.ID(), nil)
 	m.Text = "--" + first + "\n"
@@ -246,6 +251,7 @@ func TestComposeBoundaryAvoidsText(t *testing.T) {
 // TestMessageID: ids read well, are valid msg-ids, and differ whenever an
 // argument differs, even where the readable parts are the same.
 func TestMessageID(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		domain, game      string
 		turn              int
@@ -284,6 +290,7 @@ func TestMessageID(t *testing.T) {
 // TestMessageIDTurn: the turn comes back out of every id MessageID makes
 // for a turn, and out of none made for no turn.
 func TestMessageIDTurn(t *testing.T) {
+	t.Parallel()
 	for _, turn := range []int{0, 1, 3, 120} {
 		id := MessageID("pbem.localhost", "syw", turn, "referee", "outage", "k.ey")
 		if got, ok := MessageIDTurn(id); !ok || got != turn {

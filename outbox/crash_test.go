@@ -1,16 +1,14 @@
+//go:build unix
+
 package outbox
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/mail"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +16,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/internal/killtest"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -37,6 +36,7 @@ const crashChildEnv = "PBEM_OUTBOX_CRASH_CHILD"
 // outbox: the message is delivered exactly once more, with the stored
 // bytes, and marked sent.
 func TestKillDuringSendingThenRestart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes; skipped in -short mode")
 	}
@@ -48,45 +48,21 @@ func TestKillDuringSendingThenRestart(t *testing.T) {
 				sink.fail(fault{at: StageResult, drop: true, hold: hold})
 			}
 			path := filepath.Join(t.TempDir(), "pbem.db")
-			cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), crashChildEnv+"="+path+"|"+mode+"|"+strconv.Itoa(sink.port))
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			marked := make(chan struct{})
-			go func() {
-				sc := bufio.NewScanner(stdout)
-				for sc.Scan() {
-					if sc.Text() == "marked" {
-						close(marked)
-					}
-				}
-			}()
-			ready := (<-chan struct{})(marked)
+			c := killtest.Start(t, "TestCrashChild", killtest.Options{},
+				crashChildEnv+"="+path+"|"+mode+"|"+strconv.Itoa(sink.port))
 			if mode == "sending" {
-				arrived := make(chan struct{})
-				go func() { <-sink.arrived; close(arrived) }()
-				ready = arrived
+				select {
+				case <-sink.arrived:
+				case <-time.After(20 * time.Second):
+					c.Kill()
+					t.Fatalf("the child never got to %s:\n%s", mode, c.Stderr())
+				}
+			} else if !c.WaitLine("marked", 20*time.Second) {
+				c.Kill()
+				t.Fatalf("the child never got to %s:\n%s", mode, c.Stderr())
 			}
-			select {
-			case <-ready:
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("the child never got to %s:\n%s", mode, stderr.String())
-			}
-			if err := cmd.Process.Kill(); err != nil {
-				t.Fatal(err)
-			}
-			err = cmd.Wait()
-			if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != -1 {
-				t.Fatalf("the child ended by itself (%v) before the kill:\n%s", err, stderr.String())
+			if !c.Kill() {
+				t.Fatalf("the child ended by itself before the kill:\n%s", c.Stderr())
 			}
 			close(hold)
 			before := len(sink.got())
@@ -167,10 +143,7 @@ func TestKillDuringSendingThenRestart(t *testing.T) {
 // nothing unless crashChildEnv is set. It never ends by itself: the parent
 // kills it.
 func TestCrashChild(t *testing.T) {
-	spec := os.Getenv(crashChildEnv)
-	if spec == "" {
-		t.Skip("run by TestKillDuringSendingThenRestart")
-	}
+	spec := killtest.Helper(t, crashChildEnv, "TestKillDuringSendingThenRestart")
 	parts := strings.SplitN(spec, "|", 3)
 	path, mode := parts[0], parts[1]
 	port, _ := strconv.Atoi(parts[2])

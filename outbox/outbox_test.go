@@ -24,6 +24,7 @@ import (
 // byte as stored, from the game's address to the nation's, and is marked
 // sent at the clock's time.
 func TestSendDeliversExactBytes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	row := f.enqueue(f.report("prussia", 12))
 	if st := f.flush(); st != (Stats{Sent: 1}) {
@@ -51,6 +52,7 @@ func TestSendDeliversExactBytes(t *testing.T) {
 // TestEnqueueIsIdempotent: the same message queued twice is one row; the
 // same Message-ID with other bytes is refused.
 func TestEnqueueIsIdempotent(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	m := f.report("prussia", 12)
 	f.enqueue(m)
@@ -70,6 +72,7 @@ func TestEnqueueIsIdempotent(t *testing.T) {
 // the Message-ID's jitter); it is not tried before then, and the fifth
 // attempt delivers it.
 func TestTemporaryFailuresFollowBackoff(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +157,7 @@ func TestTemporaryFailuresFollowBackoff(t *testing.T) {
 // TestBackoffTable pins Backoff for one Message-ID with the config defaults
 // (30s doubling to 1h), so a change to the schedule is seen.
 func TestBackoffTable(t *testing.T) {
+	t.Parallel()
 	id := MessageID("pbem.localhost", "syw", 12, "prussia", "report", "")
 	want := []time.Duration{
 		27*time.Second + 810*time.Millisecond,
@@ -186,6 +190,7 @@ func TestBackoffTable(t *testing.T) {
 // message is sent again after the backoff: the server has two identical
 // copies with one Message-ID, which a mail client shows as one message.
 func TestDropAfterFinalDotResendsSameBytes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	f.sink.fail(fault{at: StageResult, drop: true})
 	row := f.enqueue(f.report("prussia", 12))
@@ -224,6 +229,7 @@ func TestDropAfterFinalDotResendsSameBytes(t *testing.T) {
 // once, and the referee gets a report in the same Flush naming the
 // recipient, the server's reply and the subject — not the body.
 func TestPermanentFailureToldToReferee(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	f.sink.fail(fault{at: StageRcpt, code: 550, enh: smtp.EnhancedCode{5, 1, 1}, msg: "No such user here"})
 	m := f.report("prussia", 12)
@@ -269,6 +275,7 @@ func TestPermanentFailureToldToReferee(t *testing.T) {
 // TestFailedReportIsNotReported: when the report to the referee fails as
 // well, nothing more is queued, so failures cannot loop.
 func TestFailedReportIsNotReported(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	reject := fault{at: StageRcpt, code: 550, enh: smtp.EnhancedCode{5, 1, 1}, msg: "No such user here"}
 	f.sink.fail(reject, reject)
@@ -292,6 +299,7 @@ func TestFailedReportIsNotReported(t *testing.T) {
 // TestMaxAttemptsThenFailed: a message that fails for now every time is
 // given up after MaxAttempts, and the referee told.
 func TestMaxAttemptsThenFailed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, func(o *Options) { o.MaxAttempts = 3 })
 	busy := fault{at: StageMail, code: 451, enh: smtp.EnhancedCode{4, 3, 0}, msg: "Busy"}
 	f.sink.fail(busy, busy, busy)
@@ -318,6 +326,7 @@ func TestMaxAttemptsThenFailed(t *testing.T) {
 // TestRateLimit: with 6 messages a minute, four due messages go out 10s
 // apart, over one connection.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, func(o *Options) { o.RatePerMinute = 6 })
 	var ids []string
 	for _, n := range []string{"austria", "france", "prussia", "russia"} {
@@ -342,6 +351,7 @@ func TestRateLimit(t *testing.T) {
 // TestLargeAttachmentIntact: a 5 MB PDF arrives intact, in bytes identical
 // to the stored message.
 func TestLargeAttachmentIntact(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	pdf := make([]byte, 5<<20)
 	r := rand.New(rand.NewPCG(1757, 1763))
@@ -382,6 +392,7 @@ func TestLargeAttachmentIntact(t *testing.T) {
 // machine is refused before any connection, and leaves the message alone;
 // a loopback name that leads elsewhere is refused after connecting.
 func TestPlaintextOnlyToLoopback(t *testing.T) {
+	t.Parallel()
 	for _, host := range []string{"192.0.2.1", "mail.example.org", "localhost.example.org"} {
 		dialed := false
 		f := newFixture(t, sinkOptions{}, func(o *Options) {
@@ -427,6 +438,7 @@ func (elsewhere) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.IPv4(192, 0
 // plaintext AUTH to loopback (the embedded mode), deliver the stored bytes;
 // the password reaches the server and never the log.
 func TestTLSAndLogin(t *testing.T) {
+	t.Parallel()
 	const user, password = "orders@pbem.localhost", "Kolin-1757-s3cret"
 	for name, so := range map[string]sinkOptions{
 		"tls plain":      {security: config.SecurityTLS, user: user, password: password},
@@ -472,6 +484,7 @@ func TestTLSAndLogin(t *testing.T) {
 // not offer STARTTLS, and a plaintext server on a TLS port are temporary
 // failures, and no mail is sent unprotected.
 func TestTLSFailuresAreTemporary(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		so   sinkOptions
 		edit func(*Options)
@@ -503,6 +516,7 @@ func TestTLSFailuresAreTemporary(t *testing.T) {
 // TestSilentServerTimesOut: a server that accepts the connection and says
 // nothing is a temporary failure after Options.Timeout.
 func TestSilentServerTimesOut(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -534,6 +548,7 @@ func TestSilentServerTimesOut(t *testing.T) {
 // connection kept from the previous message, the outbox connects again
 // without counting a failed attempt.
 func TestServerClosedIdleConnectionIsReopened(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, nil)
 	f.sink.fail(fault{}, fault{at: StageMail, drop: true})
 	a := f.enqueue(f.report("austria", 3))
@@ -555,6 +570,7 @@ func TestServerClosedIdleConnectionIsReopened(t *testing.T) {
 // left in sending, then a message enqueued while it runs, and returns when
 // its context ends.
 func TestRunSendsLeftoversThenNewMail(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, sinkOptions{}, func(o *Options) {
 		o.Now, o.Sleep = nil, nil // the real clock: Run waits
 		o.PollInterval = time.Hour
@@ -600,6 +616,7 @@ func TestRunSendsLeftoversThenNewMail(t *testing.T) {
 // TestNewDoesNoIO: New with nil options touches nothing; the defaults point
 // at the embedded server.
 func TestNewDoesNoIO(t *testing.T) {
+	t.Parallel()
 	o := New(nil, nil)
 	if o.opts.Server.Host != "127.0.0.1" || o.opts.Server.Port != 2525 || o.opts.Server.Security != config.SecurityNone ||
 		o.opts.RatePerMinute != DefaultRatePerMinute || o.opts.MaxAttempts != DefaultMaxAttempts {

@@ -246,10 +246,9 @@ func (ss *sinkSession) Auth(mech string) (sasl.Server, error) {
 // loginServer is the server side of AUTH LOGIN, asking "Username:" then
 // "Password:".
 type loginServer struct {
-	check      func(user, pass string) error
-	step       int
-	user       string
-	authFailed bool
+	check func(user, pass string) error
+	step  int
+	user  string
 }
 
 func (l *loginServer) Next(resp []byte) ([]byte, bool, error) {

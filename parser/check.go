@@ -397,15 +397,6 @@ func requestToken(gameID string, n game.NationID, turn, nth int, text string) st
 	return "R" + hex.EncodeToString(sum[:3])
 }
 
-// ownForceIDs returns the IDs of the nation's forces as strings, sorted.
-func ownForceIDs(s *engine.State, n game.NationID) []string {
-	var out []string
-	for _, id := range s.ForcesOf(n) {
-		out = append(out, string(id))
-	}
-	return out
-}
-
 func sortedKeys[V any](m map[game.ForceID]V) []game.ForceID {
 	out := make([]game.ForceID, 0, len(m))
 	for k := range m {

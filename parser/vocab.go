@@ -235,17 +235,6 @@ func (v *Vocabulary) seaNames() []string {
 	return out
 }
 
-func (v *Vocabulary) leaderIDs() []string {
-	if v == nil {
-		return nil
-	}
-	out := make([]string, len(v.leaders))
-	for i, l := range v.leaders {
-		out[i] = l.ID
-	}
-	return out
-}
-
 // roleOf returns "admiral" for a known admiral, else "general".
 func (v *Vocabulary) roleOf(id string) string {
 	if l, ok := v.Leader(id); ok && l.Role == game.Admiral {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -18,6 +19,22 @@ import (
 // Cost is the bcrypt cost: about 50 ms a check on a small machine, which is
 // nothing for a mail but slows a guesser.
 const Cost = 10
+
+// cost is the cost Hash uses: Cost, or bcrypt's least in a test binary that
+// called SetCostForTests.
+var cost atomic.Int32
+
+func init() { cost.Store(Cost) }
+
+// SetCostForTests makes Hash use bcrypt's least cost (4, about 1 ms) for the
+// rest of the process, and returns a function that restores Cost. Only tests
+// call it (from TestMain): a game's set-up hashes every nation's password, and
+// at Cost that is most of a short test's time. Verify reads the cost from the
+// hash, so hashes made either way check as before.
+func SetCostForTests() (restore func()) {
+	cost.Store(int32(bcrypt.MinCost))
+	return func() { cost.Store(Cost) }
+}
 
 // MinLength and MaxLength bound a password's length in characters. bcrypt
 // reads at most 72 bytes.
@@ -53,7 +70,7 @@ func Hash(pw string) (string, error) {
 	if err := Check(pw); err != nil {
 		return "", err
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(Normalize(pw)), Cost)
+	h, err := bcrypt.GenerateFromPassword([]byte(Normalize(pw)), int(cost.Load()))
 	if err != nil {
 		return "", err
 	}

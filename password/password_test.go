@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 func TestHashAndVerify(t *testing.T) {
@@ -27,5 +29,29 @@ func TestCheckRefusesBadPasswords(t *testing.T) {
 		if Check(pw) == nil {
 			t.Errorf("Check(%q) accepted it", pw)
 		}
+	}
+}
+
+// A hash made outside the tests' hook has the full cost, and one made under
+// it checks the same way: the hook only makes set-ups fast.
+func TestCostForTests(t *testing.T) {
+	h, err := Hash("Fredericus-Rex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := bcrypt.Cost([]byte(h)); c != Cost {
+		t.Errorf("a hash has cost %d, want %d", c, Cost)
+	}
+	restore := SetCostForTests()
+	h, err = Hash("Fredericus-Rex")
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := bcrypt.Cost([]byte(h)); c != bcrypt.MinCost {
+		t.Errorf("under SetCostForTests a hash has cost %d, want %d", c, bcrypt.MinCost)
+	}
+	if err := Verify(h, "Fredericus-Rex"); err != nil {
+		t.Errorf("a cheap hash does not check: %v", err)
 	}
 }

@@ -551,8 +551,6 @@ func (b *builder) summary(md *Model) []string {
 	return out
 }
 
-func (b *builder) nationName(n game.NationID) string { return nationName(b.m, n) }
-
 func nationName(m *hexmap.Map, n game.NationID) string {
 	if n == "" {
 		return "neutral"

@@ -22,6 +22,7 @@ import (
 // family files to add it to; an entry for a kind no engine registers fails
 // too.
 func TestEventTextComplete(t *testing.T) {
+	t.Parallel()
 	kinds := engine.EventKinds()
 	if !slices.Contains(kinds, "ForceMoved") || !slices.Contains(kinds, "BattleFought") {
 		t.Fatalf("the registry lacks the SYW or the Trossian kinds: %v", kinds)
@@ -55,6 +56,7 @@ func (*newKind) Kind() string { return "NewKind" }
 // TestEventTextCompleteFailsForANewKind: the completeness check names a
 // kind without an entry in the registry, and where to add it.
 func TestEventTextCompleteFailsForANewKind(t *testing.T) {
+	t.Parallel()
 	ps := eventTextProblems(t, []engine.Event{new(newKind)})
 	if len(ps) != 1 || !strings.Contains(ps[0], "event kind NewKind has no words: add its entry to reports/text_<family>.go") {
 		t.Errorf("a kind without words: %q", ps)

@@ -8,9 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/scenario"
@@ -26,6 +29,7 @@ import (
 // one of the events the nation saw (engine.EventsFor, this turn or before)
 // carried it, or engine.View showed it as scouted.
 func TestFogOfWarReports(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays eight turns and renders every report")
 	}
@@ -52,12 +56,8 @@ func TestFogOfWarReports(t *testing.T) {
 			f.Leaders[j].Name = fmt.Sprintf("Secret-%s-%d", f.ID, j)
 		}
 	}
-	type turn struct {
-		before, after *engine.State
-		events        []engine.Event
-	}
-	var turns []turn
-	turns = append(turns, turn{before: st, after: st})
+	var turns []fogTurn
+	turns = append(turns, fogTurn{before: st, after: st})
 	r := rand.New(rand.NewPCG(11, 11))
 	for cur := st; cur.Turn < 9; {
 		var orders []engine.Orders
@@ -68,94 +68,31 @@ func TestFogOfWarReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		turns = append(turns, turn{before: cur, after: res.State, events: res.Events})
+		turns = append(turns, fogTurn{before: cur, after: res.State, events: res.Events})
 		cur = res.State
 	}
-	kinds := map[string]int{}
-	checked, shownGranted := 0, 0
-	for _, ns := range st.Nations {
-		n := ns.ID
-		granted := map[string]bool{}
-		var prev *reports.Model
-		for ti, tn := range turns {
-			seen := engine.EventsFor(tn.events, n)
-			for _, e := range seen {
-				kinds[e.Kind()]++
-				raw, _ := engine.MarshalEvent(e)
-				var v any
-				_ = json.Unmarshal(raw, &v)
-				grant(v, granted)
-			}
-			// What scouting revealed (engine.View's foreign forces above
-			// the size level, each granted by a Scouted event) is the
-			// nation's too: the engine's own fog test covers View.
-			for _, ff := range engine.View(sc.Map, ruleset.SYW1752(), tn.after, n).Foreign {
-				if ff.Level > ruleset.LevelSize {
-					raw, _ := json.Marshal(ff)
-					var v any
-					_ = json.Unmarshal(raw, &v)
-					grant(v, granted)
+	// Each nation's reports are searched in a subtest of their own, in
+	// parallel: a PDF and its pdftotext take a while.
+	var (
+		mu                    sync.Mutex
+		kinds                 = map[string]int{}
+		checked, shownGranted int
+	)
+	t.Run("nation", func(t *testing.T) {
+		for _, ns := range st.Nations {
+			t.Run(string(ns.ID), func(t *testing.T) {
+				t.Parallel()
+				k, c, g := searchNation(t, sc.Map, ns.ID, turns)
+				mu.Lock()
+				defer mu.Unlock()
+				for kind, n := range k {
+					kinds[kind] += n
 				}
-			}
-			in := reports.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: tn.after, Nation: n, Previous: prev}
-			if ti > 0 {
-				in.Events = tn.events
-			}
-			md, err := reports.Build(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prev = md
-			js, _ := reports.JSON(md)
-			var pdf bytes.Buffer
-			// The zoomed page shows a subset of the continent page's
-			// counters; leaving it out halves the test's time.
-			if err := reports.Render(&pdf, md, sc.Map, &reports.Options{NoZoom: true}); err != nil {
-				t.Fatal(err)
-			}
-			texts := map[string]string{"JSON": string(js), "mail body": reports.Text(md), "PDF": pdfText(t, pdf.Bytes())}
-			for _, what := range []string{"JSON", "mail body", "PDF"} {
-				text := texts[what]
-				for _, s := range []*engine.State{tn.before, tn.after} {
-					for _, f := range s.Forces {
-						if f.Nation == n {
-							continue
-						}
-						checked++
-						if hasToken(text, string(f.ID)) && granted[string(f.ID)] {
-							shownGranted++
-						}
-						if hasToken(text, string(f.ID)) && !granted[string(f.ID)] {
-							t.Fatalf("%s, %s: the %s names foreign force %s, which no event named to it:\n%s",
-								n, md.TurnLabel, what, f.ID, around(text, string(f.ID)))
-						}
-						for _, l := range f.Leaders {
-							for _, name := range []string{l.Name, l.ID} {
-								if hasToken(text, name) && !granted[name] {
-									t.Fatalf("%s, %s: the %s names %s's leader %q, which no event told it:\n%s",
-										n, md.TurnLabel, what, f.ID, name, around(text, name))
-								}
-							}
-						}
-						var counts []int
-						for _, tr := range f.Troops {
-							counts = append(counts, tr.Count)
-						}
-						for _, g := range f.Guns {
-							counts = append(counts, g.Count)
-						}
-						for _, c := range counts {
-							s := strconv.Itoa(c)
-							if c >= 100000 && hasToken(text, s) && !granted[s] {
-								t.Fatalf("%s, %s: the %s shows a count of %s (%d), which no event told it:\n%s",
-									n, md.TurnLabel, what, f.ID, c, around(text, s))
-							}
-						}
-					}
-				}
-			}
+				checked += c
+				shownGranted += g
+			})
 		}
-	}
+	})
 	for _, k := range []string{"Contact", "Scouted", "CityCaptured"} {
 		if kinds[k] == 0 {
 			t.Errorf("the scripted game had no %s event: the test would prove little (kinds seen: %v)", k, kinds)
@@ -179,6 +116,102 @@ func TestFogOfWarReports(t *testing.T) {
 	}
 	t.Logf("%d foreign forces checked across reports (%d times a granted foreign ID was shown); event kinds the nations saw: %v",
 		checked, shownGranted, kinds)
+}
+
+// fogTurn is one turn of the fog test's game: the states before and after
+// it and its events.
+type fogTurn struct {
+	before, after *engine.State
+	events        []engine.Event
+}
+
+// searchNation searches nation n's reports of every turn for the foreign
+// forces' IDs, counts and leaders that no event told it, and returns the
+// event kinds it saw, the forces checked and the times a granted foreign ID
+// was shown.
+func searchNation(t *testing.T, m *hexmap.Map, n game.NationID, turns []fogTurn) (kinds map[string]int, checked, shownGranted int) {
+	kinds = map[string]int{}
+	granted := map[string]bool{}
+	var prev *reports.Model
+	for ti, tn := range turns {
+		seen := engine.EventsFor(tn.events, n)
+		for _, e := range seen {
+			kinds[e.Kind()]++
+			raw, _ := engine.MarshalEvent(e)
+			var v any
+			_ = json.Unmarshal(raw, &v)
+			grant(v, granted)
+		}
+		// What scouting revealed (engine.View's foreign forces above
+		// the size level, each granted by a Scouted event) is the
+		// nation's too: the engine's own fog test covers View.
+		for _, ff := range engine.View(m, ruleset.SYW1752(), tn.after, n).Foreign {
+			if ff.Level > ruleset.LevelSize {
+				raw, _ := json.Marshal(ff)
+				var v any
+				_ = json.Unmarshal(raw, &v)
+				grant(v, granted)
+			}
+		}
+		in := reports.Input{Map: m, Rules: ruleset.SYW1752(), State: tn.after, Nation: n, Previous: prev}
+		if ti > 0 {
+			in.Events = tn.events
+		}
+		md, err := reports.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev = md
+		js, _ := reports.JSON(md)
+		var pdf bytes.Buffer
+		// The zoomed page shows a subset of the continent page's
+		// counters; leaving it out halves the test's time.
+		if err := reports.Render(&pdf, md, m, &reports.Options{NoZoom: true}); err != nil {
+			t.Fatal(err)
+		}
+		texts := map[string]string{"JSON": string(js), "mail body": reports.Text(md), "PDF": pdfText(t, pdf.Bytes())}
+		for _, what := range []string{"JSON", "mail body", "PDF"} {
+			text := texts[what]
+			for _, s := range []*engine.State{tn.before, tn.after} {
+				for _, f := range s.Forces {
+					if f.Nation == n {
+						continue
+					}
+					checked++
+					if hasToken(text, string(f.ID)) && granted[string(f.ID)] {
+						shownGranted++
+					}
+					if hasToken(text, string(f.ID)) && !granted[string(f.ID)] {
+						t.Fatalf("%s, %s: the %s names foreign force %s, which no event named to it:\n%s",
+							n, md.TurnLabel, what, f.ID, around(text, string(f.ID)))
+					}
+					for _, l := range f.Leaders {
+						for _, name := range []string{l.Name, l.ID} {
+							if hasToken(text, name) && !granted[name] {
+								t.Fatalf("%s, %s: the %s names %s's leader %q, which no event told it:\n%s",
+									n, md.TurnLabel, what, f.ID, name, around(text, name))
+							}
+						}
+					}
+					var counts []int
+					for _, tr := range f.Troops {
+						counts = append(counts, tr.Count)
+					}
+					for _, g := range f.Guns {
+						counts = append(counts, g.Count)
+					}
+					for _, c := range counts {
+						s := strconv.Itoa(c)
+						if c >= 100000 && hasToken(text, s) && !granted[s] {
+							t.Fatalf("%s, %s: the %s shows a count of %s (%d), which no event told it:\n%s",
+								n, md.TurnLabel, what, f.ID, c, around(text, s))
+						}
+					}
+				}
+			}
+		}
+	}
+	return kinds, checked, shownGranted
 }
 
 // grant adds every string and every number of a decoded JSON value.

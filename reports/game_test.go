@@ -1,7 +1,10 @@
 package reports_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -35,11 +38,31 @@ var (
 	gameErr  error
 )
 
-// scriptedGame plays the default scenario for six monthly turns, the
-// year-end and one more month with
-// plausible orders (every army marches on the nearest city it does not
-// hold, attacking and pursuing; fleets sail), so that contacts, scouting,
-// overruns and captures happen. It is computed once.
+// fixture is the scripted game as testdata/scripted-game.json keeps it:
+// the starting state and, for every turn, the state after it, its events
+// (as engine.MarshalEvents writes them) and its rolls.
+const fixture = "testdata/scripted-game.json"
+
+type fixtureFile struct {
+	Note  string
+	Start *engine.State
+	Turns []fixtureTurn
+}
+
+type fixtureTurn struct {
+	State  *engine.State
+	Events json.RawMessage
+	Rolls  []engine.Roll
+}
+
+// scriptedGame is the default scenario played for six monthly turns, the
+// year-end and one more month with plausible orders (every army marches on
+// the nearest city it does not hold, attacking and pursuing; fleets sail),
+// so that contacts, scouting, overruns and captures happen. It is read
+// from testdata/scripted-game.json, so that the reports' goldens change
+// only when the reports do; go test ./reports -update plays the game again
+// with the engine as it is and rewrites the fixture (and the goldens). It
+// is computed once.
 func scriptedGame(t testing.TB) *scripted {
 	t.Helper()
 	gameOnce.Do(func() {
@@ -48,33 +71,82 @@ func scriptedGame(t testing.TB) *scripted {
 			gameErr = err
 			return
 		}
-		st, err := sc.InitialState("syw", ruleset.SYW1752().ID)
-		if err != nil {
-			gameErr = err
+		if *update {
+			theGame, gameErr = playScripted(sc)
+			if gameErr == nil {
+				gameErr = writeFixture(theGame)
+			}
 			return
 		}
-		g := &scripted{m: sc.Map, start: st}
-		r := rand.New(rand.NewPCG(7, 7))
-		for st.Turn < 9 {
-			var orders []engine.Orders
-			if !st.Calendar.Date(st.Turn).IsYearEnd() {
-				orders = plausibleOrders(sc.Map, st, r)
-			}
-			res, err := engine.Resolve(engine.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: st,
-				Orders: orders, Seed: uint64(st.Turn)})
-			if err != nil {
-				gameErr = err
-				return
-			}
-			g.turns = append(g.turns, turnPlayed{state: res.State, events: res.Events, rolls: res.Rolls})
-			st = res.State
-		}
-		theGame = g
+		theGame, gameErr = readFixture(sc.Map)
 	})
 	if gameErr != nil {
 		t.Fatal(gameErr)
 	}
 	return theGame
+}
+
+// playScripted plays the scripted game with the engine.
+func playScripted(sc *scenario.Scenario) (*scripted, error) {
+	st, err := sc.InitialState("syw", ruleset.SYW1752().ID)
+	if err != nil {
+		return nil, err
+	}
+	g := &scripted{m: sc.Map, start: st}
+	r := rand.New(rand.NewPCG(7, 7))
+	for st.Turn < 9 {
+		var orders []engine.Orders
+		if !st.Calendar.Date(st.Turn).IsYearEnd() {
+			orders = plausibleOrders(sc.Map, st, r)
+		}
+		res, err := engine.Resolve(engine.Input{Map: sc.Map, Rules: ruleset.SYW1752(), State: st,
+			Orders: orders, Seed: uint64(st.Turn)})
+		if err != nil {
+			return nil, err
+		}
+		g.turns = append(g.turns, turnPlayed{state: res.State, events: res.Events, rolls: res.Rolls})
+		st = res.State
+	}
+	return g, nil
+}
+
+func writeFixture(g *scripted) error {
+	f := fixtureFile{
+		Note:  "The reports' test game: written by go test ./reports -update (game_test.go, playScripted); do not edit.",
+		Start: g.start,
+	}
+	for _, tp := range g.turns {
+		ev, err := engine.MarshalEvents(tp.events)
+		if err != nil {
+			return err
+		}
+		f.Turns = append(f.Turns, fixtureTurn{State: tp.state, Events: ev, Rolls: tp.rolls})
+	}
+	b, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(fixture, append(b, '\n'), 0o644)
+}
+
+func readFixture(m *hexmap.Map) (*scripted, error) {
+	b, err := os.ReadFile(fixture)
+	if err != nil {
+		return nil, fmt.Errorf("%v (go test ./reports -update writes it)", err)
+	}
+	var f fixtureFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v (go test ./reports -update writes it again)", fixture, err)
+	}
+	g := &scripted{m: m, start: f.Start}
+	for i, ft := range f.Turns {
+		events, err := engine.UnmarshalEvents(ft.Events)
+		if err != nil {
+			return nil, fmt.Errorf("%s: turn %d: %v (go test ./reports -update writes it again)", fixture, i+1, err)
+		}
+		g.turns = append(g.turns, turnPlayed{state: ft.State, events: events, rolls: ft.Rolls})
+	}
+	return g, nil
 }
 
 var testDeadline = time.Date(2026, 5, 3, 18, 0, 0, 0, time.UTC)

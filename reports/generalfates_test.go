@@ -9,6 +9,7 @@ import (
 // TestGeneralFates: the generals a force lost with it are named with their
 // fate, an enemy's the nation did not scout counted in words.
 func TestGeneralFates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		gs   []battle.GeneralFate
 		want string

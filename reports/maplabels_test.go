@@ -44,6 +44,7 @@ func drawMapAsReport(t *testing.T, m *hexmap.Map, size string, s mapSpec, win ma
 // continent page, on A4 and A3: no label may cover another label, or a
 // city block, flag, disc, anchor, good-holding dot or counter not its own.
 func TestReportMapLabelsDoNotOverlap(t *testing.T) {
+	t.Parallel()
 	sc, err := scenario.Load("../scenarios/default")
 	if err != nil {
 		t.Fatal(err)

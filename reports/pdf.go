@@ -222,6 +222,14 @@ func splitLines(pdf *fpdf.Fpdf, s string, w float64) []string {
 // and fleets, scouting, battles, the treasury, treaties and rulings, and the
 // order template. The same model and options give the same bytes.
 func Render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
+	if memo := renderMemo.Load(); memo != nil && md != nil && m != nil {
+		return memo.render(w, "nation", md, m, opts, func(w io.Writer) error { return render(w, md, m, opts) })
+	}
+	return render(w, md, m, opts)
+}
+
+// render is Render without the tests' memo.
+func render(w io.Writer, md *Model, m *hexmap.Map, opts *Options) error {
 	if md == nil || m == nil {
 		return errors.New("report: the model and the map are required")
 	}

@@ -215,6 +215,14 @@ func visibility(h *engine.Header) string {
 // force, every battle told whole, every event, the rulings and treaties,
 // and last the appendix of every die roll, grouped by purpose.
 func RenderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
+	if memo := renderMemo.Load(); memo != nil && md != nil && m != nil {
+		return memo.render(w, "referee", md, m, opts, func(w io.Writer) error { return renderReferee(w, md, m, opts) })
+	}
+	return renderReferee(w, md, m, opts)
+}
+
+// renderReferee is RenderReferee without the tests' memo.
+func renderReferee(w io.Writer, md *RefereeModel, m *hexmap.Map, opts *Options) error {
 	if md == nil || m == nil {
 		return errors.New("referee report: the model and the map are required")
 	}

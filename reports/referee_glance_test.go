@@ -29,6 +29,7 @@ func refereePDFText(t *testing.T, g *scripted, md *reports.RefereeModel) []strin
 // battle of the turn (land and sea, by place) and every nation with its
 // order status, FINAL marks and the sender's address included.
 func TestRefereeFirstPage(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	md := refereeOf(t, g, 4)
 	pages := refereePDFText(t, g, md)
@@ -74,6 +75,7 @@ func TestRefereeFirstPage(t *testing.T) {
 // in the orders at a glance, and the refused one asks for attention
 // without counting as orders.
 func TestRefereeFinalAndRefused(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	tp := g.turns[4]
 	md, err := reports.BuildReferee(reports.RefereeInput{Map: g.m, Rules: ruleset.SYW1752(), State: tp.state, Events: tp.events, Rolls: tp.rolls,
@@ -109,6 +111,7 @@ func TestRefereeFinalAndRefused(t *testing.T) {
 // TestRefereeDiceAppendix: every die of the turn is in the appendix, once,
 // with its result, however the dice are grouped.
 func TestRefereeDiceAppendix(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	md := refereeOf(t, g, 4)
 	pages := refereePDFText(t, g, md)

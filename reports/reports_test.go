@@ -97,6 +97,7 @@ func render(t testing.TB, md *reports.Model, opts *reports.Options) []byte {
 // TestGoldenEisenmark pins the model (as JSON), the mail body and the PDF's
 // text of Eisenmark's starting report and of its report after eight turns.
 func TestGoldenEisenmark(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	ms := reportsOf(t, g, "eisenmark")
 	for _, c := range []struct {
@@ -115,6 +116,7 @@ func TestGoldenEisenmark(t *testing.T) {
 
 // TestPDFByteStable: the same model renders to the same bytes, on A4 and A3.
 func TestPDFByteStable(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	md := reportsOf(t, g, "fromande")[3]
 	for _, size := range []string{"A4", "A3"} {
@@ -133,6 +135,7 @@ func TestPDFByteStable(t *testing.T) {
 // and after every turn, is accepted by the checker as it is (passwords
 // are not verified, as in pbem check; the player fills in the password).
 func TestTemplateChecks(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	states := []*engine.State{g.start}
 	for _, tp := range g.turns {
@@ -202,6 +205,7 @@ func refereeOf(t testing.TB, g *scripted, i int) *reports.RefereeModel {
 // the most events: every force with its ID, every die roll, the sheets
 // received and missing.
 func TestRefereeReport(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	md := refereeOf(t, g, 4)
 	js, err := json.MarshalIndent(md, "", "  ")

@@ -11,6 +11,7 @@ import (
 // TestSentencesCarryTheirAmounts: the money and year-end events, which the
 // year-end lists by the hundred, say how much, from where and for what.
 func TestSentencesCarryTheirAmounts(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		e    engine.Event
 		want []string
@@ -42,6 +43,7 @@ func TestSentencesCarryTheirAmounts(t *testing.T) {
 // TestSeaBattleStoryFollowsTheResult: a beaten fleet wholly sunk or taken
 // does not "escape"; one with ships left escapes to the place recorded.
 func TestSeaBattleStoryFollowsTheResult(t *testing.T) {
+	t.Parallel()
 	gone := &engine.SeaBattle{Column: "2:1", Die: 6, Winner: "fromande", Sides: []engine.SeaBattleSide{
 		{Nation: "fromande", Fleets: []game.ForceID{"F3"}, Warships: 6, WarshipsAfter: 6},
 		{Nation: "hispardia", Fleets: []game.ForceID{"H4"}, Warships: 2, Sunk: 1, Captured: 1, Admiral: "Admiral Blas de Lezo"},
@@ -65,6 +67,7 @@ func TestSeaBattleStoryFollowsTheResult(t *testing.T) {
 // TestPaymentsToldOnce: the referee's list tells a fielding and the
 // treasury change that paid for it in one line, with the balance.
 func TestPaymentsToldOnce(t *testing.T) {
+	t.Parallel()
 	pay := &engine.TreasuryChanged{Nation: "morgronskia", City: "Morgrad", Before: 2050, Change: -597, After: 1453, Why: "field", What: "M1"}
 	field := &engine.UnitsFielded{Nation: "morgronskia", Force: "M1", Cost: 597, By: "all"}
 	lines := EventLines(nil, engine.Referee, []engine.Event{pay, field})
@@ -80,6 +83,7 @@ func TestPaymentsToldOnce(t *testing.T) {
 // the itemised lines, and the rest not itemised — sums to the balance, and
 // never prints the turn's net change beside the lines it sums.
 func TestLedgerAddsUpToTheBalance(t *testing.T) {
+	t.Parallel()
 	for _, tr := range []Treasury{
 		{Total: 1013, Cities: []CityMoney{{"Kaiserau", 397}, {"Morgrad", 616}}, Ledger: []LedgerLine{
 			{What: "brought forward", Crowns: 697}, {What: "change this turn", Crowns: 316},

@@ -12,6 +12,7 @@ import (
 // ends, after END, with the orders in short, naming every kind given on
 // that kind of turn, as comments no wider than the template.
 func TestTemplateReference(t *testing.T) {
+	t.Parallel()
 	for _, yearEnd := range []bool{false, true} {
 		md := &Model{Game: "syw", Nation: "eisenmark", NationName: "Eisenmark", Turn: 1, TurnLabel: "Turn 1", YearEnd: yearEnd}
 		tpl := Template(md)

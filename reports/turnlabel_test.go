@@ -35,6 +35,7 @@ func pages(t *testing.T, pdf []byte) []string {
 // labelled Turn 1 — its title, every page's footer, the JSON — and names
 // Turn 2 only as the turn its order sheet is for; the referee's the same.
 func TestReportOfTurn1SaysTurn1OnEveryPage(t *testing.T) {
+	t.Parallel()
 	g := scriptedGame(t)
 	turn1 := g.start.Calendar.Label(1) // "Turn 1, April 1752"
 	turn2 := g.start.Calendar.Label(2)

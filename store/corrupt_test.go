@@ -29,6 +29,7 @@ func checkCorruptError(t *testing.T, err error, path string) {
 }
 
 func TestCorruptFileIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	db, err := Open(path, nil)
@@ -71,6 +72,7 @@ func TestCorruptFileIsRefused(t *testing.T) {
 }
 
 func TestNotADatabaseIsRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	if err := os.WriteFile(path, bytes.Repeat([]byte("this is a config file, not a database\n"), 200), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,6 +85,7 @@ func TestNotADatabaseIsRefused(t *testing.T) {
 }
 
 func TestOpenMissingDirectory(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "no-such-dir")
 	_, err := Open(filepath.Join(dir, "pbem.db"), nil)
 	if err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "does not exist") {
@@ -97,6 +100,7 @@ func TestOpenMissingDirectory(t *testing.T) {
 // read (an index that no longer matches its table), so the problems come
 // from integrity_check's own report rather than from a read error.
 func TestIndexOutOfStepIsRefused(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	db, err := Open(path, nil)
 	if err != nil {

@@ -1,18 +1,19 @@
+//go:build unix
+
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/syw-pbem/pbem/internal/killtest"
 )
 
 // crashChildEnv names the database a child process writes to; see
@@ -35,39 +36,13 @@ func TestKillDuringWritesLeavesStoreReadable(t *testing.T) {
 	const cycles = 8
 	var reported []string
 	for cycle := range cycles {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		var lines []string
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				mu.Lock()
-				lines = append(lines, sc.Text())
-				mu.Unlock()
-			}
-		}()
+		c := killtest.Start(t, "TestCrashChild", killtest.Options{}, crashChildEnv+"="+path)
 		// Vary the moment of death; the first cycles may die inside Open.
 		time.Sleep(time.Duration(40+37*cycle) * time.Millisecond)
-		if err := cmd.Process.Kill(); err != nil {
-			t.Fatal(err)
+		if !c.Kill() {
+			t.Fatalf("cycle %d: child ended by itself before the kill:\n%s", cycle, c.Stderr())
 		}
-		<-done
-		err = cmd.Wait()
-		if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != -1 {
-			t.Fatalf("cycle %d: child ended by itself (%v) before the kill:\n%s", cycle, err, stderr.String())
-		}
+		lines := c.Lines()
 		for _, l := range lines {
 			if strings.HasPrefix(l, "committed ") {
 				reported = append(reported, strings.TrimPrefix(l, "committed "))
@@ -179,10 +154,7 @@ func crashMessageID(turn, n int) string { return fmt.Sprintf("<t%d.%d@crash.pbem
 // TestKillDuringWritesLeavesStoreReadable; run by itself it skips. It writes
 // until killed, printing "committed …" after each commit returns.
 func TestCrashChild(t *testing.T) {
-	path := os.Getenv(crashChildEnv)
-	if path == "" {
-		t.Skip("only runs as the child of TestKillDuringWritesLeavesStoreReadable")
-	}
+	path := killtest.Helper(t, crashChildEnv, "TestKillDuringWritesLeavesStoreReadable")
 	ctx := context.Background()
 	db, err := Open(path, nil)
 	if err != nil {

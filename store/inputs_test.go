@@ -13,6 +13,7 @@ import (
 // open keeps it); the referee's change replaces it and is kept over a
 // reopen; a turn without a row has none.
 func TestDeadlines(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := withGame(t)
 	if _, err := db.TurnDeadline(ctx, "syw", 1); !errors.Is(err, ErrNotFound) {
@@ -51,6 +52,7 @@ func TestDeadlines(t *testing.T) {
 // bytes but keeps its row and hash; mail after it, and mail still waiting
 // to be handled, keep theirs; purging again clears nothing more.
 func TestPurgeRawMail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := withGame(t)
 	var ids []int64
@@ -89,6 +91,7 @@ func TestPurgeRawMail(t *testing.T) {
 
 // TestSubmissionsInForce: one row per nation, the latest valid one.
 func TestSubmissionsInForce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := withGame(t)
 	save := func(nation, text string, valid bool) {
@@ -117,6 +120,7 @@ func TestSubmissionsInForce(t *testing.T) {
 }
 
 func TestSubmissionsOf(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := withGame(t)
 	for i, s := range []Submission{

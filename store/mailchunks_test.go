@@ -12,6 +12,7 @@ import (
 // with its pieces; a mail stored whole before pieces (raw_size NULL) reads
 // as it was.
 func TestLargeMailInPieces(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	raw := bytes.Repeat([]byte("0123456789abcdef"), (3*mailPiece+777)/16)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestMigrationList(t *testing.T) {
+	t.Parallel()
 	for i, m := range migrations {
 		if m.version != i+1 {
 			t.Errorf("migration %d has version %d; versions must be 1, 2, 3, … in order", i, m.version)
@@ -25,6 +26,7 @@ func TestMigrationList(t *testing.T) {
 // last, fills it, and opens it with the full list: the last step is applied
 // and every row survives.
 func TestMigrateFromPreviousVersion(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	n := len(migrations)
@@ -121,6 +123,7 @@ func TestMigrateFromPreviousVersion(t *testing.T) {
 }
 
 func TestNewerSchemaIsRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	db, err := Open(path, nil)

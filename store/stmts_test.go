@@ -15,6 +15,7 @@ import (
 // and Close returns only once every connection is closed, so that the
 // database can be copied at once (no -wal or -shm file left behind).
 func TestPreparedStatements(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pbem.db")
 	db, err := Open(path, nil)
 	if err != nil {

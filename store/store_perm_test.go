@@ -10,6 +10,7 @@ import (
 // readable by others (an older pbem's) is tightened when it is opened,
 // with its -wal file: the store keeps raw mail with PASSWORD lines.
 func TestStoreIsTheOwnersAlone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "pbem.db")
 	db, err := Open(path, nil)

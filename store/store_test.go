@@ -50,6 +50,7 @@ func withGame(t testing.TB) *DB {
 }
 
 func TestOpenSetsDurabilityPragmas(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -82,6 +83,7 @@ func TestOpenSetsDurabilityPragmas(t *testing.T) {
 }
 
 func TestOpenPathWithURICharacters(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a?b#c%20d")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -101,6 +103,7 @@ func TestOpenPathWithURICharacters(t *testing.T) {
 }
 
 func TestGamesRoundTrip(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	g, err := db.Game(ctx, "syw")
@@ -128,6 +131,7 @@ func TestGamesRoundTrip(t *testing.T) {
 }
 
 func TestNationsRoundTrip(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	if err := db.AddNation(ctx, Nation{GameID: "syw", ID: "eisenmark"}); !errors.Is(err, ErrExists) {
@@ -164,6 +168,7 @@ func TestNationsRoundTrip(t *testing.T) {
 }
 
 func TestPasswordChangeTakesEffectFromItsTurn(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	hash := func(turn int) string {
@@ -204,6 +209,7 @@ func TestPasswordChangeTakesEffectFromItsTurn(t *testing.T) {
 }
 
 func TestTurnsAreVersionedSnapshots(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	if _, err := db.LatestTurn(ctx, "syw"); !errors.Is(err, ErrNotFound) {
@@ -265,6 +271,7 @@ func outMsg(id string, created time.Time, raw string) OutboxMessage {
 }
 
 func TestCommitTurnWritesTurnEventsAndOutboxTogether(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	rec := TurnRecord{GameID: "syw", Turn: 1, Status: TurnResolved, State: []byte(`{}`), Seed: 7, ResolvedAt: t0}
@@ -305,6 +312,7 @@ func TestCommitTurnWritesTurnEventsAndOutboxTogether(t *testing.T) {
 }
 
 func TestStoreMailIsIdempotent(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	m := Mail{Mailbox: "INBOX", UIDValidity: math.MaxUint32, UID: math.MaxUint32 - 1, Raw: []byte("Subject: orders\r\n\r\nhi"),
@@ -346,6 +354,7 @@ func TestStoreMailIsIdempotent(t *testing.T) {
 }
 
 func TestMailStatusOnlyMovesForward(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	store := func(uid uint32) int64 {
@@ -384,6 +393,7 @@ func TestMailStatusOnlyMovesForward(t *testing.T) {
 }
 
 func TestSubmissionsSupersede(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	m, _, err := db.StoreMail(ctx, Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: []byte("x"), ReceivedAt: t0})
@@ -440,6 +450,7 @@ func TestSubmissionsSupersede(t *testing.T) {
 }
 
 func TestOutboxStateMachine(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	for i, id := range []string{"<b@syw>", "<a@syw>", "<c@syw>"} {
@@ -551,6 +562,7 @@ func mustDue(t *testing.T, db *DB, now time.Time) []OutboxMessage {
 }
 
 func TestOutboxHoldsLargeMessages(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	raw := bytes.Repeat([]byte("0123456789abcdef"), 8<<20/16) // 8 MiB, like a report with PDFs
@@ -565,6 +577,7 @@ func TestOutboxHoldsLargeMessages(t *testing.T) {
 }
 
 func TestMeta(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	if _, ok, err := db.GetMeta(ctx, "uidvalidity/INBOX"); ok || err != nil {
@@ -581,6 +594,7 @@ func TestMeta(t *testing.T) {
 }
 
 func TestUpdateIsAtomic(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	m, _, err := db.StoreMail(ctx, Mail{Mailbox: "INBOX", UIDValidity: 1, UID: 1, Raw: []byte("x"), ReceivedAt: t0})
@@ -628,6 +642,7 @@ func TestUpdateIsAtomic(t *testing.T) {
 }
 
 func TestConcurrentWritersAndReaders(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx := context.Background()
 	const writers, each = 8, 25
@@ -665,6 +680,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 }
 
 func TestUpdateHonoursContext(t *testing.T) {
+	t.Parallel()
 	db := openTemp(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	hold := make(chan struct{})
@@ -682,6 +698,7 @@ func TestUpdateHonoursContext(t *testing.T) {
 // reports, then notices, oldest first within each; a row that has waited
 // OutboxPromoteAfter goes before every younger one whatever its priority.
 func TestOutboxPriorityOrder(t *testing.T) {
+	t.Parallel()
 	db := withGame(t)
 	ctx := context.Background()
 	rows := []struct {

@@ -23,14 +23,12 @@ import (
 // from the referee's; then a clean stop and a restart that sends nothing
 // twice.
 func TestDemoEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "pbem")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pbemBinary(t)
 	repo, _ := filepath.Abs("../..")
 	conf, err := os.ReadFile(filepath.Join(repo, "config.yaml"))
 	if err != nil {

@@ -26,14 +26,12 @@ import (
 // wrote; no PDF ends on a page with one or two lines; and the game's archive
 // verifies.
 func TestDemoCommand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and plays a game-year")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "pbem")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pbemBinary(t)
 	empty := filepath.Join(dir, "empty")
 	if err := os.Mkdir(empty, 0o755); err != nil {
 		t.Fatal(err)
@@ -282,6 +280,7 @@ func lastPageLines(t *testing.T, pdf string) int {
 // TestOnePluralFinds: the check the demo's outputs go through finds the
 // disagreements the issue found and passes what agrees.
 func TestOnePluralFinds(t *testing.T) {
+	t.Parallel()
 	for s, bad := range map[string]bool{
 		"took 1 guns": true, "6 land battles, 1 sea battles": true, "1 C gunners": true, "1 turns resolved again": true,
 		"1 cities": true, "1 gun": false, "11 guns": false, "U1 now stands": false, "Turn 1 ended": false,

@@ -309,10 +309,7 @@ func TestInitGameRunsOnDovecot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "pbem")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pbemBinary(t)
 	cmd := exec.Command(bin, "--config", cfg, "run")
 	log := &syncLog{}
 	cmd.Stdout, cmd.Stderr = log, log

@@ -32,10 +32,7 @@ import (
 // docs/intake.md.
 func BenchmarkRunMemory(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "pbem")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pbemBinary(b)
 	repo, _ := filepath.Abs("../..")
 	conf, err := os.ReadFile(filepath.Join(repo, "config.yaml"))
 	if err != nil {

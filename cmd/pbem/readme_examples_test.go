@@ -47,6 +47,7 @@ func readmeShellLines(t *testing.T) []string {
 // read with curl, and the referee's APPROVE with the README's token is
 // recorded for Eisenmark's request. "go test ./..." is what runs this.
 func TestREADMEExamplesRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
@@ -55,10 +56,7 @@ func TestREADMEExamplesRun(t *testing.T) {
 		t.Fatalf("the README has %d example commands: %q", len(lines), lines)
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "pbem")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := pbemBinary(t)
 	repo, _ := filepath.Abs("../..")
 	conf, err := os.ReadFile(filepath.Join(repo, "config.yaml"))
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // embedded server work: mutt (2.2 forces TLS unless told not to) sends a
 // sheet through the embedded SMTP server with them, as Eisenmark.
 func TestREADMEMuttSettings(t *testing.T) {
+	t.Parallel()
 	mutt, err := exec.LookPath("mutt")
 	if err != nil {
 		t.Skip("mutt not installed: apt-get install mutt")

@@ -62,6 +62,8 @@ func Unknown(fs []Fault) []Fault {
 }
 
 // known marks the fault just recorded as a known one of an open issue.
+//
+//lint:ignore U1000 kept for the next fault tied to an open issue; none is now
 func (c *checker) known(issue string) {
 	c.faults[len(c.faults)-1].Known = issue
 }

@@ -14,7 +14,10 @@ import (
 
 // seeds is how many seeds TestGameInvariants plays of each game, edition
 // and battle model: 20 by default, more with -seeds N or PBEM_INVARIANT_SEEDS.
-var seeds = flag.Int("seeds", 20, "seeds per game, edition and battle model for TestGameInvariants (env PBEM_INVARIANT_SEEDS)")
+// defaultSeeds is how many seeds TestGameInvariants plays unless told.
+const defaultSeeds = 20
+
+var seeds = flag.Int("seeds", defaultSeeds, "seeds per game, edition and battle model for TestGameInvariants (env PBEM_INVARIANT_SEEDS)")
 
 // genTurns is how many turns of the generated 40-nation game are played.
 const genTurns = 2
@@ -25,8 +28,16 @@ func seedCount() int {
 			return n
 		}
 	}
+	if testing.Short() && *seeds == defaultSeeds {
+		return shortSeeds
+	}
 	return *seeds
 }
+
+// shortSeeds is how many seeds of each game, edition and battle model
+// go test -short plays: the everyday run. The full run (and CI) plays
+// defaultSeeds.
+const shortSeeds = 3
 
 // TestGameInvariants plays the demo's scripted year and the generated
 // 40-nation game over many seeds, under both editions and both battle

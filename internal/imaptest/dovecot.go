@@ -4,12 +4,20 @@ package imaptest
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,17 +29,20 @@ import (
 )
 
 // Dovecot is a real Dovecot 2.3 started by a test on loopback ports, with
-// its configuration in a temporary folder: plain IMAP (no TLS) and LMTP for
-// delivery, accounts with plain passwords. It stops when the test ends.
-// (The same setup as inbox's Dovecot tests, shared for other packages.)
+// its configuration in a temporary folder: IMAP (plain, or with TLS a
+// self-signed certificate, STARTTLS on the IMAP port and implicit TLS on
+// IMAPS) and LMTP for delivery, accounts with plain passwords. It stops
+// when the test ends. The one Dovecot harness: the intake's tests, the
+// daemon's, cmd/pbem's doctor and the test provider (StartProvider) use it.
 type Dovecot struct {
-	t        testing.TB
-	bin, dir string
-	runAs    string
-	imap     int
-	lmtp     int
-	cmd      *exec.Cmd
-	exited   chan struct{}
+	t          testing.TB
+	bin, dir   string
+	runAs      string
+	imap, lmtp int
+	imaps      int            // 0 without TLS
+	roots      *x509.CertPool // trusts the server's certificate (with TLS)
+	cmd        *exec.Cmd
+	exited     chan struct{}
 }
 
 // DovecotOptions vary the server.
@@ -40,6 +51,10 @@ type DovecotOptions struct {
 	Users map[string]string
 	// TrimCaps advertises neither MOVE nor UIDPLUS (IDLE stays).
 	TrimCaps bool
+	// TLS gives the server a self-signed certificate for 127.0.0.1 and
+	// localhost (Roots trusts it): STARTTLS on the IMAP port, implicit TLS
+	// on IMAPSPort.
+	TLS bool
 }
 
 // dovecotRunUser is the throwaway user Dovecot runs as when the test runs
@@ -87,6 +102,12 @@ func StartDovecot(t testing.TB, o DovecotOptions) *Dovecot {
 	if o.TrimCaps {
 		extra = "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ NAMESPACE CHILDREN UNSELECT\n"
 	}
+	ssl := "ssl = no"
+	if o.TLS {
+		d.imaps = freePort(t)
+		d.roots = writeSelfSigned(t, d.dir)
+		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%[1]s/cert.pem\nssl_key = <%[1]s/key.pem", d.dir)
+	}
 	group := d.runAs
 	if u, err := user.Lookup(d.runAs); err == nil {
 		if g, err := user.LookupGroupId(u.Gid); err == nil {
@@ -97,7 +118,7 @@ func StartDovecot(t testing.TB, o DovecotOptions) *Dovecot {
 	}
 	conf := fmt.Sprintf(`protocols = imap lmtp
 listen = 127.0.0.1
-ssl = no
+%[8]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 base_dir = %[1]s/run
@@ -124,7 +145,7 @@ service imap-login {
     port = %[4]d
   }
   inet_listener imaps {
-    port = 0
+    port = %[7]d
   }
 }
 service lmtp {
@@ -136,7 +157,7 @@ service lmtp {
 service anvil {
   chroot =
 }
-`, d.dir, d.runAs, group, d.imap, d.lmtp, extra)
+`, d.dir, d.runAs, group, d.imap, d.lmtp, extra, d.imaps, ssl)
 	var passwd strings.Builder
 	users := make([]string, 0, len(o.Users))
 	for u := range o.Users {
@@ -156,14 +177,91 @@ service anvil {
 			t.Fatal(err)
 		}
 	}
-	if os.Geteuid() == 0 {
-		if out, err := exec.Command("chown", "-R", d.runAs+":", d.dir).CombinedOutput(); err != nil {
-			t.Fatalf("chown: %v %s", err, out)
-		}
-	}
-	d.start()
-	t.Cleanup(d.stop)
+	d.chown()
+	d.Start()
+	t.Cleanup(func() { d.Stop(syscall.SIGTERM) })
 	return d
+}
+
+// chown gives the folder to the user Dovecot runs as.
+func (d *Dovecot) chown() {
+	if os.Geteuid() != 0 {
+		return
+	}
+	if out, err := exec.Command("chown", "-R", d.runAs+":", d.dir).CombinedOutput(); err != nil {
+		d.t.Fatalf("chown: %v %s", err, out)
+	}
+}
+
+// IMAPSPort is the implicit-TLS IMAP port (0 without TLS).
+func (d *Dovecot) IMAPSPort() int { return d.imaps }
+
+// Roots trusts the server's certificate (nil without TLS).
+func (d *Dovecot) Roots() *x509.CertPool { return d.roots }
+
+// ChangeUIDValidity stops Dovecot, gives user's INBOX a new UIDVALIDITY in
+// its dovecot-uidlist (dropping the indexes that cache the old one), and
+// starts it again: what a mailbox rebuilt by an administrator looks like.
+func (d *Dovecot) ChangeUIDValidity(user string) {
+	d.t.Helper()
+	d.Stop(syscall.SIGTERM)
+	maildir := filepath.Join(d.dir, "home", user, "Maildir")
+	list := filepath.Join(maildir, "dovecot-uidlist")
+	b, err := os.ReadFile(list)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	re := regexp.MustCompile(` V(\d+) `)
+	m := re.FindSubmatch(b)
+	if m == nil {
+		d.t.Fatalf("no UIDVALIDITY in %s: %q", list, b)
+	}
+	old, _ := strconv.ParseUint(string(m[1]), 10, 32)
+	b = re.ReplaceAll(b, []byte(fmt.Sprintf(" V%d ", old+1000)))
+	if err := os.WriteFile(list, b, 0o600); err != nil {
+		d.t.Fatal(err)
+	}
+	matches, _ := filepath.Glob(filepath.Join(maildir, "dovecot.index*"))
+	for _, f := range matches {
+		os.Remove(f)
+	}
+	d.chown()
+	d.Start()
+}
+
+// writeSelfSigned writes cert.pem and key.pem for 127.0.0.1 and localhost
+// into dir and returns a pool that trusts the certificate.
+func writeSelfSigned(t testing.TB, dir string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pbem test IMAP"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	if err := os.WriteFile(filepath.Join(dir, "cert.pem"), certPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(certPEM)
+	return pool
 }
 
 // IMAPAddr is the server's plain IMAP address, "127.0.0.1:PORT".
@@ -193,7 +291,9 @@ func (d *Dovecot) Logs() string {
 	return string(out) + string(log)
 }
 
-func (d *Dovecot) start() {
+// Start starts Dovecot again after Stop (StartDovecot starts it the first
+// time), in the foreground (-F), and waits until IMAP answers.
+func (d *Dovecot) Start() {
 	d.t.Helper()
 	args := []string{d.bin, "-F", "-c", filepath.Join(d.dir, "dovecot.conf")}
 	if os.Geteuid() == 0 {
@@ -236,8 +336,10 @@ func (d *Dovecot) start() {
 	}
 }
 
-// stop ends Dovecot's master process cleanly and waits for it.
-func (d *Dovecot) stop() {
+// Stop signals Dovecot's master process (SIGTERM: a clean shutdown that
+// says BYE; SIGKILL: sudden death), waits for it, ends the processes it
+// leaves, and waits until the IMAP port is free, so that Start can bind it.
+func (d *Dovecot) Stop(sig syscall.Signal) {
 	if d.cmd == nil {
 		return
 	}
@@ -249,19 +351,28 @@ func (d *Dovecot) stop() {
 	var kids []int
 	if err == nil && pid > 0 {
 		kids = descendants(pid)
-		syscall.Kill(pid, syscall.SIGTERM)
+		syscall.Kill(pid, sig)
 	} else {
-		d.cmd.Process.Signal(syscall.SIGTERM)
+		d.cmd.Process.Signal(sig)
 	}
 	select {
 	case <-d.exited:
 	case <-time.After(10 * time.Second):
-		d.t.Errorf("dovecot did not stop")
+		d.t.Errorf("dovecot did not stop after %v", sig)
 	}
 	for _, k := range kids {
 		syscall.Kill(k, syscall.SIGKILL)
 	}
 	d.cmd = nil
+	for range 200 {
+		ln, err := net.Listen("tcp", d.IMAPAddr())
+		if err == nil {
+			ln.Close()
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	d.t.Errorf("IMAP port %d still busy after dovecot stopped", d.imap)
 }
 
 // descendants lists the processes below pid (read from /proc; none where

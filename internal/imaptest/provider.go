@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -156,11 +157,11 @@ func (p *Provider) WaitDelivered(ctx context.Context) error {
 // StopIMAP stops Dovecot (IMAP and LMTP alike): mail submitted meanwhile
 // waits in the provider's queue. StartIMAP starts it again on the same
 // ports, with the same mailboxes.
-func (p *Provider) StopIMAP() { p.Dovecot.stop() }
+func (p *Provider) StopIMAP() { p.Dovecot.Stop(syscall.SIGTERM) }
 
 // StartIMAP starts Dovecot again after StopIMAP, and wakes the queue.
 func (p *Provider) StartIMAP() {
-	p.Dovecot.start()
+	p.Dovecot.Start()
 	p.kick()
 }
 

@@ -100,12 +100,3 @@ func (t *teller) pronPoss(side int) string {
 	}
 	return "its"
 }
-
-// was is the past of "to be" for a side as subject: "we were", "the enemy
-// was", "Eisenmark was".
-func (t *teller) was(side int) string {
-	if t.ours(side) || t.full && t.allied(side) {
-		return "were"
-	}
-	return "was"
-}

@@ -92,19 +92,6 @@ func (p *reader) keyword(hint string, options ...string) string {
 	return ""
 }
 
-// accept reads an optional word written in full or by unique prefix.
-func (p *reader) accept(options ...string) (string, bool) {
-	t := p.peek()
-	if t.Type != parser.TokenWord {
-		return "", false
-	}
-	if kw, _ := parser.MatchKeyword(t.Val, options); kw != "" {
-		p.next()
-		return kw, true
-	}
-	return "", false
-}
-
 // acceptExact reads an optional word written in full.
 func (p *reader) acceptExact(options ...string) bool {
 	t := p.peek()

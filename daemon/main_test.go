@@ -1,0 +1,35 @@
+package daemon
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+
+	"github.com/syw-pbem/pbem/mailserver"
+	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/reports"
+)
+
+// TestMain makes a game's set-up cheap: every test starts a game, which
+// hashes each nation's order-sheet password (bcrypt) and each mail account's
+// (PBKDF2), and mails the starting reports, the same PDFs in most tests
+// (built once, then kept). The crash tests' child processes are this
+// binary, so they run the same way.
+//
+// Most of a test's time is spent waiting for mail, so more tests run at
+// once than there are cores (four a core) unless -test.parallel says how many
+// — but for the race detector, which makes them compute several times over.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set && !raceDetector {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
+	password.SetCostForTests()
+	mailserver.LowerPasswordCostForTests()
+	reports.MemoizeRenderForTests()
+	os.Exit(m.Run())
+}
