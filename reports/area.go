@@ -137,7 +137,53 @@ type areaSection struct {
 }
 
 func areaSections(in AreaInput, f areaFacts) []areaSection {
-	var out []areaSection
+	out := []areaSection{{"Summary", areaSummary(in, f)}}
+	if !in.Starting {
+		ev := EventLines(nil, in.Nation, in.Events)
+		if len(ev) == 0 {
+			ev = []string{"Nothing of note reached you."}
+		}
+		out = append(out, areaSection{"What happened", ev})
+	}
+	out = append(out, areaSection{"Armies", areaArmies(f)})
+	if nav := areaNavies(f); len(nav) > 0 {
+		out = append(out, areaSection{"Navies", nav})
+	}
+	if cou := areaCouriers(f); len(cou) > 0 {
+		out = append(out, areaSection{"Couriers in flight", cou})
+	}
+	if !f.referee {
+		out = append(out, areaSection{"Foreign forces seen", areaForeign(f)})
+	}
+	out = append(out, areaProvinces(in, f))
+	if ledger := areaLedger(in, f); len(ledger) > 0 {
+		out = append(out, areaSection{"AP ledger", ledger})
+	}
+	if len(f.chance) > 0 {
+		var ts []string
+		for _, t := range f.chance {
+			ts = append(ts, fmt.Sprint(t))
+		}
+		out = append(out, areaSection{"Chance cards", []string{fmt.Sprintf("Your chance cards came in %s %s; the referee rules on each.",
+			plural(len(ts), "turn", "turns"), strings.Join(ts, ", "))}})
+	}
+	if f.referee && len(in.Rolls) > 0 {
+		var dice []string
+		for _, r := range in.Rolls {
+			line := fmt.Sprintf("%s: d%d = %d", r.Purpose, r.Sides, r.Result)
+			if r.Subject != "" {
+				line += " (" + r.Subject + ")"
+			}
+			dice = append(dice, line)
+		}
+		out = append(out, areaSection{"Every die of the turn", dice})
+	}
+	return out
+}
+
+// areaSummary is the report's opening: which turn, NMRs, the next
+// deadline, and where the King holds court.
+func areaSummary(in AreaInput, f areaFacts) []string {
 	var sum []string
 	if in.Starting {
 		sum = append(sum, "The opening position. Orders are taken for "+in.NextLabel+".")
@@ -162,24 +208,21 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 	if f.seat != "" {
 		sum = append(sum, fmt.Sprintf("Your King holds court at %s, with %d %s waiting there.", f.seat, f.idle, plural(f.idle, "courier", "couriers")))
 	}
-	out = append(out, areaSection{"Summary", sum})
-	if !in.Starting {
-		ev := EventLines(nil, in.Nation, in.Events)
-		if len(ev) == 0 {
-			ev = []string{"Nothing of note reached you."}
-		}
-		out = append(out, areaSection{"What happened", ev})
-	}
+	return sum
+}
+
+// areaArmies is one line per army the reader holds (every army for the
+// referee): where, what, its task and its march.
+func areaArmies(f areaFacts) []string {
 	var arm []string
 	for _, a := range f.armies {
-		line := fmt.Sprintf("%s", a.ID)
+		line := string(a.ID)
 		if f.referee {
 			line += " (" + string(a.Nation) + ")"
 		}
-		switch {
-		case a.Aboard != "":
+		if a.Aboard != "" {
 			line += " aboard " + string(a.Aboard)
-		default:
+		} else {
 			line += " at " + a.At
 		}
 		line += ": " + a.Stands.String()
@@ -197,7 +240,10 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 	if len(arm) == 0 {
 		arm = []string{"None."}
 	}
-	out = append(out, areaSection{"Armies", arm})
+	return arm
+}
+
+func areaNavies(f areaFacts) []string {
 	var nav []string
 	for _, n := range f.navies {
 		line := string(n.ID)
@@ -206,12 +252,13 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		}
 		nav = append(nav, line+": "+n.At.String())
 	}
-	if len(nav) > 0 {
-		out = append(out, areaSection{"Navies", nav})
-	}
+	return nav
+}
+
+func areaCouriers(f areaFacts) []string {
 	var cou []string
 	for _, c := range f.couriers {
-		line := fmt.Sprintf("%s", c.ID)
+		line := string(c.ID)
 		if f.referee {
 			line += " (" + string(c.Nation) + ")"
 		}
@@ -224,9 +271,10 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		}
 		cou = append(cou, line+fmt.Sprintf(" (sent turn %d)", c.Sent))
 	}
-	if len(cou) > 0 {
-		out = append(out, areaSection{"Couriers in flight", cou})
-	}
+	return cou
+}
+
+func areaForeign(f areaFacts) []string {
 	var seen []string
 	for _, x := range f.foreign {
 		place := x.At
@@ -239,12 +287,15 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		}
 		seen = append(seen, line)
 	}
-	if !f.referee {
-		if len(seen) == 0 {
-			seen = []string{"No foreign force within your watch."}
-		}
-		out = append(out, areaSection{"Foreign forces seen", seen})
+	if len(seen) == 0 {
+		seen = []string{"No foreign force within your watch."}
 	}
+	return seen
+}
+
+// areaProvinces lists the reader's provinces (every held one for the
+// referee) with their banked AP, sieges and pacifications.
+func areaProvinces(in AreaInput, f areaFacts) areaSection {
 	var held []string
 	bank := 0
 	for _, p := range f.provs {
@@ -271,15 +322,17 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		}
 		held = append(held, line)
 	}
-	title := "Provinces held"
 	if f.referee {
-		title = "Provinces by controller"
-	} else {
-		held = append(held, fmt.Sprintf("AP banked in your cities: %d.", bank))
+		return areaSection{"Provinces by controller", held}
 	}
-	out = append(out, areaSection{title, held})
+	return areaSection{"Provinces held", append(held, fmt.Sprintf("AP banked in your cities: %d.", bank))}
+}
+
+// areaLedger is the turn's AP movements the reader may see: their own,
+// or every kingdom's (named) for the referee.
+func areaLedger(in AreaInput, f areaFacts) []string {
 	var ledger []string
-	who := func(n game.NationID) string { // the referee's ledger names the kingdom
+	who := func(n game.NationID) string {
 		if f.referee {
 			return string(n) + ": "
 		}
@@ -301,29 +354,7 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 			}
 		}
 	}
-	if len(ledger) > 0 {
-		out = append(out, areaSection{"AP ledger", ledger})
-	}
-	if len(f.chance) > 0 {
-		var ts []string
-		for _, t := range f.chance {
-			ts = append(ts, fmt.Sprint(t))
-		}
-		out = append(out, areaSection{"Chance cards", []string{fmt.Sprintf("Your chance cards came in %s %s; the referee rules on each.",
-			plural(len(ts), "turn", "turns"), strings.Join(ts, ", "))}})
-	}
-	if f.referee && len(in.Rolls) > 0 {
-		var dice []string
-		for _, r := range in.Rolls {
-			line := fmt.Sprintf("%s: d%d = %d", r.Purpose, r.Sides, r.Result)
-			if r.Subject != "" {
-				line += " (" + r.Subject + ")"
-			}
-			dice = append(dice, line)
-		}
-		out = append(out, areaSection{"Every die of the turn", dice})
-	}
-	return out
+	return ledger
 }
 
 func plural(n int, one, many string) string {
