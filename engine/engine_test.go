@@ -578,16 +578,18 @@ func excerpt(text string, n int) string {
 }
 
 // BenchmarkResolveGrowth: the generated 40-nation game at 1k, 4k, 16k and
-// 64k land forces (the growth games of genSizes), the map growing with the
-// forces (the same density of forces, battles and sieges per hex at every
-// size), to show how a turn's time grows with the number of forces.
+// 64k land forces (enginegen.Growth: the map and each nation's spread grow
+// with the forces, so the density of forces, battles and sieges per hex is
+// the same at every size), to show how a turn's time grows with the number
+// of forces. It reports the land battles fought, so that a reader can see
+// the work per force is the same at every size.
 func BenchmarkResolveGrowth(b *testing.B) {
 	for _, sz := range genSizes {
-		if sz.nations != 40 {
+		if !sz.growth {
 			continue
 		}
 		b.Run(sz.name, func(b *testing.B) {
-			g := newGenGame(sz.seed, sz.side, sz.side, sz.nations, sz.per)
+			g := sz.game()
 			b.ReportAllocs()
 			in := g.input(sz.seed)
 			cpu0 := processCPU()

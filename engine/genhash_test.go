@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/enginegen"
 )
 
 var (
@@ -23,21 +24,23 @@ type genSize struct {
 	name               string
 	seed               uint64
 	side, nations, per int
+	growth             bool // enginegen.Growth(seed, per); side is its map's
 	big                bool // resolved only with -genhashes.big
 }
 
 // genSizes are the generated games whose results testdata/genhashes.txt
-// records. The growth sizes are those of BenchmarkResolveGrowth: the map
-// grows with the forces, so the density of forces, battles and sieges per
-// hex is the same at every size.
+// records. The growth sizes are those of BenchmarkResolveGrowth
+// (enginegen.Growth): the map and each nation's spread grow with the forces,
+// so the density of forces, battles and sieges per hex is the same at every
+// size.
 var genSizes = []genSize{
 	{name: "small-1", seed: 1, side: 60, nations: 8, per: 40},
 	{name: "small-2", seed: 2, side: 60, nations: 8, per: 40},
 	{name: "small-3", seed: 3, side: 60, nations: 8, per: 40},
-	{name: "1k", seed: 1, side: 100, nations: 40, per: 25},
-	{name: "4k", seed: 1, side: 200, nations: 40, per: 100},
-	{name: "16k", seed: 1, side: 400, nations: 40, per: 400, big: true},
-	{name: "64k", seed: 1, side: 800, nations: 40, per: 1600, big: true},
+	{name: "1k", seed: 1, side: 100, nations: 40, per: 25, growth: true},
+	{name: "4k", seed: 1, side: 200, nations: 40, per: 100, growth: true},
+	{name: "16k", seed: 1, side: 400, nations: 40, per: 400, growth: true, big: true},
+	{name: "64k", seed: 1, side: 800, nations: 40, per: 1600, growth: true, big: true},
 }
 
 // TestGeneratedGameHashes resolves generated games and compares the SHA-256
@@ -67,7 +70,7 @@ func TestGeneratedGameHashes(t *testing.T) {
 		if testing.Short() && sz.name != "small-1" {
 			continue
 		}
-		g := newGenGame(sz.seed, sz.side, sz.side, sz.nations, sz.per)
+		g := sz.game()
 		res, err := engine.Resolve(g.input(sz.seed))
 		if err != nil {
 			t.Fatalf("%s: %v", sz.name, err)
@@ -117,4 +120,13 @@ func readGenHashes(path string) (map[string]string, error) {
 		out[name] = h
 	}
 	return out, sc.Err()
+}
+
+// game generates the game.
+func (sz genSize) game() *genGame {
+	if sz.growth {
+		g := enginegen.Growth(sz.seed, sz.per)
+		return &genGame{m: g.Map, state: g.State, orders: g.Orders}
+	}
+	return newGenGame(sz.seed, sz.side, sz.side, sz.nations, sz.per)
 }
