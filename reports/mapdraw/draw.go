@@ -63,9 +63,13 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	pdf.SetLineCapStyle("round")
 	pdf.SetLineJoinStyle("round")
 
-	d.terrain()
-	if o.Tint != nil {
-		d.tint()
+	if p.win == nil && p.r < rasterBelow {
+		d.rasterFill() // raster.go: a big map's tiny hexes as one picture
+	} else {
+		d.terrain()
+		if o.Tint != nil {
+			d.tint()
+		}
 	}
 	if o.shows(LayerTerrainSymbols) {
 		d.terrainSymbols()
