@@ -27,8 +27,10 @@ type drawer struct {
 	p   *Projection
 	r   float64 // hex circumradius in mm
 	k   float64 // line-width scale: 1 at a 5 mm hex
-	// obstacles are the page boxes labels should not cover.
+	// obstacles are the page boxes labels should not cover; grid files
+	// them by place (nearby: obstaclegrid.go).
 	obstacles []obstacle
+	nearby    *obstacleGrid
 }
 
 // Draw draws the whole map into opts.Region of the current page (the page

@@ -38,7 +38,8 @@ func (b box) samples() []pt {
 // any obstacle (may exceed 1 where obstacles overlap each other).
 func (d *drawer) cover(b box) (clash, crowding float64) {
 	a := 0.0
-	for _, o := range d.obstacles {
+	for _, i := range d.near(b) {
+		o := &d.obstacles[i]
 		if v := b.overlap(o.box); v > 0 {
 			a += v
 			if !o.soft {
