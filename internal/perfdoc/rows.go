@@ -49,7 +49,7 @@ var readmeRows = []row{
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeAndAlloc},
 	{What: "deadline to every report (six PDF reports) accepted by SMTP (default game, embedded server)", Pkg: "./daemon", Bench: "BenchmarkDeadlineToReports",
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeOnly},
-	{What: "`pbem resolve` beside a running `pbem run` to every report accepted by SMTP", Pkg: "./daemon", Bench: "BenchmarkResolveBesideRun",
+	{What: "resolving with `pbem resolve` beside a running `pbem run`, to every report accepted by SMTP", Pkg: "./daemon", Bench: "BenchmarkResolveBesideRun",
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeOnly},
 	{What: "arrival to acknowledgment, 10 sheets a second", Pkg: "./daemon", Bench: "BenchmarkAcknowledgePaced", Runs: 1,
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: latency},
@@ -57,7 +57,7 @@ var readmeRows = []row{
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: burst},
 	{What: "100 sheets a second for 60 s", Pkg: "./daemon", Bench: "BenchmarkAcknowledgeSustained", Runs: 1,
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: latency},
-	{What: "`pbem run` fed 30 MB mails, the bomb set and 9–10 MiB mails at once", Pkg: "./cmd/pbem", Bench: "BenchmarkRunMemory", Runs: 1,
+	{What: "memory of `pbem run` fed 30 MB mails, the bomb set and 9–10 MiB mails at once", Pkg: "./cmd/pbem", Bench: "BenchmarkRunMemory", Runs: 1,
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: peakRSS},
 }
 
