@@ -31,6 +31,7 @@ type drawer struct {
 	// them by place (nearby: obstaclegrid.go).
 	obstacles []obstacle
 	nearby    *obstacleGrid
+	areaIdx   *areaIndex // areaindex.go
 }
 
 // Draw draws the whole map into opts.Region of the current page (the page
