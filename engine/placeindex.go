@@ -19,7 +19,7 @@ import (
 // and a retreat that assigned Force.At directly left it stale within its
 // step, so that the minimum sizes checked after a battle missed a force that
 // had retreated.) Tests make Resolve check it against the forces after every
-// step (checkPlaceIndex, set by export_test.go).
+// step (checkPlaceIndex, set by export_test.go's TestMain except for benchmarks).
 
 // checkPlaceIndex makes Resolve compare the place index with the forces
 // after every step and panic on a difference: a test switch
