@@ -57,6 +57,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/internal/doorbell"
 	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -260,7 +261,11 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 		if err := os.Chmod(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("making the data folder %s its owner's alone: %w", dir, err)
 		}
-		if g.DB, err = store.Open(cfg.StorePath(), nil); err != nil {
+		// Mail this process queues rings the bell beside the store, so
+		// that the outbox of a "pbem run" beside it (Daemon.Run listens)
+		// sends it at once (internal/doorbell).
+		bell := doorbell.Beside(cfg.StorePath())
+		if g.DB, err = store.Open(cfg.StorePath(), &store.Options{OnMailQueued: func() { doorbell.Ring(bell) }}); err != nil {
 			return nil, err
 		}
 		g.ownDB = true

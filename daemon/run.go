@@ -13,6 +13,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/internal/doorbell"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/store"
@@ -198,6 +199,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// take in the mail that reached the server before a deadline.
 	d.Game.attachIntake(d.Intake.PollNow)
 	defer d.Game.attachIntake(nil)
+	// Mail queued by another process on this store ("pbem resolve", a
+	// referee's command) rings the bell beside it: the outbox sends it at
+	// once rather than at its next poll. Without a bell it still polls.
+	if d.Game.ownDB {
+		if err := doorbell.Listen(ctx, doorbell.Beside(d.Game.Config.StorePath()), d.Outbox.Wake); err != nil && !errors.Is(err, doorbell.ErrUnsupported) {
+			d.Game.Log.Warn("no doorbell: mail queued by other pbem commands waits for the outbox's poll", "error", err)
+		}
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
 	for _, run := range []func(context.Context) error{d.Outbox.Run, d.Intake.Run, d.runTurns} {

@@ -298,6 +298,14 @@ func (g *Game) ResolveTurn(ctx context.Context) error {
 // and nothing is done.
 func (g *Game) ResolveOpen(ctx context.Context, want int) (string, error) {
 	out, err := g.resolveTurn(ctx, want)
+	if errors.Is(err, errTurnChanged) {
+		// A "pbem run" beside this command saw the turn due (RESOLVE NOW
+		// was committed first) and resolved it meanwhile: the referee's
+		// wish is done, by the other process.
+		if rec, lerr := g.DB.LatestTurn(ctx, g.ID()); lerr == nil && rec.Turn >= out.resolved && out.resolved > 0 {
+			return fmt.Sprintf("TURN %d was resolved meanwhile by the running \"pbem run\", which sends its reports", out.resolved), nil
+		}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -330,7 +338,7 @@ func (g *Game) resolveTurn(ctx context.Context, want int) (turnOutcome, error) {
 		return turnOutcome{}, fmt.Errorf("turn %d is not open (it was resolved, or is not yet open): %s is; nothing was done", want, label)
 	}
 	if err := g.commitTurn(ctx, out); err != nil {
-		return turnOutcome{}, err
+		return out, err // out.resolved: which turn was tried (ResolveOpen)
 	}
 	g.Log.Info("turn resolved", "game", g.ID(), "turn", out.resolved, "events", out.nEvents, "nmr", out.nmr,
 		"next_deadline", out.next)

@@ -339,12 +339,9 @@ func (t *turn) battleSideBefore(s *battle.Setup, i int, forces []*game.Force) Ba
 func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex, capture bool) []BattleRetreat {
 	var out []BattleRetreat
 	hostileAt := func(x game.Hex, n game.NationID) bool {
-		for _, f := range t.live() {
-			if isLandUnit(f) && f.At == game.AtHex(x) && t.hostile(f.Nation, n) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(t.forcesAt(game.AtHex(x)), func(f *game.Force) bool {
+			return isLandUnit(f) && t.hostile(f.Nation, n)
+		})
 	}
 	for k, f := range losers {
 		if t.force(f.ID) == nil || f.IsEmpty() {
@@ -378,7 +375,7 @@ func (t *turn) battleRetreat(h game.Hex, losers []*game.Force, from []game.Hex, 
 			out = append(out, br)
 			continue
 		}
-		f.At = game.AtHex(best)
+		t.setAt(f, game.AtHex(best))
 		f.Since = t.number + 1
 		out = append(out, BattleRetreat{Force: f.ID, To: best})
 	}

@@ -75,7 +75,7 @@ func (t *turn) engagementAt(h game.Hex, a, b []game.NationID) *engagement {
 // hostile blocs is then a contact of its own.
 func (mv *movement) landContact(h game.Hex) {
 	var nations []game.NationID
-	for _, u := range mv.land[h] {
+	for _, u := range mv.land.at(h) {
 		if !u.dead && !slices.Contains(nations, u.nation) {
 			nations = append(nations, u.nation)
 		}
@@ -126,7 +126,7 @@ func (t *turn) blocsHostile(a, b []game.NationID) bool {
 
 func (mv *movement) side(h game.Hex, bloc []game.NationID) []*unit {
 	var out []*unit
-	for _, u := range mv.land[h] {
+	for _, u := range mv.land.at(h) {
 		if !u.dead && slices.Contains(bloc, u.nation) && u.filteredIn != h {
 			out = append(out, u)
 		}
@@ -537,7 +537,7 @@ func (mv *movement) retreatHex(u *unit, enemies []*unit) (game.Hex, int, bool) {
 			c.far = min(c.far, farness(nb, e.at.Hex))
 		}
 		for _, x := range t.m.Neighbors(nb) {
-			for _, v := range mv.land[x] {
+			for _, v := range mv.land.at(x) {
 				if !v.dead && t.hostile(v.nation, u.nation) && v.f.Stance == game.Attack {
 					c.exposed = true
 				}
@@ -614,7 +614,7 @@ func (mv *movement) chasers(u *unit, h game.Hex, needPursue bool) []*unit {
 	t := mv.t
 	var out []*unit
 	for _, x := range append([]game.Hex{h}, t.m.Neighbors(h)...) {
-		for _, c := range mv.land[x] {
+		for _, c := range mv.land.at(x) {
 			if c.dead || !t.hostile(c.nation, u.nation) || !c.f.Standing.SlowEnemy || c.f.Stance != game.Attack ||
 				t.fi(c.id).engaged || mv.slowed[[2]game.ForceID{c.id, u.id}] || (needPursue && !c.f.Standing.Pursue) {
 				continue
@@ -689,7 +689,7 @@ func (mv *movement) neighbours(u *unit, settled ...*unit) {
 	t := mv.t
 	h := u.at.Hex
 	for _, nb := range t.m.Neighbors(h) {
-		for _, v := range slices.Clone(mv.land[nb]) {
+		for _, v := range slices.Clone(mv.land.at(nb)) {
 			if u.dead || u.at.Hex != h {
 				return
 			}

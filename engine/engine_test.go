@@ -577,19 +577,21 @@ func excerpt(text string, n int) string {
 	return text[lo:hi]
 }
 
-// BenchmarkResolveGrowth: the generated 40-nation game at 4k, 16k and 64k
-// land forces, the map growing with the forces (the same density of forces,
-// battles and sieges per hex at every size), to show how a turn's time grows
-// with the number of forces.
+// BenchmarkResolveGrowth: the generated 40-nation game at 1k, 4k, 16k and
+// 64k land forces (enginegen.Growth: the map and each nation's spread grow
+// with the forces, so the density of forces, battles and sieges per hex is
+// the same at every size), to show how a turn's time grows with the number
+// of forces. It reports the land battles fought, so that a reader can see
+// the work per force is the same at every size.
 func BenchmarkResolveGrowth(b *testing.B) {
-	for _, sz := range []struct {
-		name      string
-		side, per int
-	}{{"4k", 200, 100}, {"16k", 400, 400}, {"64k", 800, 1600}} {
+	for _, sz := range genSizes {
+		if !sz.growth {
+			continue
+		}
 		b.Run(sz.name, func(b *testing.B) {
-			g := newGenGame(1, sz.side, sz.side, 40, sz.per)
+			g := sz.game()
 			b.ReportAllocs()
-			in := g.input(1)
+			in := g.input(sz.seed)
 			cpu0 := processCPU()
 			for b.Loop() {
 				if _, err := engine.Resolve(in); err != nil {

@@ -32,7 +32,7 @@ type movement struct {
 	t     *turn
 	units map[game.ForceID]*unit
 	list  []*unit // sorted by force ID
-	land  map[game.Hex][]*unit
+	land  *hexUnits
 	sea   map[game.Place][]*unit
 	tick  int
 	// slowed records chaser→target pairs already resolved this turn.
@@ -108,7 +108,7 @@ const (
 const maxRetreats = 24
 
 func (t *turn) stepMovement() {
-	mv := &movement{t: t, units: map[game.ForceID]*unit{}, land: map[game.Hex][]*unit{}, sea: map[game.Place][]*unit{},
+	mv := &movement{t: t, units: map[game.ForceID]*unit{}, land: newHexUnits(t.m), sea: map[game.Place][]*unit{},
 		slowed: map[[2]game.ForceID]bool{}, embarkLater: map[game.ForceID]nationOrder{}, debarks: map[game.ForceID][]nationOrder{},
 		seaMet: map[[2]game.ForceID]bool{}, standoff: map[[2]game.ForceID]bool{}}
 	t.mv = mv
@@ -145,7 +145,7 @@ func (mv *movement) addUnit(f *game.Force) *unit {
 	} else {
 		u.class = ruleset.ClassOf(f)
 		u.ma = mv.t.r.Movement.Rows[u.class].MP
-		mv.land[u.at.Hex] = insertUnit(mv.land[u.at.Hex], u)
+		mv.land.put(u.at.Hex, insertUnit(mv.land.at(u.at.Hex), u))
 	}
 	mv.units[f.ID] = u
 	i, _ := slices.BinarySearchFunc(mv.list, f.ID, func(x *unit, id game.ForceID) int { return game.CompareForceIDs(x.id, id) })
@@ -156,6 +156,51 @@ func (mv *movement) addUnit(f *game.Force) *unit {
 func insertUnit(list []*unit, u *unit) []*unit {
 	i, _ := slices.BinarySearchFunc(list, u.id, func(x *unit, id game.ForceID) int { return game.CompareForceIDs(x.id, id) })
 	return slices.Insert(list, i, u)
+}
+
+// hexUnits holds the moving units on land by hex, in canonical order: an
+// array by hex says which list a hex has, as the contact checks ask it for
+// the hexes round every unit at every tick, most of them empty, and a hash
+// map of a big map's hexes misses the processor's caches. Hexes off the
+// map (never, in a valid game) go to a map.
+type hexUnits struct {
+	m     *hexmap.Map
+	slot  []int32 // per hex, row-major: 1 + the index of its list; 0: none yet
+	lists [][]*unit
+	off   map[game.Hex][]*unit
+}
+
+func newHexUnits(m *hexmap.Map) *hexUnits {
+	return &hexUnits{m: m, slot: make([]int32, m.Cols*m.Rows)}
+}
+
+// at returns the units in hex x (the list is the holder's own).
+func (h *hexUnits) at(x game.Hex) []*unit {
+	if !h.m.InBounds(x) {
+		return h.off[x]
+	}
+	if s := h.slot[(x.Row-1)*h.m.Cols+x.Col-1]; s > 0 {
+		return h.lists[s-1]
+	}
+	return nil
+}
+
+// put sets the units in hex x.
+func (h *hexUnits) put(x game.Hex, list []*unit) {
+	if !h.m.InBounds(x) {
+		if h.off == nil {
+			h.off = map[game.Hex][]*unit{}
+		}
+		h.off[x] = list
+		return
+	}
+	i := (x.Row-1)*h.m.Cols + x.Col - 1
+	if s := h.slot[i]; s > 0 {
+		h.lists[s-1] = list
+		return
+	}
+	h.lists = append(h.lists, list)
+	h.slot[i] = int32(len(h.lists))
 }
 
 func removeUnit(list []*unit, u *unit) []*unit {
@@ -173,7 +218,7 @@ func (mv *movement) drop(id game.ForceID) {
 	if u.fleet {
 		mv.sea[u.at] = removeUnit(mv.sea[u.at], u)
 	} else {
-		mv.land[u.at.Hex] = removeUnit(mv.land[u.at.Hex], u)
+		mv.land.put(u.at.Hex, removeUnit(mv.land.at(u.at.Hex), u))
 	}
 }
 
@@ -184,8 +229,8 @@ func (mv *movement) place(u *unit, p game.Place) {
 		mv.sea[u.at] = removeUnit(mv.sea[u.at], u)
 		mv.sea[p] = insertUnit(mv.sea[p], u)
 	} else {
-		mv.land[u.at.Hex] = removeUnit(mv.land[u.at.Hex], u)
-		mv.land[p.Hex] = insertUnit(mv.land[p.Hex], u)
+		mv.land.put(u.at.Hex, removeUnit(mv.land.at(u.at.Hex), u))
+		mv.land.put(p.Hex, insertUnit(mv.land.at(p.Hex), u))
 	}
 	if !u.at.IsSea() {
 		u.from = u.at.Hex
@@ -484,7 +529,7 @@ func (mv *movement) filterer(u, v *unit) (*unit, *unit) {
 }
 
 func (mv *movement) landHostiles(h game.Hex, n game.NationID) bool {
-	for _, x := range mv.land[h] {
+	for _, x := range mv.land.at(h) {
 		if !x.dead && mv.t.hostile(x.nation, n) {
 			return true
 		}
@@ -553,7 +598,7 @@ func (mv *movement) finish() {
 // landStack returns the live land units of nation n in hex h.
 func (mv *movement) landStack(h game.Hex, n game.NationID) []*unit {
 	var out []*unit
-	for _, x := range mv.land[h] {
+	for _, x := range mv.land.at(h) {
 		if !x.dead && x.nation == n {
 			out = append(out, x)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/syw-pbem/pbem/game"
@@ -11,16 +12,56 @@ import (
 // stack — minimum force sizes after a retreat, an overrun or a split, the
 // forces aboard a fleet — cost the size of the stack, not of the game.
 //
-// The index is kept up to date by addForce, remove and setAt (the one way
-// the engine moves a force during a step), and rebuilt from the forces after
-// every pipeline step, so that a step that assigns Force.At directly cannot
-// leave it wrong beyond its own end.
+// The index is built once, on first use, and kept up to date by addForce,
+// remove and setAt: setAt is the one way the engine moves a force, and no
+// code assigns Force.At of a live force otherwise. (It used to be rebuilt
+// from every force after every pipeline step, 10 % of a 64k-force turn;
+// and a retreat that assigned Force.At directly left it stale within its
+// step, so that the minimum sizes checked after a battle missed a force that
+// had retreated.) Tests make Resolve check it against the forces after every
+// step (checkPlaceIndex, set by export_test.go's TestMain except for benchmarks).
+
+// checkPlaceIndex makes Resolve compare the place index with the forces
+// after every step and panic on a difference: a test switch
+// (export_test.go), never set by the program.
+var checkPlaceIndex bool
+
+// checkPlaces panics if the index does not list exactly the live forces by
+// their places, each list in canonical order.
+func (t *turn) checkPlaces() {
+	if t.byPlace == nil {
+		return
+	}
+	want := map[game.Place][]*game.Force{}
+	for _, f := range t.live() {
+		if t.byID[f.ID] == f {
+			want[f.At] = append(want[f.At], f)
+		}
+	}
+	for p, list := range want {
+		slices.SortFunc(list, func(a, b *game.Force) int { return game.CompareForceIDs(a.ID, b.ID) })
+		if !slices.Equal(list, t.byPlace[p]) {
+			panic(fmt.Sprintf("engine: after step %s the place index lists %d forces in %s, the forces %d", t.step, len(t.byPlace[p]), p, len(list)))
+		}
+	}
+	if len(want) != len(t.byPlace) {
+		for p, list := range t.byPlace {
+			if _, ok := want[p]; !ok {
+				panic(fmt.Sprintf("engine: after step %s the place index lists %d forces in %s (%s first, at %s, live %v), where no force is", t.step, len(list), p, list[0].ID, list[0].At, t.byID[list[0].ID] == list[0]))
+			}
+		}
+	}
+}
 
 // rebuildPlaces indexes every live force by place.
 func (t *turn) rebuildPlaces() {
 	t.byPlace = make(map[game.Place][]*game.Force, len(t.byPlace))
 	for _, f := range t.live() {
-		t.byPlace[f.At] = append(t.byPlace[f.At], f)
+		// live may still hold a force being removed (remove asks for the
+		// forces aboard it before the list is compacted): not indexed.
+		if t.byID[f.ID] == f {
+			t.byPlace[f.At] = append(t.byPlace[f.At], f)
+		}
 	}
 }
 

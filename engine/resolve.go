@@ -113,7 +113,9 @@ func ResolveSteps(in Input, last string) (*Result, error) {
 		st.run(t)
 		t.unread(st.Name)
 		t.compact()
-		t.rebuildPlaces()
+		if checkPlaceIndex {
+			t.checkPlaces()
+		}
 		if st.Name == last && last != steps[len(steps)-1].Name {
 			return &Result{State: t.snapshot(), Events: t.events, Rolls: t.dice.Rolls()}, nil
 		}

@@ -356,7 +356,8 @@ func (t *turn) applyEffect(r Ruling, e Effect) {
 			refuse(f.Nation, fmt.Sprintf("hex %s is not on the map", x.To))
 			return
 		}
-		f.At, f.Aboard, f.Since = game.AtHex(x.To), "", t.number
+		t.setAt(f, game.AtHex(x.To))
+		f.Aboard, f.Since = "", t.number
 		t.fi(f.ID).start = f.At
 		done(f.Nation, f.ID, "", f.At, to(f.Nation, r.Nation), fmt.Sprintf("%s placed in %s", f.ID, x.To))
 	case SetLoyalty:

@@ -209,7 +209,7 @@ func (mv *movement) embark(no nationOrder, u *unit, fl *game.Force) {
 		t.emit(&MoveStopped{Force: f.ID, Next: u.route[u.next].Hex, Tick: mv.tick, Reason: fmt.Sprintf("embarked on %s", fl.ID)},
 			rule, u.at, to(f.Nation), f.Nation)
 	}
-	mv.land[u.at.Hex] = removeUnit(mv.land[u.at.Hex], u)
+	mv.land.put(u.at.Hex, removeUnit(mv.land.at(u.at.Hex), u))
 	u.dead = true
 	u.moving = false
 	f.Aboard = fl.ID
@@ -371,7 +371,7 @@ func (mv *movement) fleetStopped(u *unit) {
 		}
 		defenders := 0
 		var defNations []game.NationID
-		for _, x := range mv.land[target] {
+		for _, x := range mv.land.at(target) {
 			if !x.dead && t.hostile(x.nation, f.Nation) {
 				defenders += x.f.Figures()
 				defNations = append(defNations, x.nation)
@@ -532,7 +532,7 @@ func (mv *movement) landingBattle(h game.Hex, lu *unit) {
 		return
 	}
 	var nations []game.NationID
-	for _, x := range mv.land[h] {
+	for _, x := range mv.land.at(h) {
 		if !x.dead && !slices.Contains(nations, x.nation) {
 			nations = append(nations, x.nation)
 		}

@@ -164,3 +164,30 @@ func TestDefaultMapRoadsAndPasses(t *testing.T) {
 		}
 	}
 }
+
+// River and Road answer, from both sides of every hexside of the default
+// map, exactly what its lists of rivers and roads say.
+func TestRiverAndRoadFromBothSides(t *testing.T) {
+	m := loadDefault(t)
+	rivers, roads := map[hexmap.Edge]bool{}, map[hexmap.Edge]bool{}
+	for _, e := range m.Rivers {
+		rivers[e] = true
+	}
+	for _, e := range m.Roads {
+		roads[e] = true
+	}
+	for row := 1; row <= m.Rows; row++ {
+		for col := 1; col <= m.Cols; col++ {
+			h := game.Hex{Col: col, Row: row}
+			for _, n := range m.Neighbors(h) {
+				e := hexmap.EdgeOf(h, n)
+				if m.River(h, n) != rivers[e] || m.River(n, h) != rivers[e] {
+					t.Errorf("River(%s, %s) = %v, the map's list says %v", h, n, m.River(h, n), rivers[e])
+				}
+				if m.Road(h, n) != roads[e] || m.Road(n, h) != roads[e] {
+					t.Errorf("Road(%s, %s) = %v, the map's list says %v", h, n, m.Road(h, n), roads[e])
+				}
+			}
+		}
+	}
+}

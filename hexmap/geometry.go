@@ -61,10 +61,34 @@ func Step(h game.Hex, d Direction) game.Hex {
 // DirectionTo returns the direction from a to an adjacent hex b; ok is false
 // if they are not adjacent.
 func DirectionTo(a, b game.Hex) (Direction, bool) {
-	for _, d := range Directions {
-		if Step(a, d) == b {
-			return d, true
+	dc, dr := b.Col-a.Col, b.Row-a.Row
+	if dc == 0 {
+		switch dr {
+		case -1:
+			return North, true
+		case 1:
+			return South, true
 		}
+		return 0, false
+	}
+	if dc != 1 && dc != -1 {
+		return 0, false
+	}
+	// Beside an even column the row above is the same row; beside an odd
+	// one it is the row before (see Step).
+	up := -1
+	if a.Col%2 == 0 {
+		up = 0
+	}
+	switch {
+	case dr == up && dc == 1:
+		return NorthEast, true
+	case dr == up:
+		return NorthWest, true
+	case dr == up+1 && dc == 1:
+		return SouthEast, true
+	case dr == up+1:
+		return SouthWest, true
 	}
 	return 0, false
 }

@@ -144,3 +144,24 @@ func TestCenter(t *testing.T) {
 		}
 	}
 }
+
+// DirectionTo finds exactly the six neighbours Step gives, from odd and
+// even columns, and nothing else around them.
+func TestDirectionToMatchesStep(t *testing.T) {
+	for _, h := range []game.Hex{hx("0712"), hx("0812"), hx("1005"), hx("0101"), hx("0201")} {
+		want := map[game.Hex]Direction{}
+		for _, d := range Directions {
+			want[Step(h, d)] = d
+		}
+		for dc := -3; dc <= 3; dc++ {
+			for dr := -3; dr <= 3; dr++ {
+				x := game.Hex{Col: h.Col + dc, Row: h.Row + dr}
+				d, ok := DirectionTo(h, x)
+				w, wok := want[x]
+				if ok != wok || ok && d != w {
+					t.Errorf("DirectionTo(%s, %s) = %s, %v; want %s, %v", h, x, d, ok, w, wok)
+				}
+			}
+		}
+	}
+}

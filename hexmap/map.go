@@ -49,9 +49,15 @@ type Map struct {
 	// lesser hex first), "goodholding 0812".
 	Lines map[string]int
 
-	terrainIdx  map[game.Hex]int
-	rivers      map[Edge]bool
-	roads       map[Edge]bool
+	terrainIdx map[game.Hex]int
+	// sides holds, for each hex (row-major like Terrain), a bit per
+	// direction for a river on that side (bits 0-5) and for a road across
+	// it (bits 6-11): River and Road are asked for every step of every
+	// route, and an array stays fast on a big map where a hash map misses
+	// the cache. Edges that are not between two adjacent hexes on the map
+	// (which Validate rejects) are kept in oddEdges.
+	sides       []uint16
+	oddEdges    map[Edge]uint16
 	goodHolding map[game.Hex]bool
 	cityAt      map[game.Hex]int
 	cityByName  map[string]int
@@ -127,13 +133,13 @@ func (m *Map) Build() {
 		}
 		return compareStrings(string(a.To), string(b.To))
 	})
-	m.rivers = make(map[Edge]bool, len(m.Rivers))
+	m.sides = make([]uint16, m.Cols*m.Rows)
+	m.oddEdges = nil
 	for _, e := range m.Rivers {
-		m.rivers[e] = true
+		m.markSide(e, riverSide)
 	}
-	m.roads = make(map[Edge]bool, len(m.Roads))
 	for _, e := range m.Roads {
-		m.roads[e] = true
+		m.markSide(e, roadSide)
 	}
 	m.goodHolding = make(map[game.Hex]bool, len(m.GoodHolding))
 	for _, h := range m.GoodHolding {
@@ -234,10 +240,38 @@ func (m *Map) Neighbors(h game.Hex) []game.Hex {
 }
 
 // River reports a river on the hexside between a and b.
-func (m *Map) River(a, b game.Hex) bool { return m.rivers[EdgeOf(a, b)] }
+func (m *Map) River(a, b game.Hex) bool { return m.side(a, b, riverSide) }
 
 // Road reports a road between adjacent hexes a and b.
-func (m *Map) Road(a, b game.Hex) bool { return m.roads[EdgeOf(a, b)] }
+func (m *Map) Road(a, b game.Hex) bool { return m.side(a, b, roadSide) }
+
+// The two kinds of hexside feature, as the shift of their bits in sides.
+const (
+	riverSide = 0
+	roadSide  = 6
+)
+
+// markSide records a river or a road on edge e, on both its hexes.
+func (m *Map) markSide(e Edge, kind uint) {
+	d, ok := DirectionTo(e.A, e.B)
+	if !ok || !m.InBounds(e.A) || !m.InBounds(e.B) || len(m.sides) != m.Cols*m.Rows {
+		if m.oddEdges == nil {
+			m.oddEdges = map[Edge]uint16{}
+		}
+		m.oddEdges[e] |= 1 << kind
+		return
+	}
+	m.sides[(e.A.Row-1)*m.Cols+(e.A.Col-1)] |= 1 << (kind + uint(d))
+	m.sides[(e.B.Row-1)*m.Cols+(e.B.Col-1)] |= 1 << (kind + uint(d.Opposite()))
+}
+
+// side reports a river or a road between a and b.
+func (m *Map) side(a, b game.Hex, kind uint) bool {
+	if d, ok := DirectionTo(a, b); ok && m.InBounds(a) && m.InBounds(b) && len(m.sides) == m.Cols*m.Rows {
+		return m.sides[(a.Row-1)*m.Cols+(a.Col-1)]&(1<<(kind+uint(d))) != 0
+	}
+	return m.oddEdges[EdgeOf(a, b)]&(1<<kind) != 0
+}
 
 // HasRiver reports whether any of h's sides carries a river (a city on a
 // river pays more tax).

@@ -46,6 +46,9 @@ type pdfOps struct{ pages, moves, lines, curves, rects, texts int }
 func countOps(pdf []byte) pdfOps {
 	var o pdfOps
 	for _, l := range bytes.Split(pdf, []byte("\n")) {
+		// fpdf ends a polygon's segments with a space ("x y l "): trimmed,
+		// or the floor would leave out every polygon's sides.
+		l = bytes.TrimRight(l, " ")
 		switch {
 		case bytes.HasSuffix(l, []byte(" m")):
 			o.moves++

@@ -102,6 +102,7 @@ func (tx *Tx) Enqueue(ctx context.Context, m OutboxMessage) (bool, error) {
 		return false, fmt.Errorf("store: Enqueue %s: %w", m.MessageID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 1 {
+		tx.queuedMail = true
 		return true, nil
 	}
 	var existing string
@@ -264,8 +265,12 @@ func (tx *Tx) Requeue(ctx context.Context, id int64, next time.Time) error {
 	if next.IsZero() {
 		return fmt.Errorf("store: Requeue %d: next attempt time is zero: %w", id, ErrInvalid)
 	}
-	return tx.moveOutbox(ctx, id, []OutboxState{OutboxFailed}, OutboxPending,
-		`state = 'pending', attempts = 0, next_attempt_at = ?`, encTime(next))
+	if err := tx.moveOutbox(ctx, id, []OutboxState{OutboxFailed}, OutboxPending,
+		`state = 'pending', attempts = 0, next_attempt_at = ?`, encTime(next)); err != nil {
+		return err
+	}
+	tx.queuedMail = true
+	return nil
 }
 
 func (tx *Tx) outboxState(ctx context.Context, id int64) (OutboxState, error) {

@@ -32,6 +32,10 @@ func (tx *Tx) Resend(ctx context.Context, id int64, next time.Time) error {
 	if next.IsZero() {
 		return fmt.Errorf("store: Resend %d: next attempt time is zero: %w", id, ErrInvalid)
 	}
-	return tx.moveOutbox(ctx, id, []OutboxState{OutboxSent, OutboxFailed}, OutboxPending,
-		`state = 'pending', attempts = 0, next_attempt_at = ?, sent_at = NULL`, encTime(next))
+	if err := tx.moveOutbox(ctx, id, []OutboxState{OutboxSent, OutboxFailed}, OutboxPending,
+		`state = 'pending', attempts = 0, next_attempt_at = ?, sent_at = NULL`, encTime(next)); err != nil {
+		return err
+	}
+	tx.queuedMail = true
+	return nil
 }

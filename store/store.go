@@ -67,6 +67,12 @@ type Options struct {
 	// applied_at (schema_migrations). It is never used to decide anything.
 	// Default time.Now.
 	Now func() time.Time
+
+	// OnMailQueued is called after a transaction that queued outbox mail
+	// (Enqueue, CommitTurn's mail, Requeue, Resend) has committed, so that
+	// a sender in this process or another can be woken at once rather than
+	// at its next poll. It must not block. Default nil: nobody is told.
+	OnMailQueued func()
 }
 
 func (o *Options) withDefaults() Options {
@@ -92,6 +98,7 @@ type DB struct {
 	writer *sql.DB // exactly one connection, BEGIN IMMEDIATE
 	reader *sql.DB // query_only pool
 	now    func() time.Time
+	queued func() // Options.OnMailQueued
 
 	writerStmts, readerStmts *stmtCache // stmts.go
 }
@@ -162,7 +169,7 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 	writer.SetConnMaxLifetime(0)
 	writer.SetConnMaxIdleTime(0)
 
-	db := &DB{path: abs, writer: writer, now: o.Now, writerStmts: newStmtCache(writer)}
+	db := &DB{path: abs, writer: writer, now: o.Now, queued: o.OnMailQueued, writerStmts: newStmtCache(writer)}
 	if err := checkIntegrity(ctx, writer, abs, o.QuickCheck); err != nil {
 		writer.Close()
 		return nil, err
@@ -294,12 +301,16 @@ func (db *DB) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{tx: sqlTx, now: db.now, stmts: db.writerStmts}); err != nil {
+	tx := &Tx{tx: sqlTx, now: db.now, stmts: db.writerStmts}
+	if err := fn(tx); err != nil {
 		return err
 	}
 	done = true
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("store: commit: %w", err)
+	}
+	if tx.queuedMail && db.queued != nil {
+		db.queued()
 	}
 	return nil
 }
@@ -322,6 +333,9 @@ type Tx struct {
 	tx    *sql.Tx
 	now   func() time.Time
 	stmts *stmtCache // the pool's prepared statements (stmts.go)
+	// queuedMail is set when the transaction put outbox mail in pending:
+	// Update then calls Options.OnMailQueued after the commit.
+	queuedMail bool
 }
 
 // timeLayout is fixed width so that stored times sort as text.

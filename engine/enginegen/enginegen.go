@@ -9,6 +9,7 @@ package enginegen
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -121,11 +122,26 @@ func nationHome(cols, rows, nations, n int) game.Hex {
 
 var arms = []game.Arm{game.LineInfantry, game.LightInfantry, game.IrregularLight, game.HeavyCavalry, game.MediumCavalry, game.LightCavalry, game.Gunners}
 
-// genGame makes a game with forcesPer forces per nation and orders for all.
 // New generates a game: a cols×rows map for nations nations, each with
 // forcesPer forces and orders for them, from seed (the same seed, the same
-// game).
+// game). A nation's forces stand within 3+forcesPer/8 hexes of its home.
 func New(seed uint64, cols, rows, nations, forcesPer int) *Game {
+	return NewSpread(seed, cols, rows, nations, forcesPer, 3+forcesPer/8)
+}
+
+// Growth generates the game of a growth benchmark: 40 nations of forcesPer
+// forces on a map whose side and whose nations' spread grow as the square
+// root of forcesPer, so that every size has the same density of forces,
+// contacts and battles per hex. The 100-per-nation game is New(seed, 200,
+// 200, 40, 100).
+func Growth(seed uint64, forcesPer int) *Game {
+	side := int(math.Round(20 * math.Sqrt(float64(forcesPer))))
+	return NewSpread(seed, side, side, 40, forcesPer, int(math.Round(1.5*math.Sqrt(float64(forcesPer)))))
+}
+
+// NewSpread is New with the half-width of the square about its home in
+// which each nation's forces are placed.
+func NewSpread(seed uint64, cols, rows, nations, forcesPer, spread int) *Game {
 	r := rand.New(rand.NewPCG(seed, 7))
 	m := genMap(r, cols, rows, nations)
 	s := &engine.State{Game: "generated", Ruleset: "syw-1752", Turn: 1, Calendar: game.Calendar{StartYear: 1752, FirstMonth: 4}}
@@ -141,7 +157,6 @@ func New(seed uint64, cols, rows, nations, forcesPer int) *Game {
 		o := engine.Orders{Nation: nat.ID, Turn: 1}
 		for k := 1; k <= forcesPer; k++ {
 			f := game.Force{ID: game.ForceID(fmt.Sprintf("%s%d", nat.Letter, k)), Nation: nat.ID}
-			spread := 3 + forcesPer/8
 			var at game.Hex
 			for tries := 0; tries < 20; tries++ {
 				at = game.Hex{Col: clamp(home.Col+r.IntN(2*spread+1)-spread, 1, cols), Row: clamp(home.Row+r.IntN(2*spread+1)-spread, 3, rows)}

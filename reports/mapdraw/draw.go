@@ -27,8 +27,11 @@ type drawer struct {
 	p   *Projection
 	r   float64 // hex circumradius in mm
 	k   float64 // line-width scale: 1 at a 5 mm hex
-	// obstacles are the page boxes labels should not cover.
+	// obstacles are the page boxes labels should not cover; grid files
+	// them by place (nearby: obstaclegrid.go).
 	obstacles []obstacle
+	nearby    *obstacleGrid
+	areaIdx   *areaIndex // areaindex.go
 }
 
 // Draw draws the whole map into opts.Region of the current page (the page
@@ -63,9 +66,13 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	pdf.SetLineCapStyle("round")
 	pdf.SetLineJoinStyle("round")
 
-	d.terrain()
-	if o.Tint != nil {
-		d.tint()
+	if p.win == nil && p.r < rasterBelow {
+		d.rasterFill() // raster.go: a big map's tiny hexes as one picture
+	} else {
+		d.terrain()
+		if o.Tint != nil {
+			d.tint()
+		}
 	}
 	if o.shows(LayerTerrainSymbols) {
 		d.terrainSymbols()

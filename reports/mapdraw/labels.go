@@ -38,7 +38,8 @@ func (b box) samples() []pt {
 // any obstacle (may exceed 1 where obstacles overlap each other).
 func (d *drawer) cover(b box) (clash, crowding float64) {
 	a := 0.0
-	for _, o := range d.obstacles {
+	for _, i := range d.near(b) {
+		o := &d.obstacles[i]
 		if v := b.overlap(o.box); v > 0 {
 			a += v
 			if !o.soft {
@@ -445,7 +446,7 @@ func (d *drawer) planProvinceLabels() []labelPlan {
 			{text: fmt.Sprintf("%s · %d", p.Letter, total), family: fonts.Condensed, style: "", size: nameSize * 0.78, colour: RGB{60, 56, 50}},
 		}
 		letter := p.Letter
-		in := func(h game.Hex) bool { q, ok := d.m.ProvinceOf(h); return ok && q.Letter == letter }
+		in := func(h game.Hex) bool { return d.inProvince(h, letter) }
 		skip := func(h game.Hex) bool { _, ok := d.m.CityAt(h); return ok }
 		l, _, ok := d.placeArea(p.Hexes, in, skip, runs, 0.1*d.r, 0.1, Rect{})
 		if !ok {
@@ -482,7 +483,7 @@ func (d *drawer) planSeaLabels() []labelPlan {
 			runs = append(runs, textLine{text: s.Name, family: fonts.Sans, style: "I", size: idSize * 0.55, colour: colSeaLine})
 		}
 		id := s.ID
-		in := func(h game.Hex) bool { q, ok := d.m.SeaOf(h); return ok && q.ID == id }
+		in := func(h game.Hex) bool { return d.inSea(h, id) }
 		var below Rect
 		if n := atSea[s.ID]; n > 0 {
 			w, h, gap := markerSize(d.r)

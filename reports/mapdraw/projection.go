@@ -80,7 +80,12 @@ func hexAt(p pt) game.Hex {
 		row := int(math.Round((p.Y-sqrt3/2-off)/sqrt3)) + 1
 		for r := row - 1; r <= row+1; r++ {
 			h := game.Hex{Col: c, Row: r}
-			if d := center(h).dist(p); d < bestD {
+			// The squared distance orders the centres as the distance
+			// does, without Hypot's cost (hexAt is asked nine times for
+			// each candidate place of each label).
+			q := center(h)
+			dx, dy := q.X-p.X, q.Y-p.Y
+			if d := dx*dx + dy*dy; d < bestD {
 				best, bestD = h, d
 			}
 		}
