@@ -45,6 +45,7 @@ var layerOf = map[string]layer{
 	"internal/english":  vocabulary,
 	"internal/backoff":  vocabulary,
 	"internal/mailconn": vocabulary,
+	"internal/doorbell": vocabulary, // the wake-up pipe beside the store
 
 	// The engine and its campaigns: pure (see pure below), but for the
 	// scenario loader, which reads the files the engine's state starts from.
@@ -85,6 +86,7 @@ var layerOf = map[string]layer{
 	"doctor":              orchestration,
 	"internal/gamecheck":  orchestration, // plays the demo's games in memory
 	"internal/houserules": orchestration, // this package: tests only
+	"internal/perfdoc":    orchestration, // reruns the benchmarks behind the README's table
 
 	"cmd/pbem": command,
 }
