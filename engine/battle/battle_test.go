@@ -145,3 +145,36 @@ func TestResultJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestNightV4: V4's night after a day no army broke ("Multi-Day Battles",
+// 003:202). One attacker: the defender with less than half the attacker's
+// standing withdraws one hex, the winner; an attacker with fewer standing
+// than the defender gives up; else it fights on. Both attacking: "each
+// retires 9" and either may withdraw one hex for free" — the side with
+// less than half the other's standing does, and nobody won; else both
+// fight on.
+func TestNightV4(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		att       int
+		standing  [2]int
+		on        bool
+		outcome   string
+		winner    int
+		withdrawn [2]bool
+	}{
+		{"defender outnumbered 3:1 withdraws", 0, [2]int{90, 30}, false, Withdrew, 1, [2]bool{false, true}},
+		{"attacker weaker gives up", 0, [2]int{40, 50}, false, "", -1, [2]bool{}},
+		{"attacker fights on", 0, [2]int{60, 50}, true, "", -1, [2]bool{}},
+		{"both attacked, side 0 outnumbered withdraws", -2, [2]int{20, 50}, false, BothRepulsed, -1, [2]bool{true, false}},
+		{"both attacked, side 1 outnumbered withdraws", -2, [2]int{90, 40}, false, BothRepulsed, -1, [2]bool{false, true}},
+		{"both attacked, both fight on", -2, [2]int{60, 50}, true, "", -1, [2]bool{}},
+	} {
+		r := &Result{Winner: -1}
+		on := r.afterDay(c.att, func(i int) int { return c.standing[i] })
+		if on != c.on || r.Outcome != c.outcome || r.Winner != c.winner || r.Withdrawn != c.withdrawn {
+			t.Errorf("%s: fight on %v, outcome %q, winner %d, withdrawn %v; want %v, %q, %d, %v",
+				c.name, on, r.Outcome, r.Winner, r.Withdrawn, c.on, c.outcome, c.winner, c.withdrawn)
+		}
+	}
+}

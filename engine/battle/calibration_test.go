@@ -19,7 +19,10 @@ import (
 // each, and the table in docs/battles.md is exactly what this test measures
 // (seeds 1–500: the same bytes every run). The test asserts each range the
 // docs give, with its reason; a cell the docs list as not met must measure
-// what the docs say. Regenerate the table after a change to a model:
+// what the docs say. Its default run (skipped under -short) fights the
+// 48-figure rows only — a second or two — and checks them against the
+// table; the whole table (60,000 battles) is fought with -calibrate or
+// PBEM_CALIBRATION=full. Regenerate the table after a change to a model:
 //
 //	go test ./engine/battle -run TestCalibration -calibrate -update
 var (
@@ -176,8 +179,12 @@ type cellKey struct {
 
 var calSizes = []int{48, 240, 1200}
 
-// measureAll fights every cell, in parallel.
-func measureAll() map[cellKey]cellStats {
+// fullCalibration: every size is fought (-calibrate, or PBEM_CALIBRATION
+// set), not the 48-figure rows alone.
+func fullCalibration() bool { return *calibrate || os.Getenv("PBEM_CALIBRATION") != "" }
+
+// measureAll fights every cell of the sizes given, in parallel.
+func measureAll(sizes []int) map[cellKey]cellStats {
 	type job struct {
 		k  cellKey
 		m  Model
@@ -191,7 +198,7 @@ func measureAll() map[cellKey]cellStats {
 	}
 	for _, m := range []Model{sim, LGG{}} {
 		for _, r := range []*ruleset.Ruleset{ruleset.SYW1752(), ruleset.SYWV4()} {
-			for _, size := range calSizes {
+			for _, size := range sizes {
 				for _, sc := range scenarios {
 					jobs = append(jobs, job{cellKey{m.Name(), r.ID, size, sc.key}, m, r, sc})
 				}
@@ -360,7 +367,7 @@ var columns = []string{"1:1", "1.5:1", "2:1", "break turn", "break turn, both at
 // table writes the docs' calibration section: the ranges and their
 // reasons, a table per model (a † marks a value outside its range), the
 // cells not met and why.
-func table(all map[cellKey]cellStats) string {
+func table(all map[cellKey]cellStats, sizes []int) string {
 	var b strings.Builder
 	b.WriteString("<!-- calibration:begin (go test ./engine/battle -run TestCalibration -calibrate -update) -->\n")
 	fmt.Fprintf(&b, "Seeds 1–%d for every cell; armies of 48, 240 and 1,200 infantry and cavalry a side (an eighth cavalry, dragoons\n", calibrationSeeds)
@@ -385,7 +392,7 @@ func table(all map[cellKey]cellStats) string {
 	for _, m := range []string{ruleset.BattleSimulation, ruleset.BattleLGG} {
 		fmt.Fprintf(&b, "\n**%s**\n\n| edition | figures | %s |\n|%s\n", m, strings.Join(columns, " | "), strings.Repeat(" --- |", len(columns)+2))
 		for _, ed := range []string{"syw-1752", "syw-v4"} {
-			for _, size := range calSizes {
+			for _, size := range sizes {
 				fmt.Fprintf(&b, "| %s | %d |", ed, size)
 				for _, v := range rowValues(all, m, ed, size) {
 					mark := ""
@@ -422,10 +429,20 @@ const docsPath = "../../docs/battles.md"
 
 // TestCalibration fights the table and asserts it: every range met or
 // listed in notMet with its reason, no stale entry in notMet, and
-// docs/battles.md carrying exactly this table.
+// docs/battles.md carrying exactly this table. By default only the
+// 48-figure rows are fought, each checked against its line of the docs'
+// table; -calibrate (or PBEM_CALIBRATION=full) fights them all.
 func TestCalibration(t *testing.T) {
-	all := measureAll()
-	got := table(all)
+	if testing.Short() {
+		t.Skip("the calibration fights thousands of battles: not under -short")
+	}
+	full := fullCalibration()
+	sizes := calSizes
+	if !full {
+		sizes = calSizes[:1]
+	}
+	all := measureAll(sizes)
+	got := table(all, sizes)
 	if *calibrate {
 		fmt.Print(got)
 	}
@@ -434,7 +451,7 @@ func TestCalibration(t *testing.T) {
 	}
 	for _, m := range []string{ruleset.BattleSimulation, ruleset.BattleLGG} {
 		for _, ed := range []string{"syw-1752", "syw-v4"} {
-			for _, size := range calSizes {
+			for _, size := range sizes {
 				for _, v := range rowValues(all, m, ed, size) {
 					if !v.in && missFor(m, size, v.metric) == nil {
 						t.Errorf("%s %s %d figures: %s %.2f, outside its range and not listed as not met", m, ed, size, v.metric, v.v)
@@ -443,22 +460,24 @@ func TestCalibration(t *testing.T) {
 			}
 		}
 	}
-	for i, ms := range notMet {
-		stale := true
-		for _, ed := range []string{"syw-1752", "syw-v4"} {
-			for _, size := range calSizes {
-				if !ms.covers(ms.model, size, ms.metric) {
-					continue
-				}
-				for _, v := range rowValues(all, ms.model, ed, size) {
-					if v.metric == ms.metric && !v.in {
-						stale = false
+	if full {
+		for i, ms := range notMet {
+			stale := true
+			for _, ed := range []string{"syw-1752", "syw-v4"} {
+				for _, size := range calSizes {
+					if !ms.covers(ms.model, size, ms.metric) {
+						continue
+					}
+					for _, v := range rowValues(all, ms.model, ed, size) {
+						if v.metric == ms.metric && !v.in {
+							stale = false
+						}
 					}
 				}
 			}
-		}
-		if stale {
-			t.Errorf("notMet[%d] (%s %s): every cell it covers meets its range now; drop it", i, ms.model, ms.metric)
+			if stale {
+				t.Errorf("notMet[%d] (%s %s): every cell it covers meets its range now; drop it", i, ms.model, ms.metric)
+			}
 		}
 	}
 	doc, err := os.ReadFile(docsPath)
@@ -471,6 +490,15 @@ func TestCalibration(t *testing.T) {
 		t.Fatalf("%s has no calibration section (<!-- calibration:begin … end -->)", docsPath)
 	}
 	j += len("<!-- calibration:end -->\n")
+	if !full {
+		// The rows fought must be the docs' rows, line for line.
+		for _, line := range strings.Split(got, "\n") {
+			if strings.HasPrefix(line, "| syw-") && !strings.Contains(s[i:j], line+"\n") {
+				t.Errorf("docs/battles.md's calibration table has no row %q: go test ./engine/battle -run TestCalibration -calibrate -update", line)
+			}
+		}
+		return
+	}
 	if *update {
 		if err := os.WriteFile(docsPath, []byte(s[:i]+got+s[j:]), 0o644); err != nil {
 			t.Fatal(err)

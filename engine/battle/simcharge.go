@@ -175,8 +175,16 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		b.rout(tgt)
 		return
 	}
+	counter := b.counterCharges(tgt, flank)
+	if counter {
+		// "The Counter-Charging unit is moved into contact with the
+		// Charging unit ½ way between their positions."
+		u.fwd -= g / 2
+		tgt.fwd += g / 2
+		fs.lineFwd[tgt.slot] = max(fs.lineFwd[tgt.slot], tgt.fwd)
+	}
 	mine := b.d6("melee", u.sub) + b.meleeMod(u, tgt, true, false)
-	theirs := b.d6("melee", tgt.sub) + b.meleeMod(tgt, u, false, flank)
+	theirs := b.d6("melee", tgt.sub) + b.meleeMod(tgt, u, counter, flank)
 	diff := mine - theirs
 	win, lose := u, tgt
 	if diff < 0 {
@@ -233,6 +241,21 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		b.hit(ws, win, lose, 2)
 		b.rout(lose)
 	}
+}
+
+// counterCharges: the charged unit that passed the charge test meets the
+// charger half way (001 6.2: "Charged units which pass their Morale test
+// may Counter-Charge if they have not Fired. Counter-Charging only
+// available to INF & CAV in the open who are being Charged by an enemy
+// unit to their front"), for the melee's "Charging/Counter Charging +1".
+// Line infantry and horse of the first line do, unshaken (a shaken unit
+// may not charge), when nothing shelters them where they stand (a unit
+// behind cover or works keeps it: "in the open"). Light infantry and
+// light horse may instead "Evade"; the simulation does not evade.
+func (b *sim) counterCharges(tgt *sunit, flank bool) bool {
+	k := tgt.u.Kind
+	return !flank && tgt.st == stFront && !tgt.shaken && !tgt.firedOut && tgt.sp > 0 &&
+		(k == Infantry || k.IsCavalry()) && b.open(tgt) && !b.inCity(tgt)
 }
 
 // fallBack retires a unit the inches given from where it stands.
