@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -87,13 +86,17 @@ func TestGameInvariants(t *testing.T) {
 // whether any field battle was a repulse or lasted more than a day
 // ("Repulse Result", "Multi-Day Battles").
 //
-// Issue 20 asks for at least one. The demo's scripted players put every
-// army on ATTACK, so all its field battles are meeting engagements (both
-// sides attacking), which the simulation decides in three or four turns
-// and LGG in its first rounds; an attack on a defender is repulsed about
-// one time in five at 120 figures a side (docs/battles.md, Calibration),
-// but the demo fights none. That is logged as a known fault of issue 20,
-// not failed: the demo's scripts are not changed to stage one.
+// Issue 20 asks for at least one. The demo's scripted players hold their
+// garrisons on DEFEND, receive an enemy on good ground (woods, rough) or
+// when outnumbered on DEFEND, and hold their siege lines so (demo/defend.go):
+// about half the demo's field battles are attacks on a defender. But they
+// are uneven — Eisenmark's King, a military genius by the autumn, with
+// more men against Fromande's corps in the woods at Turn 6; Unterreich's
+// army at twice Morgronskia's strength before Pressau — and the rest are
+// meeting engagements, which the simulation decides in three or four turns
+// (docs/battles.md, Calibration): in 20 demo years neither the simulation
+// nor LGG has a V4 battle fought into a second day, and the simulation no
+// repulse. That is logged as a known fault of issue 20, not failed.
 func TestDemoBattlesReadAsBattles(t *testing.T) {
 	var setups []Setup
 	for _, ed := range ruleset.IDs() {
@@ -124,7 +127,6 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 		got[s] = bs
 	}
 	total := map[[2]string]*BattleCounts{}
-	long := 0
 	for _, s := range setups {
 		k := [2]string{s.Edition, s.Model}
 		if total[k] == nil {
@@ -135,9 +137,6 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 			for _, bad := range b.Read() {
 				t.Errorf("%s: %s", b, bad)
 			}
-			if b.Outcome == battle.Repulse || b.Outcome == battle.BothRepulsed || b.Outcome == battle.Withdrew || b.Days > 1 {
-				long++
-			}
 		}
 	}
 	for _, ed := range ruleset.IDs() {
@@ -147,7 +146,9 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 				ed, model, c.Battles, c.Repulses, c.Withdrawals, c.MultiDay)
 		}
 	}
-	if long == 0 {
-		t.Log("known fault of issue 20: no field battle of the 20 demo years, in either edition or model, was a repulse or lasted more than a day (all are meeting engagements)")
+	for _, ed := range ruleset.IDs() {
+		if c := total[[2]string{ed, ruleset.BattleSimulation}]; c.Repulses+c.Withdrawals+c.MultiDay == 0 {
+			t.Logf("known fault of issue 20: no field battle of the 20 demo years in %s with the simulation was a repulse, a withdrawal or a battle of more than one day", ed)
+		}
 	}
 }
