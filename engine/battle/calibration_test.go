@@ -277,7 +277,7 @@ var notMet = []miss{
 	{"simulation", "unsup", []int{240, 1200}, `The campaign's "-1 on shooting and morale die rolls and -1 combat point" is three of 001's factors at once — more than a grade (B against C is +1 on the morale index alone); from 20 battalions a side it decides (law of large numbers: 0.00–0.04).`},
 	{"simulation", "attB", []int{48}, `Four battalions a side: a grade is worth less than the lumps of the first volley (see 1:1); the tilt is +0.03 in 1752 (+0.06 in V4, in its range).`},
 	{"simulation", "defB", []int{48}, `As att. B: −0.04 (1752) and −0.03 (V4) at 48 figures.`},
-	{"simulation", "genius", []int{1200}, `A genius's "bonuses for attaching him to a unit double" and "command radius doubles" are worth a unit's rally each bound, which 100 battalions a side hardly feel (−0.03 in 1752, −0.02 in V4).`},
+	{"simulation", "genius", []int{1200}, `A genius's "bonuses for attaching him to a unit double" and "command radius doubles" are worth a unit's rally each bound, which 100 battalions a side hardly feel (−0.04 in 1752, −0.02 in V4).`},
 	// La Grande Guerre (002).
 	{"lgg", "odds15", []int{240, 1200}, `From 240 figures the bigger army's command dice buy it more attacks each round (our wings: a roll counts once per eight units standing) and LGG's combats are decisive (a double routs): half as many again wins nine battles in ten, twice as many nearly all.`},
 	{"lgg", "odds2", nil, `As 1.5:1; at 48 figures an army is one to three LGG units (divisions of four battalions) and the odds move in lumps: 2:1 brings one unit more, and wins 0.72–0.75.`},

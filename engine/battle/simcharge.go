@@ -175,6 +175,15 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		b.rout(tgt)
 		return
 	}
+	if e := b.evades(u, tgt, g, flank); e > 0 {
+		// "These units may evade 3"/6" directly away from the enemy unit
+		// attempting to charge them"; "Move Charging unit into contact
+		// with defender if it stands, or its original position if it
+		// Routs/Evades out of Charge Reach."
+		tgt.fwd -= e
+		u.fwd -= g
+		return
+	}
 	counter := b.counterCharges(tgt, flank)
 	if counter {
 		// "The Counter-Charging unit is moved into contact with the
@@ -256,6 +265,30 @@ func (b *sim) counterCharges(tgt *sunit, flank bool) bool {
 	k := tgt.u.Kind
 	return !flank && tgt.st == stFront && !tgt.shaken && !tgt.firedOut && tgt.sp > 0 &&
 		(k == Infantry || k.IsCavalry()) && b.open(tgt) && !b.inCity(tgt)
+}
+
+// evades is how far the charged unit evades (0: it stands): 001 6.2,
+// "Charged units of LI/LC/H.ART which pass their Morale test may Evade if
+// they have not Fired. These units may evade 3"/6" directly away from the
+// enemy unit attempting to charge them". Light infantry and light horse of
+// the first line, unshaken and not under cover (the position is worth
+// more than the evade), evade when the melee's factors are against them,
+// counter-charging or not (001 leaves the choice to the player: one who
+// expects to lose it steps away) and the evade takes them out of the charger's reach — else they
+// would be caught "evading -2". The simulation's batteries do not evade.
+func (b *sim) evades(charger, tgt *sunit, gap int, flank bool) int {
+	k := tgt.u.Kind
+	if k != Light && k != LightCav || tgt.st != stFront || tgt.shaken || tgt.firedOut || flank || b.coverOf(tgt) != coverNone {
+		return 0
+	}
+	e := 3
+	if k.IsCavalry() {
+		e = 6
+	}
+	if gap+e <= b.chargeReach(charger) || b.meleeMod(tgt, charger, b.counterCharges(tgt, false), false) >= b.meleeMod(charger, tgt, true, false) {
+		return 0
+	}
+	return e
 }
 
 // fallBack retires a unit the inches given from where it stands.

@@ -630,3 +630,29 @@ func TestGunsSitedTogether(t *testing.T) {
 		t.Errorf("batteries sited differently by which side sites first: %v/%v against %v/%v", e0, f0, e1, f1)
 	}
 }
+
+// TestEvade: 001 6.2, "Charged units of LI/LC/H.ART which pass their
+// Morale test may Evade if they have not Fired. These units may evade
+// 3"/6" directly away from the enemy unit attempting to charge them";
+// "Move Charging unit into contact with defender if it stands, or its
+// original position if it Routs/Evades out of Charge Reach". Hussars
+// charged by cuirassiers (HC +2) step out of reach and no melee is fought;
+// hussars charged by hussars (no worse off) counter-charge instead.
+func TestEvade(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		by     game.Arm
+		evaded bool
+	}{
+		{"hussars charged by cuirassiers", game.HeavyCavalry, true},
+		{"hussars charged by hussars", game.LightCavalry, false},
+	} {
+		b, au, du := field1(t, ruleset.SYW1752(), c.by, game.LightCavalry, game.GradeC, game.GradeC, 4)
+		withDice(b, map[string][]int{"charge test": {1}, "melee": {3, 3}})
+		start := au.fwd
+		b.charge(b.sides[0], b.sides[1], au, du, false)
+		if got := du.fwd == -6 && au.fwd == start && du.sp == du.maxSP && !du.shaken; got != c.evaded {
+			t.Errorf("%s: evaded %v (charged unit at %d\", charger at %d\" from %d\"), want %v", c.name, got, du.fwd, au.fwd, start, c.evaded)
+		}
+	}
+}
