@@ -7,18 +7,18 @@ import (
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
-// Good ground: a scripted general who marches into woods or rough ground
-// within sight of an enemy army no smaller than his own, or anywhere within
-// sight of a larger one, goes there on DEFEND, to receive the enemy on ground
-// of his choosing rather than meet him on the march; a besieger so
-// threatened holds his siege lines on DEFEND. The campaign lets him: "Each side must declare "attack"
-// or "defend"" (Attack and Defend, 000 and 003), "If a force has defend
-// orders, it merely has to avoid having its army morale broken" (Winning a
-// Battle), and "If you are on defense: I will first send you the hex map
-// and ask you to sketch your desired setup zone" (003, Battlefield
-// Terrain). Without it every army of the demo marches on ATTACK and all
-// its field battles are meeting engagements, which none of the rules'
-// repulses and multi-day battles ever come out of.
+// Good ground: a scripted general whose march this turn takes him into
+// woods or rough ground within a month's march of an enemy army of his
+// size, or into any ground within reach of a larger one, marches on DEFEND,
+// to receive the enemy where he meets him rather than fight a meeting
+// engagement; a besieger so threatened holds his siege lines on DEFEND.
+// The campaign lets him: "Each side must declare "attack" or "defend""
+// (Attack and Defend, 000 and 003), "If a force has defend orders, it
+// merely has to avoid having its army morale broken" (Winning a Battle),
+// and "If you are on defense: I will first send you the hex map and ask you
+// to sketch your desired setup zone" (003, Battlefield Terrain). Without it
+// every army of the demo marched on ATTACK and all its field battles were
+// meeting engagements, which the simulation decides in their first hours.
 
 // threatReach is how near (in hexes) to the ground an enemy army must be
 // for the general to expect it there: a month's march of foot over clear
@@ -26,9 +26,10 @@ import (
 const threatReach = 3
 
 // goodGround is the hex of route (the hexes the force will enter, in
-// order) the general stands on to receive the enemy, and ok: the first of
-// the hexes the force reaches this turn (by the Movement Table) that is
-// held by no enemy and threatened (pl.threatened).
+// order) where the general expects to receive the enemy, and ok: the first
+// of the hexes the force reaches this turn (by the Movement Table) that is
+// held by no enemy and threatened (pl.threatened). The general marches on
+// DEFEND when there is one.
 func (pl *plan) goodGround(f *game.Force, route []game.Hex) (game.Hex, bool) {
 	class := ruleset.ClassOf(f)
 	mp, at := pl.rules.Movement.Rows[class].MP, f.At.Hex

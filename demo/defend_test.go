@@ -11,7 +11,7 @@ import (
 )
 
 // TestGoodGround: a scripted general marching into woods with an enemy army
-// of his size a month's march away goes there on DEFEND ("If a force has
+// of his size a month's march away marches on DEFEND ("If a force has
 // defend orders, it merely has to avoid having its army morale broken");
 // with no enemy near, or into clear ground against an equal one, he
 // marches on ATTACK; against a larger one he receives it on DEFEND

@@ -140,9 +140,9 @@ func infantry(f *game.Force, n int) (game.Troops, bool) {
 
 // general plays every land force not yet given orders: a force standing in
 // a city the nation took leaves a garrison there (once a turn), a force in
-// a foreign city's hex besieges it, the others march on the nearest city
-// not held — on DEFEND to good ground on the way when an enemy army is near
-// (goodGround).
+// a foreign city's hex besieges it (on DEFEND when an enemy army threatens
+// it), the others march on the nearest city not held — on DEFEND when the
+// march meets the threat of an enemy army (goodGround, demo/defend.go).
 func (pl *plan) general() {
 	aimed := map[string]bool{}
 	garrisoned := false
