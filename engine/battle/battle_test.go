@@ -178,3 +178,24 @@ func TestNightV4(t *testing.T) {
 		}
 	}
 }
+
+// TestBothAttackFightOnV4: two armies both on attack that do not break
+// each other in a day (a day of one tabletop turn here: 18" apart, neither
+// comes within musket range) fight on day after day in V4 ("If both sides
+// were on attack, each retires 9" and either may withdraw one hex for
+// free"), as long as the turn leaves room; in 1752 the day ends it.
+func TestBothAttackFightOnV4(t *testing.T) {
+	for _, c := range []struct {
+		r    *ruleset.Ruleset
+		days int
+	}{{ruleset.SYW1752(), 1}, {ruleset.SYWV4(), 3}} {
+		c.r.LandBattles.TableTurns = 1
+		d := newDice(1)
+		s := setupOf(c.r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 48), army("fromande", game.Attack, game.GradeC, 48), d)
+		s.Days = 3
+		res := Simulation{}.Fight(c.r, s, d)
+		if res.Days != c.days || res.Outcome != BothRepulsed || res.Winner != -1 || res.Withdrawn != [2]bool{} {
+			t.Errorf("%s: %d days, %s, winner %d, withdrawn %v; want %d days, %s, nobody", c.r.ID, res.Days, res.Outcome, res.Winner, res.Withdrawn, c.days, BothRepulsed)
+		}
+	}
+}
