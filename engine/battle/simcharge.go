@@ -167,7 +167,8 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 	}
 	u.fwd += g
 	u.advanced = true
-	ms.lineFwd[u.slot] = max(ms.lineFwd[u.slot], u.fwd)
+	line := ms.lineFwd[u.slot]
+	ms.lineFwd[u.slot] = max(line, u.fwd)
 	if b.chargeTest(u, tgt, flank) {
 		b.moment(Moment{What: MCharge, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: "routed"})
 		b.riskMelee(tgt, true)
@@ -182,6 +183,7 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		// Routs/Evades out of Charge Reach."
 		tgt.fwd -= e
 		u.fwd -= g
+		ms.lineFwd[u.slot] = line
 		return
 	}
 	counter := b.counterCharges(tgt, flank)
