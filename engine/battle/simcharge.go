@@ -262,7 +262,7 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 // Line infantry and horse of the first line do, unshaken (a shaken unit
 // may not charge), when nothing shelters them where they stand (a unit
 // behind cover or works keeps it: "in the open"). Light infantry and
-// light horse may instead "Evade"; the simulation does not evade.
+// light horse may evade instead (evades).
 func (b *sim) counterCharges(tgt *sunit, flank bool) bool {
 	k := tgt.u.Kind
 	return !flank && tgt.st == stFront && !tgt.shaken && !tgt.firedOut && tgt.sp > 0 &&
@@ -276,8 +276,9 @@ func (b *sim) counterCharges(tgt *sunit, flank bool) bool {
 // the first line, unshaken and not under cover (the position is worth
 // more than the evade), evade when the melee's factors are against them,
 // counter-charging or not (001 leaves the choice to the player: one who
-// expects to lose it steps away) and the evade takes them out of the charger's reach — else they
-// would be caught "evading -2". The simulation's batteries do not evade.
+// expects to lose it steps away), and the evade takes them out of the
+// charger's reach — else they would be caught "evading -2". The
+// simulation's batteries do not evade.
 func (b *sim) evades(charger, tgt *sunit, gap int, flank bool) int {
 	k := tgt.u.Kind
 	if k != Light && k != LightCav || tgt.st != stFront || tgt.shaken || tgt.firedOut || flank || b.coverOf(tgt) != coverNone {
