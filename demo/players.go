@@ -140,8 +140,9 @@ func infantry(f *game.Force, n int) (game.Troops, bool) {
 
 // general plays every land force not yet given orders: a force standing in
 // a city the nation took leaves a garrison there (once a turn), a force in
-// a foreign city's hex besieges it, the others march on the nearest city
-// not held.
+// a foreign city's hex besieges it (on DEFEND when an enemy army threatens
+// it), the others march on the nearest city not held — on DEFEND when the
+// march meets the threat of an enemy army (goodGround, demo/defend.go).
 func (pl *plan) general() {
 	aimed := map[string]bool{}
 	garrisoned := false
@@ -156,12 +157,16 @@ func (pl *plan) general() {
 			if t, ok := infantry(f, 12); ok {
 				id := pl.newForce()
 				pl.add("SPLIT %s AS %s %s", f.ID, id, t)
-				pl.add("GARRISON %s %s", id, here.Name)
+				pl.garrison(id, here.Name)
 				garrisoned = true
 			}
 		}
 		if inCity && here.Controller != pl.p.nation && !pl.partners()[here.Controller] {
-			pl.add("STANCE %s ATTACK", f.ID)
+			if threat, _ := pl.threatened(f, f.At.Hex); threat {
+				pl.add("STANCE %s DEFEND", f.ID)
+			} else {
+				pl.add("STANCE %s ATTACK", f.ID)
+			}
 			if here.Siege == game.Besieged && f.CountArms(game.Arm.IsInfantry) >= 100 {
 				pl.add("ASSAULT %s %s WITH ALL", f.ID, here.Name)
 			} else {
@@ -175,6 +180,13 @@ func (pl *plan) general() {
 			continue
 		}
 		aimed[c.Name] = true
+		if route, _, ok := engine.Route(pl.m, pl.rules, f, f.At.Hex, c.Hex); ok {
+			if _, ok := pl.goodGround(f, route); ok {
+				pl.add("STANCE %s DEFEND", f.ID)
+				pl.add("MOVE %s TO %s", f.ID, c.Name)
+				continue
+			}
+		}
 		pl.add("STANCE %s ATTACK", f.ID)
 		if pl.p.rng.IntN(2) == 0 {
 			pl.add("PURSUE %s", f.ID)

@@ -32,7 +32,7 @@ func (pl *plan) monthly() draft {
 				if tr, ok := infantry(e1, 12); ok {
 					id := pl.newForce()
 					pl.add("SPLIT E1 AS %s %s", id, tr)
-					pl.add("GARRISON %s Konigsfeld", id)
+					pl.garrison(id, "Konigsfeld")
 				}
 				pl.add("STANCE E1 ATTACK")
 				pl.add("MOVE E1 TO Dresna")
@@ -103,7 +103,7 @@ func (pl *plan) monthly() draft {
 			if u1 := pl.own("U1"); u1 != nil {
 				id := pl.newForce()
 				pl.add("SPLIT U1 AS %s 24 C infantry, 8 C gunners, 2 field-gun", id)
-				pl.add("GARRISON %s Kaiserau", id)
+				pl.garrison(id, "Kaiserau")
 				pl.add("STANCE U1 ATTACK")
 				pl.add("MOVE U1 TO Singidun")
 				pl.used["U1"] = true

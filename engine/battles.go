@@ -280,7 +280,7 @@ func (t *turn) concludeBattle(e *engagement, s *battle.Setup, res *battle.Result
 		}
 	}
 	if af.Retreat >= 0 {
-		ev.Retreats = t.battleRetreat(e.hex, forces[af.Retreat], from[af.Retreat], af.Roles[af.Retreat] == "loser" && t.r.LandBattles.SurroundedCaptured)
+		ev.Retreats = t.battleRetreat(e.hex, forces[af.Retreat], from[af.Retreat], af.Roles[af.Retreat] == "loser" && !af.Free && t.r.LandBattles.SurroundedCaptured)
 		for _, r := range ev.Retreats {
 			if r.Captured {
 				ev.Sides[af.Retreat].Captured += r.Figures

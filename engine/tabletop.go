@@ -72,6 +72,8 @@ func (t *turn) checkTabletop(s *battle.Setup, r *battle.Result) error {
 		return fmt.Errorf("%d days of battle: this edition fights a battle in one day (multi-day battles are V4's)", r.Days)
 	case lb.MaxDays > 0 && r.Days > lb.MaxDays:
 		return fmt.Errorf("%d days of battle: a battle lasts at most %d days (LandBattleRules.MaxDays)", r.Days, lb.MaxDays)
+	case (r.Withdrawn[0] || r.Withdrawn[1]) && !lb.MultiDay:
+		return fmt.Errorf("a side withdrawn one hex for free: this edition has no free withdrawal (a repulsed attacker \"falls back to its starting positions\"; the withdrawal is V4's, Multi-Day Battles)")
 	}
 	if err := r.Validate(s); err != nil {
 		return err

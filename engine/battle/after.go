@@ -16,6 +16,10 @@ type After struct {
 	// Retreat is the side that must leave the hex (-1: none): the beaten
 	// army, or in V4 a repulsed attacker that gives up the battle.
 	Retreat int
+	// Free: the side that leaves does so by V4's free withdrawal (Result.Withdrawn):
+	// unpursued, and a force with nowhere to go stays rather than being
+	// captured (it was not beaten).
+	Free bool
 	// Pursued: pursuit losses were taken.
 	Pursued bool
 	Sides   [2]AfterSide
@@ -108,7 +112,12 @@ func Aftermath(r *ruleset.Ruleset, s *Setup, res *Result, forces [2][]*game.Forc
 		// the defender that withdraws unbroken is the winner (it "merely
 		// has to avoid having its army morale broken"), so it is the
 		// winner that leaves the hex.
-		a.Retreat = res.Winner
+		a.Retreat, a.Free = res.Winner, true
+	case BothRepulsed:
+		// V4, both on attack: "either may withdraw one hex for free".
+		if w := res.withdrawnSide(); w >= 0 && lb.MultiDay {
+			a.Retreat, a.Free = w, true
+		}
 	}
 	pursuit := a.Retreat >= 0 && res.Winner >= 0 && res.Outcome != Withdrew
 	for i := range 2 {

@@ -145,3 +145,57 @@ func TestResultJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestNightV4: V4's night after a day no army broke ("Multi-Day Battles",
+// 003:202). One attacker: the defender with less than half the attacker's
+// standing withdraws one hex, the winner; an attacker with fewer standing
+// than the defender gives up; else it fights on. Both attacking: "each
+// retires 9" and either may withdraw one hex for free" — the side with
+// less than half the other's standing does, and nobody won; else both
+// fight on.
+func TestNightV4(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		att       int
+		standing  [2]int
+		on        bool
+		outcome   string
+		winner    int
+		withdrawn [2]bool
+	}{
+		{"defender outnumbered 3:1 withdraws", 0, [2]int{90, 30}, false, Withdrew, 1, [2]bool{false, true}},
+		{"attacker weaker gives up", 0, [2]int{40, 50}, false, "", -1, [2]bool{}},
+		{"attacker fights on", 0, [2]int{60, 50}, true, "", -1, [2]bool{}},
+		{"both attacked, side 0 outnumbered withdraws", -2, [2]int{20, 50}, false, BothRepulsed, -1, [2]bool{true, false}},
+		{"both attacked, side 1 outnumbered withdraws", -2, [2]int{90, 40}, false, BothRepulsed, -1, [2]bool{false, true}},
+		{"both attacked, both fight on", -2, [2]int{60, 50}, true, "", -1, [2]bool{}},
+	} {
+		r := &Result{Winner: -1}
+		on := r.afterDay(c.att, func(i int) int { return c.standing[i] })
+		if on != c.on || r.Outcome != c.outcome || r.Winner != c.winner || r.Withdrawn != c.withdrawn {
+			t.Errorf("%s: fight on %v, outcome %q, winner %d, withdrawn %v; want %v, %q, %d, %v",
+				c.name, on, r.Outcome, r.Winner, r.Withdrawn, c.on, c.outcome, c.winner, c.withdrawn)
+		}
+	}
+}
+
+// TestBothAttackFightOnV4: two armies both on attack that do not break
+// each other in a day (a day of one tabletop turn here: 18" apart, neither
+// comes within musket range) fight on day after day in V4 ("If both sides
+// were on attack, each retires 9" and either may withdraw one hex for
+// free"), as long as the turn leaves room; in 1752 the day ends it.
+func TestBothAttackFightOnV4(t *testing.T) {
+	for _, c := range []struct {
+		r    *ruleset.Ruleset
+		days int
+	}{{ruleset.SYW1752(), 1}, {ruleset.SYWV4(), 3}} {
+		c.r.LandBattles.TableTurns = 1
+		d := newDice(1)
+		s := setupOf(c.r, game.Clear, army("eisenmark", game.Attack, game.GradeC, 48), army("fromande", game.Attack, game.GradeC, 48), d)
+		s.Days = 3
+		res := Simulation{}.Fight(c.r, s, d)
+		if res.Days != c.days || res.Outcome != BothRepulsed || res.Winner != -1 || res.Withdrawn != [2]bool{} {
+			t.Errorf("%s: %d days, %s, winner %d, withdrawn %v; want %d days, %s, nobody", c.r.ID, res.Days, res.Outcome, res.Winner, res.Withdrawn, c.days, BothRepulsed)
+		}
+	}
+}

@@ -28,11 +28,13 @@
 //     risk), routs run, the mover moves (a side on attack closes at 001's
 //     rates, striking where the ground is open and sending in no more than
 //     one volley could shake without breaking it), the other side fires
-//     (2d6 and factors; the target tests its morale), the mover charges and
-//     melees.
+//     (2d6 and factors; the target tests its morale), the mover charges (the
+//     charged unit stands, counter-charges or evades, as 001 6.2 lets it)
+//     and melees.
 //     After each bound the passive side's army morale is checked by the
 //     edition's rule; after the 8th turn a losing attacker calls its attack
-//     off; the day ends at the 16th turn, V4 goes on for more days.
+//     off; the day ends at the 16th turn, V4 goes on for more days (or a
+//     side takes its free withdrawal: Result.Withdrawn).
 //   - LGG adapts La Grande Guerre (002): a dozen or so big units, command
 //     dice by the commander's experience, actions spent on attacks,
 //     bombardment, rally and recovery, d10 combat totals; the day's length

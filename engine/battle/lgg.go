@@ -132,16 +132,13 @@ func FightLGG(r *ruleset.Ruleset, s *Setup, d Dice, p LGGParams) *Result {
 		att := b.attacker()
 		b.moment(Moment{What: MNightfall, Side: max(0, att)})
 		b.endOfDay()
-		if !r.LandBattles.MultiDay || att < 0 || b.day == days {
+		if !r.LandBattles.MultiDay || att == -1 || b.day == days {
 			break
 		}
-		ai, di := b.intact(att), b.intact(1-att)
-		if di*2 < ai {
-			b.res.Outcome, b.res.Winner = Withdrew, 1-att
-			b.moment(Moment{What: MWithdraw, Side: 1 - att})
-			break
-		}
-		if ai < di {
+		if !b.res.afterDay(att, b.intact) {
+			if w := b.res.withdrawnSide(); w >= 0 {
+				b.moment(Moment{What: MWithdraw, Side: w})
+			}
 			break
 		}
 	}

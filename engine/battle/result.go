@@ -38,6 +38,13 @@ type Result struct {
 	Winner int
 	// Broken says whose army morale broke.
 	Broken [2]bool
+	// Withdrawn says which side took V4's free withdrawal of one hex after
+	// a day no army broke ("The enemy may then retire one hex with no
+	// pursuit losses suffered if it desires"; "If both sides were on
+	// attack, each retires 9" and either may withdraw one hex for free",
+	// 003:202): the defender of a Withdrew outcome, or either side of a
+	// battle both attacked (BothRepulsed).
+	Withdrawn [2]bool
 	// Days fought; Turns is the tabletop turns of the last day; Bound is
 	// which of that turn's two bounds the battle ended in when an army
 	// broke (0: the day ran its course, or the model has no bounds).
@@ -243,6 +250,13 @@ func (r *Result) Validate(s *Setup) error {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("outcome %q: expected %s, %s, %s or %s", r.Outcome, Decisive, Repulse, BothRepulsed, Withdrew))
+	}
+	switch w := r.Withdrawn; {
+	case w[0] && w[1]:
+		errs = append(errs, fmt.Errorf("both sides withdrawn: expected at most one side to take the free withdrawal"))
+	case (w[0] || w[1]) && r.Outcome != BothRepulsed && !(r.Outcome == Withdrew && r.Winner >= 0 && w[r.Winner]):
+		errs = append(errs, fmt.Errorf("withdrawn %v with outcome %s and Winner %d: only the winner of %s or either side of %s withdraws for free",
+			w, r.Outcome, r.Winner, Withdrew, BothRepulsed))
 	}
 	// Days: 0 is a result written before days were entered (one day).
 	if room := max(1, s.Days); r.Days < 0 || r.Days > room {

@@ -197,22 +197,18 @@ func FightSim(r *ruleset.Ruleset, s *Setup, d Dice, p SimParams) *Result {
 		}
 		att := b.attackers()
 		b.moment(Moment{What: MNightfall, Side: max(0, att)})
-		if !r.LandBattles.MultiDay || att < 0 || b.day == days {
+		if !r.LandBattles.MultiDay || att == -1 || b.day == days {
 			break
 		}
 		// V4 Multi-Day Battles: the attacker that failed to break the enemy
-		// retires 18"; the defender may retire one hex unpursued — it does
-		// when it has less than half the attacker's figures standing; the
-		// attacker fights another day while it has no fewer than the
-		// defender's.
-		ai, di := b.intact(att), b.intact(1-att)
-		if di*2 < ai {
-			b.res.Outcome, b.res.Winner = Withdrew, 1-att
-			b.moment(Moment{What: MWithdraw, Side: 1 - att})
-			b.finish()
-			return b.res
-		}
-		if ai < di {
+		// retires 18" (both 9" when both attacked); a side may retire one
+		// hex unpursued (Result.afterDay).
+		if !b.res.afterDay(att, b.intact) {
+			if w := b.res.withdrawnSide(); w >= 0 {
+				b.moment(Moment{What: MWithdraw, Side: w})
+				b.finish()
+				return b.res
+			}
 			break
 		}
 	}

@@ -167,7 +167,8 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 	}
 	u.fwd += g
 	u.advanced = true
-	ms.lineFwd[u.slot] = max(ms.lineFwd[u.slot], u.fwd)
+	line := ms.lineFwd[u.slot]
+	ms.lineFwd[u.slot] = max(line, u.fwd)
 	if b.chargeTest(u, tgt, flank) {
 		b.moment(Moment{What: MCharge, Side: ms.idx, Nation: u.u.Nation, Kind: u.u.Kind, Grade: u.u.Grade, Target: tgt.u.Kind, Outcome: "routed"})
 		b.riskMelee(tgt, true)
@@ -175,8 +176,26 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		b.rout(tgt)
 		return
 	}
+	if e := b.evades(u, tgt, g, flank); e > 0 {
+		// "These units may evade 3"/6" directly away from the enemy unit
+		// attempting to charge them"; "Move Charging unit into contact
+		// with defender if it stands, or its original position if it
+		// Routs/Evades out of Charge Reach."
+		tgt.fwd -= e
+		u.fwd -= g
+		ms.lineFwd[u.slot] = line
+		return
+	}
+	counter := b.counterCharges(tgt, flank)
+	if counter {
+		// "The Counter-Charging unit is moved into contact with the
+		// Charging unit ½ way between their positions."
+		u.fwd -= g / 2
+		tgt.fwd += g / 2
+		fs.lineFwd[tgt.slot] = max(fs.lineFwd[tgt.slot], tgt.fwd)
+	}
 	mine := b.d6("melee", u.sub) + b.meleeMod(u, tgt, true, false)
-	theirs := b.d6("melee", tgt.sub) + b.meleeMod(tgt, u, false, flank)
+	theirs := b.d6("melee", tgt.sub) + b.meleeMod(tgt, u, counter, flank)
 	diff := mine - theirs
 	win, lose := u, tgt
 	if diff < 0 {
@@ -233,6 +252,46 @@ func (b *sim) charge(ms, fs *simSide, u, tgt *sunit, flank bool) {
 		b.hit(ws, win, lose, 2)
 		b.rout(lose)
 	}
+}
+
+// counterCharges: the charged unit that passed the charge test meets the
+// charger half way (001 6.2: "Charged units which pass their Morale test
+// may Counter-Charge if they have not Fired. Counter-Charging only
+// available to INF & CAV in the open who are being Charged by an enemy
+// unit to their front"), for the melee's "Charging/Counter Charging +1".
+// Line infantry and horse of the first line do, unshaken (a shaken unit
+// may not charge), when nothing shelters them where they stand (a unit
+// behind cover or works keeps it: "in the open"). Light infantry and
+// light horse may evade instead (evades).
+func (b *sim) counterCharges(tgt *sunit, flank bool) bool {
+	k := tgt.u.Kind
+	return !flank && tgt.st == stFront && !tgt.shaken && !tgt.firedOut && tgt.sp > 0 &&
+		(k == Infantry || k.IsCavalry()) && b.open(tgt) && !b.inCity(tgt)
+}
+
+// evades is how far the charged unit evades (0: it stands): 001 6.2,
+// "Charged units of LI/LC/H.ART which pass their Morale test may Evade if
+// they have not Fired. These units may evade 3"/6" directly away from the
+// enemy unit attempting to charge them". Light infantry and light horse of
+// the first line, unshaken and not under cover (the position is worth
+// more than the evade), evade when the melee's factors are against them,
+// counter-charging or not (001 leaves the choice to the player: one who
+// expects to lose it steps away), and the evade takes them out of the
+// charger's reach — else they would be caught "evading -2". The
+// simulation's batteries do not evade.
+func (b *sim) evades(charger, tgt *sunit, gap int, flank bool) int {
+	k := tgt.u.Kind
+	if k != Light && k != LightCav || tgt.st != stFront || tgt.shaken || tgt.firedOut || flank || b.coverOf(tgt) != coverNone {
+		return 0
+	}
+	e := 3
+	if k.IsCavalry() {
+		e = 6
+	}
+	if gap+e <= b.chargeReach(charger) || b.meleeMod(tgt, charger, b.counterCharges(tgt, false), false) >= b.meleeMod(charger, tgt, true, false) {
+		return 0
+	}
+	return e
 }
 
 // fallBack retires a unit the inches given from where it stands.

@@ -175,23 +175,29 @@ func (b *sim) deploy() {
 // siteGuns: a side on attack sites its batteries where it means to strike
 // (the enemy's most open positions, away from his guns), to prepare the
 // attack ("Art 30o either side of centre"); a defender's stand along its
-// line.
+// line. When both attack, both site their guns at once, each seeing where
+// the other's stood at deployment (001's setup is "taking turns" unit by
+// unit, not one side's whole artillery after the other's).
 func (b *sim) siteGuns() {
+	var sites [2][]int
 	for i, ss := range b.sides {
 		if !ss.attack || len(ss.batt) == 0 {
 			continue
 		}
-		order := b.pointOfAttack(ss, b.sides[1-i])
 		// Every third slot from the point outwards: a battery's arc takes
 		// in the slot beside it on either hand.
-		var sites []int
-		for _, k := range order {
-			if !slices.ContainsFunc(sites, func(x int) bool { return abs(x-k) < 3 }) {
-				sites = append(sites, k)
+		for _, k := range b.pointOfAttack(ss, b.sides[1-i]) {
+			if !slices.ContainsFunc(sites[i], func(x int) bool { return abs(x-k) < 3 }) {
+				sites[i] = append(sites[i], k)
 			}
 		}
+	}
+	for i, ss := range b.sides {
+		if len(sites[i]) == 0 {
+			continue
+		}
 		for k, u := range ss.batt {
-			u.slot = sites[k%len(sites)]
+			u.slot = sites[i][k%len(sites[i])]
 		}
 	}
 }

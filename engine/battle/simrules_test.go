@@ -559,3 +559,100 @@ func TestTableBoundsTheLine(t *testing.T) {
 		t.Error("the reserve did not fill the gap in the line")
 	}
 }
+
+// TestCounterCharge: 001 6.2, "Charged units which pass their Morale test
+// may Counter-Charge if they have not Fired. Counter-Charging only
+// available to INF & CAV in the open who are being Charged by an enemy unit
+// to their front. The Counter-Charging unit is moved into contact with the
+// Charging unit ½ way between their positions", and in melee
+// "Charging/Counter Charging +1". Horse charging horse in the open meets a
+// counter-charge: equal dice draw (both fresh, both charging); a unit that
+// fired this bound, or one behind cover, receives the charge standing and
+// loses by the charger's +1.
+func TestCounterCharge(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		fired   bool
+		cover   cover
+		counter bool
+	}{
+		{"in the open, not fired", false, coverNone, true},
+		{"fired this bound", true, coverNone, false},
+		{"at a wood's edge", false, coverSoft, false},
+	} {
+		b, au, du := field1(t, ruleset.SYW1752(), game.LightCavalry, game.LightCavalry, game.GradeC, game.GradeC, 4)
+		du.firedOut = c.fired
+		b.f.g[1][1].cover = c.cover
+		withDice(b, map[string][]int{"charge test": {1}, "melee": {3, 3}})
+		b.charge(b.sides[0], b.sides[1], au, du, false)
+		// Both retire 3" after the melee (a draw, or lost by 1): from
+		// half way, 2" ahead of its position, or from the position.
+		want := -3
+		if c.counter {
+			want = 2 - 3
+		}
+		if du.fwd != want {
+			t.Errorf("%s: the charged unit ended %d\" from its position, want %d\" (counter-charge %v)", c.name, du.fwd, want, c.counter)
+		}
+		if lost := du.shaken; lost == c.counter {
+			t.Errorf("%s: the charged unit shaken %v; want a draw with the counter-charge, a lost melee without", c.name, lost)
+		}
+	}
+}
+
+// TestGunsSitedTogether: in a meeting engagement both sides site their
+// batteries at once, each where the other's guns stood at deployment: the
+// sites do not depend on which side is side 0.
+func TestGunsSitedTogether(t *testing.T) {
+	r := ruleset.SYW1752()
+	slots := func(swap bool) ([]int, []int) {
+		a := army("eisenmark", game.Attack, game.GradeC, 120)
+		d := army("fromande", game.Attack, game.GradeC, 80)
+		if swap {
+			a, d = d, a
+		}
+		s := setupOf(r, game.Clear, a, d, &scriptDice{faces: map[string][]int{}})
+		b := newSim(r, s, &scriptDice{faces: map[string][]int{}}, DefaultSimParams)
+		var out [2][]int
+		for i, ss := range b.sides {
+			for _, u := range ss.batt {
+				out[i] = append(out[i], u.slot)
+			}
+		}
+		if swap {
+			return out[1], out[0]
+		}
+		return out[0], out[1]
+	}
+	e0, f0 := slots(false)
+	e1, f1 := slots(true)
+	if !slices.Equal(e0, e1) || !slices.Equal(f0, f1) {
+		t.Errorf("batteries sited differently by which side sites first: %v/%v against %v/%v", e0, f0, e1, f1)
+	}
+}
+
+// TestEvade: 001 6.2, "Charged units of LI/LC/H.ART which pass their
+// Morale test may Evade if they have not Fired. These units may evade
+// 3"/6" directly away from the enemy unit attempting to charge them";
+// "Move Charging unit into contact with defender if it stands, or its
+// original position if it Routs/Evades out of Charge Reach". Hussars
+// charged by cuirassiers (HC +2) step out of reach and no melee is fought;
+// hussars charged by hussars (no worse off) counter-charge instead.
+func TestEvade(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		by     game.Arm
+		evaded bool
+	}{
+		{"hussars charged by cuirassiers", game.HeavyCavalry, true},
+		{"hussars charged by hussars", game.LightCavalry, false},
+	} {
+		b, au, du := field1(t, ruleset.SYW1752(), c.by, game.LightCavalry, game.GradeC, game.GradeC, 4)
+		withDice(b, map[string][]int{"charge test": {1}, "melee": {3, 3}})
+		start := au.fwd
+		b.charge(b.sides[0], b.sides[1], au, du, false)
+		if got := du.fwd == -6 && au.fwd == start && du.sp == du.maxSP && !du.shaken; got != c.evaded {
+			t.Errorf("%s: evaded %v (charged unit at %d\", charger at %d\" from %d\"), want %v", c.name, got, du.fwd, au.fwd, start, c.evaded)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/syw-pbem/pbem/engine/battle"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -98,13 +97,23 @@ func TestGameInvariants(t *testing.T) {
 // whether any field battle was a repulse or lasted more than a day
 // ("Repulse Result", "Multi-Day Battles").
 //
-// Issue 20 asks for at least one. The demo's scripted players put every
-// army on ATTACK, so all its field battles are meeting engagements (both
-// sides attacking), which the simulation decides in three or four turns
-// and LGG in its first rounds; an attack on a defender is repulsed about
-// one time in five at 120 figures a side (docs/battles.md, Calibration),
-// but the demo fights none. That is logged as a known fault of issue 20,
-// not failed: the demo's scripts are not changed to stage one.
+// Issue 20 asks for at least one. The demo's scripted players hold their
+// garrisons on DEFEND, receive an enemy on good ground (woods, rough) or
+// when outnumbered on DEFEND, and hold their siege lines so (demo/defend.go):
+// about half the demo's field battles are attacks on a defender. But they
+// are uneven — Eisenmark's King, a military genius by the autumn, with
+// more men against Fromande's corps in the woods at Turn 6; Unterreich's
+// army at twice Morgronskia's strength before Pressau — and the rest are
+// meeting engagements, which the simulation decides in three or four turns
+// (docs/battles.md, Calibration): in 20 demo years neither the simulation
+// nor LGG has a V4 battle fought into a second day, and the simulation no
+// repulse. The demo's armies also carry twice the calibration's guns (a
+// field gun to 24 figures): an attacker that leaves a defender in cover to
+// its guns until the 8th turn stands that long in the defender's guns'
+// medium range, and breaks before it may call the attack off — 96 line
+// infantry a side in woods, 1752, are repulsed in 0.49 of 300 battles with
+// two guns a side and 0.04 with four (the attacker broken in 0.79). That is
+// logged as a known fault of issue 20, not failed.
 func TestDemoBattlesReadAsBattles(t *testing.T) {
 	var setups []Setup
 	for _, ed := range ruleset.IDs() {
@@ -135,7 +144,6 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 		got[s] = bs
 	}
 	total := map[[2]string]*BattleCounts{}
-	long := 0
 	for _, s := range setups {
 		k := [2]string{s.Edition, s.Model}
 		if total[k] == nil {
@@ -146,9 +154,6 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 			for _, bad := range b.Read() {
 				t.Errorf("%s: %s", b, bad)
 			}
-			if b.Outcome == battle.Repulse || b.Outcome == battle.BothRepulsed || b.Outcome == battle.Withdrew || b.Days > 1 {
-				long++
-			}
 		}
 	}
 	for _, ed := range ruleset.IDs() {
@@ -158,7 +163,9 @@ func TestDemoBattlesReadAsBattles(t *testing.T) {
 				ed, model, c.Battles, c.Repulses, c.Withdrawals, c.MultiDay)
 		}
 	}
-	if long == 0 {
-		t.Log("known fault of issue 20: no field battle of the 20 demo years, in either edition or model, was a repulse or lasted more than a day (all are meeting engagements)")
+	for _, ed := range ruleset.IDs() {
+		if c := total[[2]string{ed, ruleset.BattleSimulation}]; c.Repulses+c.Withdrawals+c.MultiDay == 0 {
+			t.Logf("known fault of issue 20: no field battle of the 20 demo years in %s with the simulation was a repulse, a withdrawal or a battle of more than one day", ed)
+		}
 	}
 }
