@@ -1,0 +1,168 @@
+package forecast_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/enginegen"
+	"github.com/syw-pbem/pbem/forecast"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// seeds is how many generated games the property test plays.
+const seeds = 24
+
+func ordersOf(all []engine.Orders, n game.NationID) engine.Orders {
+	for _, o := range all {
+		if o.Nation == n {
+			return o
+		}
+	}
+	return engine.Orders{Nation: n}
+}
+
+// interfered tells the forces of nation n that the resolved turn shows
+// meeting another nation: any event but a scouting report that involves n
+// and another nation and names the force.
+func interfered(t *testing.T, events []engine.Event, n game.NationID) map[game.ForceID]bool {
+	out := map[game.ForceID]bool{}
+	for _, e := range events {
+		h := e.Head()
+		if _, ok := e.(*engine.Scouted); ok || len(h.Nations) < 2 || !slices.Contains(h.Nations, n) {
+			continue
+		}
+		b, err := engine.MarshalEvent(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(string(b), `"`) {
+			out[game.ForceID(part)] = true
+		}
+	}
+	return out
+}
+
+// TestForecastEqualsResolution is the issue's property: for a turn in which
+// no foreign force interferes with a force, the forecast's end position,
+// supply and attrition are the resolved turn's, and so are the crowns —
+// over generated games of both editions.
+func TestForecastEqualsResolution(t *testing.T) {
+	t.Parallel()
+	compared, skipped := 0, 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		rules := ruleset.SYW1752()
+		if seed%2 == 0 {
+			rules = ruleset.SYWV4()
+		}
+		g := enginegen.New(seed, 30, 24, 3, 6)
+		g.State.Ruleset = rules.ID
+		res, err := engine.Resolve(engine.Input{Map: g.Map, Rules: rules, State: g.State, Orders: g.Orders, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, nat := range g.Map.Nations {
+			n := nat.ID
+			v := engine.View(g.Map, rules, g.State, n)
+			fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: rules, View: v, Orders: ordersOf(g.Orders, n)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			touched := interfered(t, res.Events, n)
+			supply := map[game.ForceID]*engine.SupplyTraced{}
+			attrition := map[game.ForceID]*engine.Attrition{}
+			captured := false
+			for _, e := range res.Events {
+				switch e := e.(type) {
+				case *engine.SupplyTraced:
+					supply[e.Force] = e
+				case *engine.Attrition:
+					attrition[e.Force] = e
+				case *engine.CityCaptured:
+					captured = captured || e.By == n || e.From == n
+				case *engine.GarrisonKilled, *engine.Surrender:
+					captured = true
+				}
+			}
+			besieging := map[game.ForceID]bool{}
+			for _, s := range fc.Sieges {
+				for _, id := range s.Forces {
+					besieging[id] = true
+				}
+			}
+			for _, ff := range fc.Forces {
+				where := fmt.Sprintf("seed %d %s %s %s", seed, rules.ID, n, ff.ID)
+				if touched[ff.ID] || len(ff.Contacts) > 0 || besieging[ff.ID] || ff.Aboard != "" {
+					skipped++
+					continue
+				}
+				compared++
+				real, ok := res.State.Force(ff.ID)
+				if gone := ff.Disbanded != ""; gone == ok {
+					t.Errorf("%s: forecast disbanded %q, resolution keeps it: %v", where, ff.Disbanded, ok)
+					continue
+				}
+				if !ok {
+					continue
+				}
+				if real.At != ff.End {
+					t.Errorf("%s: forecast ends in %s, the turn ends it in %s (stopped %q)", where, ff.End, real.At, ff.Stopped)
+				}
+				if st := supply[ff.ID]; st != nil && !ff.SupplyAtRisk && st.Supplied != ff.Supplied {
+					t.Errorf("%s: forecast supplied %v, the turn %v (%s)", where, ff.Supplied, st.Supplied, st.Reason)
+				}
+				if st := supply[ff.ID]; st != nil && ff.SupplyAtRisk && st.Supplied != ff.Supplied {
+					continue // a foreign force blocked the line, as the forecast warned
+				}
+				if a := attrition[ff.ID]; a != nil && !ff.SupplyAtRisk {
+					for _, l := range a.Losses {
+						i := slices.IndexFunc(ff.Attrition, func(o engine.LossOdds) bool {
+							return o.Arm == l.Arm && o.Grade == l.Grade && o.Gun == l.Gun && o.Before == l.Before
+						})
+						if i < 0 {
+							t.Errorf("%s: the turn's attrition %+v is not in the forecast %+v", where, l, ff.Attrition)
+							continue
+						}
+						if o := ff.Attrition[i]; l.Lost < o.Min || l.Lost > o.Max {
+							t.Errorf("%s: the turn lost %d, the forecast %d–%d", where, l.Lost, o.Min, o.Max)
+						}
+					}
+				} else if !ff.Supplied && !ff.SupplyAtRisk {
+					for _, o := range ff.Attrition {
+						if o.Min > 0 {
+							t.Errorf("%s: forecast loses at least %d %v to attrition, the turn none", where, o.Min, o)
+						}
+					}
+				}
+			}
+			for _, fl := range fc.Fleets {
+				if touched[fl.ID] || len(fl.Contacts) > 0 {
+					skipped++
+					continue
+				}
+				compared++
+				if real, ok := res.State.Force(fl.ID); ok && real.At != fl.End {
+					t.Errorf("seed %d %s fleet %s: forecast ends in %s, the turn in %s", seed, n, fl.ID, fl.End, real.At)
+				}
+			}
+			if !captured {
+				after := 0
+				for _, c := range res.State.Cities {
+					if c.Controller == n {
+						after += c.Treasury
+					}
+				}
+				if after != fc.After {
+					t.Errorf("seed %d %s: forecast leaves %d crowns, the turn %d", seed, n, fc.After, after)
+				}
+			}
+		}
+	}
+	t.Logf("compared %d forces and fleets, skipped %d that met foreign forces", compared, skipped)
+	if compared < 3*skipped/2 && compared < 200 {
+		t.Errorf("compared only %d forces (skipped %d): the property is hardly tested", compared, skipped)
+	}
+}
