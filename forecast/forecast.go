@@ -101,6 +101,8 @@ type ForceForecast struct {
 	Ordered bool
 	// Aboard is the fleet the force ends the turn aboard.
 	Aboard game.ForceID
+	// Embarked is set when it goes aboard a fleet this turn.
+	Embarked bool
 	// Landed is the hex it debarks at; LandingRefused the engine's
 	// reason when the landing fails.
 	Landed         game.Hex
@@ -332,6 +334,10 @@ func (b *builder) read(res *engine.Result) {
 		case *engine.SupplyTraced:
 			if ff := b.forces[e.Force]; ff != nil {
 				ff.Supplied, ff.SupplySource, ff.SupplyMP, ff.SupplyReason = e.Supplied, e.Source, e.MP, e.Reason
+			}
+		case *engine.Embarked:
+			if ff := b.forces[e.Force]; ff != nil {
+				ff.Embarked = true
 			}
 		case *engine.Debarked:
 			if ff := b.forces[e.Force]; ff != nil {

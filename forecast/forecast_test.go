@@ -166,3 +166,63 @@ func TestForecastEqualsResolution(t *testing.T) {
 		t.Errorf("compared only %d forces (skipped %d): the property is hardly tested", compared, skipped)
 	}
 }
+
+// TestForecastKeepsTheFog: the forecast is made from the nation's view
+// alone. Changing what the nation cannot see — the contents, leaders and
+// orders of foreign forces its scouts never counted, other nations'
+// treasuries — changes nothing in it; and every foreign force it names is
+// one the view holds, where the view holds it.
+func TestForecastKeepsTheFog(t *testing.T) {
+	t.Parallel()
+	rules := ruleset.SYW1752()
+	for seed := uint64(1); seed <= 8; seed++ {
+		g := enginegen.New(seed, 30, 24, 3, 6)
+		for _, nat := range g.Map.Nations {
+			n := nat.ID
+			text := func(s *engine.State) string {
+				v := engine.View(g.Map, rules, s, n)
+				fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: rules, View: v, Orders: ordersOf(g.Orders, n)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ff := range fc.Forces {
+					for _, c := range ff.Contacts {
+						if !slices.ContainsFunc(v.Foreign, func(f engine.ForeignForce) bool { return f.ID == c.Force && f.At == c.At }) {
+							t.Errorf("seed %d %s: the forecast names %s at %s, which the view does not hold", seed, n, c.Force, c.At)
+						}
+					}
+				}
+				return fc.Text(g.Map)
+			}
+			before := text(g.State)
+			hidden := g.State.Clone()
+			for i := range hidden.Forces {
+				f := &hidden.Forces[i]
+				if f.Nation == n {
+					continue
+				}
+				// Same size class, other contents and leaders.
+				for j := range f.Troops {
+					if f.Troops[j].Count > 2 {
+						f.Troops[j].Count--
+					}
+				}
+				for j := range f.Leaders {
+					f.Leaders[j].Name = "Secret " + f.Leaders[j].ID
+				}
+				f.Stance = game.Defend
+			}
+			for i := range hidden.Cities {
+				if hidden.Cities[i].Controller != n {
+					hidden.Cities[i].Treasury += 777
+				}
+			}
+			if after := text(hidden); after != before {
+				t.Errorf("seed %d %s: the forecast changed with what the nation cannot see:\n%s\n----\n%s", seed, n, before, after)
+			}
+			if strings.Contains(before, "Secret") || strings.Contains(before, "General of") && !strings.Contains(before, "General of "+string(nat.Letter)) {
+				t.Errorf("seed %d %s: the forecast names a foreign leader", seed, n)
+			}
+		}
+	}
+}

@@ -70,6 +70,8 @@ func (fc *Forecast) forceText(b *strings.Builder, m *hexmap.Map, ff ForceForecas
 		head += " (new)"
 	}
 	switch {
+	case ff.Aboard != "" && ff.Landed.IsZero() && ff.Embarked:
+		w(0, "%s: embarks on %s in %s.", head, ff.Aboard, place(m, ff.Start))
 	case ff.Aboard != "" && ff.Landed.IsZero():
 		w(0, "%s: aboard %s.", head, ff.Aboard)
 	case len(ff.Path) == 0 && !ff.Landed.IsZero():
