@@ -56,6 +56,13 @@ func (g *Game) withForecast(ctx context.Context, out *outcome, msg outbox.Messag
 		return msg
 	}
 	msg.Text += fc.Text(g.Map)
+	pdf, err := fc.PictureBytes(g.Map, g.Rules)
+	if err != nil {
+		g.Log.Warn("no forecast map for the answer", "nation", nation, "turn", st.Turn, "err", err)
+		return msg
+	}
+	msg.Text += "\nThe map of these moves is attached (" + forecast.PictureName(st.Turn) + ").\n"
+	msg.Attachments = append(msg.Attachments, outbox.Attachment{Filename: forecast.PictureName(st.Turn), ContentType: "application/pdf", Data: pdf})
 	return msg
 }
 

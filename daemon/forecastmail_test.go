@@ -24,6 +24,8 @@ EMBARK E2 ON E3
 END
 `
 
+const forecastPDF = "forecast-turn-1.pdf"
+
 // TestForecastInTheAnswer: a sheet with FORECAST ON is answered with the
 // forecast of its turn — each force's path and end, supply, the fleet's
 // voyage — and the choice holds for the nation's next sheet; FORECAST OFF
@@ -44,6 +46,9 @@ func TestForecastInTheAnswer(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, text)
 		}
+	}
+	if pdf := attachments(t, ack)[forecastPDF]; !strings.HasPrefix(string(pdf), "%PDF") || len(pdf) > 300<<10 {
+		t.Errorf("the answer's map %s is %d bytes, want a PDF of at most 300 KB", forecastPDF, len(pdf))
 	}
 	if !strings.Contains(text, "0 errors") {
 		t.Errorf("the example sheet has errors:\n%s", text)

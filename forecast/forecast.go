@@ -46,11 +46,21 @@ type Forecast struct {
 	// After what the turn would leave there. Spent is what its orders
 	// spend (repairs, purchases), Income what the turn brings (taxes).
 	Treasury, After, Spent, Income int
+	// Costs are what the crowns are spent on, as the engine charges them.
+	Costs []Cost
 	// Ignored are orders the engine would not carry out, with its reason.
 	Ignored []Ignored
+	// view is what the forecast was made from, for its picture.
+	view *engine.NationView
 	// Blocking is the rules' strength that blocks a supply line (infantry
 	// and cavalry figures in a hex).
 	Blocking int
+}
+
+// Cost is one charge on the treasury.
+type Cost struct {
+	What   string
+	Crowns int
 }
 
 // Ignored is an order the engine would not carry out.
@@ -202,7 +212,7 @@ func Make(in Input) (*Forecast, error) {
 		return nil, fmt.Errorf("forecast: %w", err)
 	}
 	fc := &Forecast{Nation: v.Nation, Turn: v.Turn, Label: v.Label, YearEnd: v.Calendar.Date(v.Turn).IsYearEnd(),
-		Blocking: in.Rules.Supply.BlockingFigures}
+		Blocking: in.Rules.Supply.BlockingFigures, view: v}
 	for _, c := range v.Cities {
 		if c.Controller == v.Nation {
 			fc.Treasury += c.Treasury
@@ -354,6 +364,14 @@ func (b *builder) read(res *engine.Result) {
 		case *engine.CityCaptured:
 			if e.By == b.fc.Nation {
 				b.fc.Captures = append(b.fc.Captures, e.City)
+			}
+		case *engine.FieldworksBuilt:
+			if b.forces[e.Force] != nil && e.Cost > 0 {
+				b.fc.Costs = append(b.fc.Costs, Cost{What: fmt.Sprintf("fieldworks of %d\" for %s", e.Inches, e.Force), Crowns: e.Cost})
+			}
+		case *engine.ShipsRepaired:
+			if b.fleets[e.Fleet] != nil && e.Cost > 0 {
+				b.fc.Costs = append(b.fc.Costs, Cost{What: "repairs to " + string(e.Fleet), Crowns: e.Cost})
 			}
 		case *engine.OrderIgnored:
 			if e.Nation == b.fc.Nation {

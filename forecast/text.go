@@ -43,7 +43,15 @@ func (fc *Forecast) Text(m *hexmap.Map) string {
 	}
 	switch {
 	case fc.Spent > 0:
-		w(0, "Crowns: these orders spend %s of the %s in your treasuries; %s would be left.", english.Count(fc.Spent, "crown"), english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"))
+		var items []string
+		for _, c := range fc.Costs {
+			items = append(items, fmt.Sprintf("%s %s", english.Count(c.Crowns, "crown"), c.What))
+		}
+		what := ""
+		if len(items) > 0 {
+			what = " (" + english.List(items) + ")"
+		}
+		w(0, "Crowns: these orders spend %s%s of the %s in your treasuries; %s would be left.", english.Count(fc.Spent, "crown"), what, english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"))
 	case fc.Income > 0:
 		w(0, "Crowns: %s in your treasuries now, %s after the turn (%s more).", english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"), english.Count(fc.Income, "crown"))
 	default:

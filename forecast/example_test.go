@@ -1,0 +1,106 @@
+package forecast_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/forecast"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/parser"
+	"github.com/syw-pbem/pbem/ruleset"
+	"github.com/syw-pbem/pbem/scenario"
+)
+
+// exampleOut, when set, is where TestExampleSheet writes the example's
+// forecast text and map (docs/forecast-example.txt and .pdf; the PNG in
+// docs is made from the PDF with pdftoppm).
+var exampleOut = flag.String("example", "", "write the example sheet's forecast text and PDF into this folder")
+
+var (
+	scenOnce sync.Once
+	scen     *scenario.Scenario
+	scenErr  error
+)
+
+// exampleCheck checks docs/orders.md's first example sheet against the
+// default scenario's first turn.
+func exampleCheck(t testing.TB) (*parser.Report, parser.CheckContext) {
+	t.Helper()
+	scenOnce.Do(func() { scen, scenErr = scenario.Load("../scenarios/default") })
+	if scenErr != nil {
+		t.Fatal(scenErr)
+	}
+	rules := ruleset.SYW1752()
+	st, err := scen.InitialState("syw", rules.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/orders.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first sheet under "## Example sheets".
+	at := strings.Index(string(doc), "## Example sheets")
+	if at < 0 {
+		t.Fatal("docs/orders.md has no section Example sheets")
+	}
+	m := regexp.MustCompile("(?s)```sheet\n(.*?)```").FindSubmatch(doc[at:])
+	if m == nil {
+		t.Fatal("docs/orders.md has no example sheet")
+	}
+	ctx := parser.CheckContext{Map: scen.Map, Rules: rules, State: st, Game: "syw",
+		VerifyPassword: func(game.NationID, string) bool { return true }}
+	r := parser.Check(string(m[1]), ctx)
+	if r.HasErrors() || r.Refused {
+		t.Fatalf("the example sheet has errors:\n%s", r.Text())
+	}
+	return r, ctx
+}
+
+// TestExampleSheet: the example sheet of docs/orders.md is forecast as a
+// player would read it — the army's march on Dresna hex by hex, the
+// garrison split off staying, the squadron's voyage with its cargo — and
+// its map is a small one-page PDF.
+func TestExampleSheet(t *testing.T) {
+	t.Parallel()
+	r, ctx := exampleCheck(t)
+	v := engine.View(ctx.Map, ctx.Rules, ctx.State, r.Nation)
+	fc, err := forecast.Make(forecast.Input{Map: ctx.Map, Rules: ctx.Rules, View: v, Orders: r.Orders})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := fc.Text(ctx.Map)
+	for _, want := range []string{
+		"E1: from 1910 (Konigsfeld) to 1810 (1 MP, road)", "2013 Dresna (5 MP, road)",
+		"E4 (new): stays in 1910 (Konigsfeld)", "Fleet E3: from 2205 (Stettau)", "Cargo: E2",
+		"E2: embarks on E3", "Siege of Dresna", "Crowns:",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the forecast lacks %q:\n%s", want, text)
+		}
+	}
+	pdf, err := fc.PictureBytes(ctx.Map, ctx.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(pdf), "%PDF") || len(pdf) > 300<<10 {
+		t.Errorf("the map is %d bytes (want a PDF of at most 300 KB)", len(pdf))
+	}
+	if again, _ := fc.PictureBytes(ctx.Map, ctx.Rules); string(again) != string(pdf) {
+		t.Error("the same forecast drew different bytes")
+	}
+	if *exampleOut != "" {
+		if err := os.WriteFile(filepath.Join(*exampleOut, "forecast-example.pdf"), pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*exampleOut, "forecast-example.txt"), []byte(r.Text()+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package forecast
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"codeberg.org/go-pdf/fpdf"
+
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/reports/fonts"
+	"github.com/syw-pbem/pbem/reports/mapdraw"
+	"github.com/syw-pbem/pbem/ruleset"
+)
+
+// PictureName is the attachment's file name for turn n.
+func PictureName(n int) string { return fmt.Sprintf("forecast-turn-%d.pdf", n) }
+
+// Picture writes the forecast's map as a one-page A4 PDF: the nation's
+// theatre (the hexes round its forces and their paths) drawn by the reports'
+// map drawing in the nation's fog — the cities as its view holds them, its
+// own forces where they stand with their IDs, foreign forces by size class
+// as its view shows them — with each planned path as an arrow (mapdraw
+// Options.Paths), a bar where a force stops short, its supply as a disc at
+// the end, and a red diamond where a known foreign force is on the way.
+// The PDF's dates are fixed: the same forecast gives the same bytes.
+func (fc *Forecast) Picture(w io.Writer, m *hexmap.Map, rules *ruleset.Ruleset) error {
+	v := fc.view
+	if v == nil {
+		return fmt.Errorf("forecast: no view to draw")
+	}
+	pdf := fpdf.New("L", "mm", "A4", "")
+	pdf.SetCreationDate(mapdraw.DefaultCreationDate)
+	pdf.SetModificationDate(mapdraw.DefaultCreationDate)
+	pdf.SetCatalogSort(true)
+	title := fmt.Sprintf("Forecast — %s, %s", nationName(m, fc.Nation), fc.Label)
+	pdf.SetTitle(title, true)
+	pdf.SetCreator("pbem", true)
+	pdf.SetMargins(10, 10, 10)
+	pdf.SetAutoPageBreak(false, 0)
+	pdf.AddPage()
+	pw, ph := pdf.GetPageSize()
+
+	cities := map[string]mapdraw.CityMarks{}
+	for _, c := range v.Cities {
+		cities[c.Name] = mapdraw.CityMarks{Controller: c.Controller, Loyalty: c.Loyalty, Siege: c.Siege}
+	}
+	var markers []mapdraw.Marker
+	for _, f := range v.Own {
+		if f.Aboard != "" {
+			continue
+		}
+		size := rules.SizeClasses.Troops(f.FightingFigures())
+		if f.IsFleet() {
+			size = rules.SizeClasses.Ships(f.Ships.Total())
+		}
+		markers = append(markers, mapdraw.Marker{At: f.At, Nation: fc.Nation, Label: string(f.ID), Size: sizeLetter(size), Fleet: f.IsFleet()})
+	}
+	for _, f := range v.Foreign {
+		if f.Aboard != "" {
+			continue
+		}
+		mk := mapdraw.Marker{At: f.At, Nation: f.Nation, Label: string(f.ID), Size: sizeLetter(f.Size)}
+		if f.Ships != "" {
+			mk.Fleet, mk.Size = true, sizeLetter(f.Ships)
+		}
+		markers = append(markers, mk)
+	}
+	paths, focus := fc.paths()
+	win := theatre(m, focus)
+	region := mapdraw.Rect{X: 10, Y: 18, W: pw - 20, H: ph - 18 - 19}
+	mapdraw.Draw(pdf, m, &mapdraw.Options{
+		Region:  region,
+		Window:  win,
+		Cities:  cities,
+		Taxes:   &rules.Taxes,
+		Markers: markers,
+		Paths:   paths,
+	})
+	pdf.SetFont(fonts.Sans, "B", 13)
+	pdf.SetTextColor(20, 20, 20)
+	pdf.Text(10, 14, title)
+	pdf.SetFont(fonts.Condensed, "", 8.5)
+	pdf.SetTextColor(60, 56, 50)
+	legend := []string{
+		"Arrows: the moves your orders plan (dashed: fleets), worked out on what you know, as if no foreign force moved.",
+		"A bar across an arrow's head: the force stops short of its orders there. Disc at the end: green supplied, amber a line foreign forces could cut, red unsupplied. Red diamond: a known foreign force on the way (contact likely).",
+	}
+	y := ph - 11.5
+	for _, l := range legend {
+		for _, part := range splitWidth(pdf, l, pw-20) {
+			pdf.Text(10, y, part)
+			y += 3.6
+		}
+	}
+	if err := pdf.Error(); err != nil {
+		return fmt.Errorf("forecast map: %w", err)
+	}
+	return pdf.Output(w)
+}
+
+// PictureBytes is Picture into memory.
+func (fc *Forecast) PictureBytes(m *hexmap.Map, rules *ruleset.Ruleset) ([]byte, error) {
+	var b bytes.Buffer
+	if err := fc.Picture(&b, m, rules); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// paths turns the forecast into the map's arrows, and lists the hexes the
+// picture must show.
+func (fc *Forecast) paths() ([]mapdraw.Path, []game.Hex) {
+	var out []mapdraw.Path
+	var focus []game.Hex
+	for _, ff := range fc.Forces {
+		pa := mapdraw.Path{Nation: fc.Nation, Places: []game.Place{ff.Start}, Short: ff.Stopped != ""}
+		for _, s := range ff.Path {
+			pa.Places = append(pa.Places, s.At)
+		}
+		if !ff.Landed.IsZero() {
+			pa.Places = append(pa.Places, game.AtHex(ff.Landed))
+		}
+		switch {
+		case !ff.NeedsSupply || ff.Aboard != "" && ff.Landed.IsZero():
+		case !ff.Supplied:
+			pa.Supply = mapdraw.Unsupplied
+		case ff.SupplyAtRisk:
+			pa.Supply = mapdraw.SupplyAtRisk
+		default:
+			pa.Supply = mapdraw.Supplied
+		}
+		for _, c := range ff.Contacts {
+			pa.Contacts = append(pa.Contacts, c.At)
+		}
+		if ff.Aboard != "" && ff.Landed.IsZero() && len(ff.Path) == 0 {
+			continue // carried: the fleet's arrow shows it
+		}
+		for _, p := range pa.Places {
+			if !p.IsSea() && !p.IsZero() {
+				focus = append(focus, p.Hex)
+			}
+		}
+		out = append(out, pa)
+	}
+	for _, fl := range fc.Fleets {
+		pa := mapdraw.Path{Nation: fc.Nation, Places: []game.Place{fl.Start}, Short: fl.Stopped != "", Fleet: true}
+		for _, s := range fl.Path {
+			pa.Places = append(pa.Places, s.At)
+		}
+		for _, c := range fl.Contacts {
+			pa.Contacts = append(pa.Contacts, c.At)
+		}
+		for _, p := range pa.Places {
+			if !p.IsSea() && !p.IsZero() {
+				focus = append(focus, p.Hex)
+			}
+		}
+		out = append(out, pa)
+	}
+	return out, focus
+}
+
+// theatre is the window of hexes the picture shows: the focus hexes' box
+// widened by two hexes, at least 13 × 9, within the map; the whole map
+// when the box covers most of it.
+func theatre(m *hexmap.Map, focus []game.Hex) mapdraw.HexWindow {
+	if len(focus) == 0 {
+		return mapdraw.HexWindow{}
+	}
+	lo, hi := focus[0], focus[0]
+	for _, h := range focus {
+		lo.Col, lo.Row = min(lo.Col, h.Col), min(lo.Row, h.Row)
+		hi.Col, hi.Row = max(hi.Col, h.Col), max(hi.Row, h.Row)
+	}
+	const minCols, minRows = 13, 9
+	grow := func(a, b, least, limit int) (int, int) {
+		a, b = a-2, b+2
+		for b-a+1 < least {
+			a, b = a-1, b+1
+		}
+		if a < 1 {
+			b += 1 - a
+			a = 1
+		}
+		if b > limit {
+			a -= b - limit
+			b = limit
+		}
+		return max(a, 1), b
+	}
+	lo.Col, hi.Col = grow(lo.Col, hi.Col, minCols, m.Cols)
+	lo.Row, hi.Row = grow(lo.Row, hi.Row, minRows, m.Rows)
+	if (hi.Col-lo.Col+1)*(hi.Row-lo.Row+1)*10 > m.Cols*m.Rows*7 {
+		return mapdraw.HexWindow{}
+	}
+	return mapdraw.HexWindow{Min: lo, Max: hi}
+}
+
+// sizeLetter is the counter's size letter: "S", "L", "H".
+func sizeLetter(c ruleset.SizeClass) string {
+	if c == "" {
+		return ""
+	}
+	return strings.ToUpper(string(c)[:1])
+}
+
+// splitWidth breaks s into lines no wider than w mm in the current font.
+func splitWidth(pdf *fpdf.Fpdf, s string, w float64) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		try := word
+		if line != "" {
+			try = line + " " + word
+		}
+		if pdf.GetStringWidth(try) > w && line != "" {
+			out = append(out, line)
+			line = word
+			continue
+		}
+		line = try
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
