@@ -29,7 +29,8 @@ const forecastPDF = "forecast-turn-1.pdf"
 // TestForecastInTheAnswer: a sheet with FORECAST ON is answered with the
 // forecast of its turn — each force's path and end, supply, the fleet's
 // voyage — and the choice holds for the nation's next sheet; FORECAST OFF
-// takes it away again. (The harness's game has game.forecast off.)
+// takes it away again. (The harness's game has game.forecast off, the
+// default.)
 func TestForecastInTheAnswer(t *testing.T) {
 	h := newHarness(t, nil)
 	send := func(line string) string {

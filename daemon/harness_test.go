@@ -36,7 +36,6 @@ game:
   referee_password: {password: demo-referee-orders}
   timezone: Europe/London
   deadline: {time: "18:00", every_days: 28}
-  forecast: "off"
   nations:
     eisenmark: {addresses: [eisenmark@pbem.localhost], password: demo-eisenmark}
     morgronskia: {addresses: [morgronskia@pbem.localhost], password: demo-morgronskia}
