@@ -104,3 +104,55 @@ func TestExampleSheet(t *testing.T) {
 		}
 	}
 }
+
+// TestYearEndSheet: the year-end example (docs/examples/yearend.txt, with
+// the year's taxes in the treasury as `pbem check --treasury 1900` puts
+// them) is forecast as crowns: what the purchases spend against the
+// treasury, as the engine's year-end steps reckon it.
+func TestYearEndSheet(t *testing.T) {
+	t.Parallel()
+	_, ctx := exampleCheck(t)
+	st := ctx.State.Clone()
+	st.Turn = 7
+	for i := range st.Cities {
+		if st.Cities[i].Name == "Konigsfeld" {
+			st.Cities[i].Treasury = 1900
+		}
+	}
+	ctx.State = st
+	ctx.Turn = 7
+	sheet, err := os.ReadFile("../docs/examples/yearend.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := parser.Check(string(sheet), ctx)
+	if r.Refused {
+		t.Fatalf("refused:\n%s", r.Text())
+	}
+	v := engine.View(ctx.Map, ctx.Rules, st, r.Nation)
+	fc, err := forecast.Make(forecast.Input{Map: ctx.Map, Rules: ctx.Rules, View: v, Orders: r.Orders})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fc.YearEnd || fc.Treasury != 1900 {
+		t.Fatalf("year-end %v, treasury %d; want a year-end forecast from 1900 crowns", fc.YearEnd, fc.Treasury)
+	}
+	res, err := engine.Resolve(engine.Input{Map: ctx.Map, Rules: ctx.Rules, State: st, Orders: []engine.Orders{r.Orders}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := 0
+	for _, c := range res.State.Cities {
+		if c.Controller == r.Nation {
+			after += c.Treasury
+		}
+	}
+	if fc.After != after {
+		t.Errorf("the forecast leaves %d crowns, the engine %d", fc.After, after)
+	}
+	if text := fc.Text(ctx.Map); !strings.Contains(text, "Crowns:") {
+		t.Errorf("no crowns in the year-end forecast:\n%s", text)
+	} else {
+		t.Log(text)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -57,7 +58,8 @@ type Forecast struct {
 	Blocking int
 }
 
-// Cost is one charge on the treasury.
+// Cost is one charge on the treasury (Crowns below 0: crowns coming in,
+// such as taxes).
 type Cost struct {
 	What   string
 	Crowns int
@@ -373,6 +375,20 @@ func (b *builder) read(res *engine.Result) {
 			if b.fleets[e.Fleet] != nil && e.Cost > 0 {
 				b.fc.Costs = append(b.fc.Costs, Cost{What: "repairs to " + string(e.Fleet), Crowns: e.Cost})
 			}
+		case *engine.TreasuryChanged:
+			if e.Nation == b.fc.Nation && e.Change != 0 {
+				what := e.Why
+				switch {
+				case strings.HasPrefix(e.What, e.Why):
+					what = e.What
+				case e.What != "":
+					what += " " + e.What
+				}
+				if e.Line > 0 {
+					what = fmt.Sprintf("%s (line %d)", what, e.Line)
+				}
+				b.fc.Costs = append(b.fc.Costs, Cost{What: what, Crowns: -e.Change})
+			}
 		case *engine.OrderIgnored:
 			if e.Nation == b.fc.Nation {
 				b.fc.Ignored = append(b.fc.Ignored, Ignored{Line: e.Line, Order: e.Order, Reason: e.Reason})
@@ -401,6 +417,7 @@ func (b *builder) ends(s *engine.State) {
 			}
 			continue
 		}
+		ff.Disbanded = "" // part of it (DISBAND of some troops): the force stays
 		ff.End, ff.Aboard = f.At, f.Aboard
 	}
 	for id, fl := range b.fleets {

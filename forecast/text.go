@@ -42,20 +42,17 @@ func (fc *Forecast) Text(m *hexmap.Map) string {
 		b.WriteString("\n")
 	}
 	switch {
-	case fc.Spent > 0:
-		var items []string
-		for _, c := range fc.Costs {
-			items = append(items, fmt.Sprintf("%s %s", english.Count(c.Crowns, "crown"), c.What))
-		}
-		what := ""
-		if len(items) > 0 {
-			what = " (" + english.List(items) + ")"
-		}
-		w(0, "Crowns: these orders spend %s%s of the %s in your treasuries; %s would be left.", english.Count(fc.Spent, "crown"), what, english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"))
-	case fc.Income > 0:
-		w(0, "Crowns: %s in your treasuries now, %s after the turn (%s more).", english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"), english.Count(fc.Income, "crown"))
-	default:
+	case len(fc.Costs) == 0 && fc.After == fc.Treasury:
 		w(0, "Crowns: these orders spend nothing; your treasuries hold %s.", english.Count(fc.Treasury, "crown"))
+	default:
+		w(0, "Crowns: %s in your treasuries now; %s after the turn.", english.Count(fc.Treasury, "crown"), english.Count(fc.After, "crown"))
+		for _, c := range fc.Costs {
+			if c.Crowns < 0 {
+				w(4, "in:    %s, %s", english.Count(-c.Crowns, "crown"), c.What)
+			} else {
+				w(4, "spent: %s, %s", english.Count(c.Crowns, "crown"), c.What)
+			}
+		}
 	}
 	if len(fc.Ignored) > 0 {
 		b.WriteString("\n")
@@ -116,7 +113,7 @@ func (fc *Forecast) forceText(b *strings.Builder, m *hexmap.Map, ff ForceForecas
 	for _, c := range ff.Contacts {
 		w(4, "Contact likely in %s: %s stands there. The battle, if one is fought, is decided by the stances and the dice; this forecast goes on as if it were not.", place(m, c.At), foreign(m, c))
 	}
-	if ff.NeedsSupply {
+	if ff.NeedsSupply && !fc.YearEnd {
 		switch {
 		case ff.Supplied && ff.SupplyBlocked:
 			w(4, "Supply: from %s — but the foreign forces you know of block the line where they stand (%d or more infantry and cavalry block a hex and the hexes next to it): unless they move, it will be UNSUPPLIED.", supplySource(ff), fc.Blocking)
