@@ -61,7 +61,7 @@ func (g *Game) withForecast(ctx context.Context, out *outcome, msg outbox.Messag
 		g.Log.Warn("no forecast map for the answer", "nation", nation, "turn", st.Turn, "err", err)
 		return msg
 	}
-	msg.Text += "\nThe map of these moves is attached (" + forecast.PictureName(st.Turn) + ").\n"
+	msg.Text += forecast.PictureNote(st.Turn)
 	msg.Attachments = append(msg.Attachments, outbox.Attachment{Filename: forecast.PictureName(st.Turn), ContentType: "application/pdf", Data: pdf})
 	return msg
 }

@@ -85,6 +85,15 @@ func TestExampleSheet(t *testing.T) {
 			t.Errorf("the forecast lacks %q:\n%s", want, text)
 		}
 	}
+	// docs/forecast.md shows this answer as it is.
+	doc, err := os.ReadFile("../docs/forecast.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := regexp.MustCompile("(?s)is answered with:\n\n```\n(.*?)```").FindSubmatch(doc)
+	if want := text + forecast.PictureNote(1); shown == nil || strings.TrimSpace(string(shown[1])) != strings.TrimSpace(want) {
+		t.Errorf("docs/forecast.md does not show the example's forecast as it is; it is:\n%s", want)
+	}
 	pdf, err := fc.PictureBytes(ctx.Map, ctx.Rules)
 	if err != nil {
 		t.Fatal(err)

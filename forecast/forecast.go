@@ -367,19 +367,11 @@ func (b *builder) read(res *engine.Result) {
 			if e.By == b.fc.Nation {
 				b.fc.Captures = append(b.fc.Captures, e.City)
 			}
-		case *engine.FieldworksBuilt:
-			if b.forces[e.Force] != nil && e.Cost > 0 {
-				b.fc.Costs = append(b.fc.Costs, Cost{What: fmt.Sprintf("fieldworks of %d\" for %s", e.Inches, e.Force), Crowns: e.Cost})
-			}
-		case *engine.ShipsRepaired:
-			if b.fleets[e.Fleet] != nil && e.Cost > 0 {
-				b.fc.Costs = append(b.fc.Costs, Cost{What: "repairs to " + string(e.Fleet), Crowns: e.Cost})
-			}
 		case *engine.TreasuryChanged:
 			if e.Nation == b.fc.Nation && e.Change != 0 {
 				what := e.Why
 				switch {
-				case strings.HasPrefix(e.What, e.Why):
+				case strings.Contains(e.What, e.Why):
 					what = e.What
 				case e.What != "":
 					what += " " + e.What

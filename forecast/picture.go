@@ -18,6 +18,12 @@ import (
 // PictureName is the attachment's file name for turn n.
 func PictureName(n int) string { return fmt.Sprintf("forecast-turn-%d.pdf", n) }
 
+// PictureNote is the line the answer's text ends with when the map of turn
+// n is attached.
+func PictureNote(n int) string {
+	return "\nThe map of these moves is attached (" + PictureName(n) + ").\n"
+}
+
 // Picture writes the forecast's map as a one-page A4 PDF: the nation's
 // theatre (the hexes round its forces and their paths) drawn by the reports'
 // map drawing in the nation's fog — the cities as its view holds them, its
