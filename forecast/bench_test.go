@@ -2,39 +2,71 @@ package forecast_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/forecast"
+	"github.com/syw-pbem/pbem/parser"
 )
 
 // BenchmarkForecastReply is the cost the forecast adds to the answer to a
 // sheet: docs/orders.md's example sheet for Eisenmark on the default
 // scenario's first turn — the view, the engine's runs, the text and the
-// one-page PDF map. pdf-bytes is the map's size (docs/forecast.md).
+// one-page PDF map. reply-bytes is the forecast's text and map;
+// cpu-ms/op the CPU time an answer takes (docs/forecast.md).
 func BenchmarkForecastReply(b *testing.B) {
 	r, ctx := exampleCheck(b)
 	b.ReportAllocs()
 	size := 0
+	cpu := processCPU()
 	for b.Loop() {
-		v := engine.View(ctx.Map, ctx.Rules, ctx.State, r.Nation)
-		fc, err := forecast.Make(forecast.Input{Map: ctx.Map, Rules: ctx.Rules, View: v, Orders: r.Orders})
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = fc.Text(ctx.Map)
-		pdf, err := fc.PictureBytes(ctx.Map, ctx.Rules)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(pdf)
+		forecastReply(b, r, ctx, &size)
 	}
-	b.ReportMetric(float64(size), "pdf-bytes")
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(size), "reply-bytes")
+}
+
+// BenchmarkWholeReply is the answer's content with the forecast: the
+// sheet checked, the checker's text, the forecast and its map.
+// reply-bytes is the text and the PDF together.
+func BenchmarkWholeReply(b *testing.B) {
+	_, ctx := exampleCheck(b)
+	sheet := exampleSheetText(b)
+	b.ReportAllocs()
+	size := 0
+	cpu := processCPU()
+	for b.Loop() {
+		r := parser.Check(sheet, ctx)
+		text := r.Text()
+		pdf := 0
+		forecastReply(b, r, ctx, &pdf)
+		size = len(text) + pdf
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(size), "reply-bytes")
+}
+
+// forecastReply makes the forecast of a checked sheet, its text and its
+// map, and sets size to their bytes.
+func forecastReply(b *testing.B, r *parser.Report, ctx parser.CheckContext, size *int) {
+	v := engine.View(ctx.Map, ctx.Rules, ctx.State, r.Nation)
+	fc, err := forecast.Make(forecast.Input{Map: ctx.Map, Rules: ctx.Rules, View: v, Orders: r.Orders})
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := fc.Text(ctx.Map)
+	pdf, err := fc.PictureBytes(ctx.Map, ctx.Rules)
+	if err != nil {
+		b.Fatal(err)
+	}
+	*size = len(pdf) + len(text)
 }
 
 // BenchmarkForecastText is the forecast without its map.
 func BenchmarkForecastText(b *testing.B) {
 	r, ctx := exampleCheck(b)
 	b.ReportAllocs()
+	cpu := processCPU()
 	for b.Loop() {
 		v := engine.View(ctx.Map, ctx.Rules, ctx.State, r.Nation)
 		fc, err := forecast.Make(forecast.Input{Map: ctx.Map, Rules: ctx.Rules, View: v, Orders: r.Orders})
@@ -42,5 +74,14 @@ func BenchmarkForecastText(b *testing.B) {
 			b.Fatal(err)
 		}
 		_ = fc.Text(ctx.Map)
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the process's CPU time per operation since start
+// (every goroutine's, the garbage collector's included).
+func reportCPU(b *testing.B, start time.Duration) {
+	if b.N > 0 {
+		b.ReportMetric(float64(processCPU()-start)/float64(b.N)/1e6, "cpu-ms/op")
 	}
 }

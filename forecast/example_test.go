@@ -41,11 +41,23 @@ func exampleCheck(t testing.TB) (*parser.Report, parser.CheckContext) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ctx := parser.CheckContext{Map: scen.Map, Rules: rules, State: st, Game: "syw",
+		VerifyPassword: func(game.NationID, string) bool { return true }}
+	r := parser.Check(exampleSheetText(t), ctx)
+	if r.HasErrors() || r.Refused {
+		t.Fatalf("the example sheet has errors:\n%s", r.Text())
+	}
+	return r, ctx
+}
+
+// exampleSheetText is the first sheet under "## Example sheets" in
+// docs/orders.md.
+func exampleSheetText(t testing.TB) string {
+	t.Helper()
 	doc, err := os.ReadFile("../docs/orders.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The first sheet under "## Example sheets".
 	at := strings.Index(string(doc), "## Example sheets")
 	if at < 0 {
 		t.Fatal("docs/orders.md has no section Example sheets")
@@ -54,13 +66,7 @@ func exampleCheck(t testing.TB) (*parser.Report, parser.CheckContext) {
 	if m == nil {
 		t.Fatal("docs/orders.md has no example sheet")
 	}
-	ctx := parser.CheckContext{Map: scen.Map, Rules: rules, State: st, Game: "syw",
-		VerifyPassword: func(game.NationID, string) bool { return true }}
-	r := parser.Check(string(m[1]), ctx)
-	if r.HasErrors() || r.Refused {
-		t.Fatalf("the example sheet has errors:\n%s", r.Text())
-	}
-	return r, ctx
+	return string(m[1])
 }
 
 // TestExampleSheet: the example sheet of docs/orders.md is forecast as a

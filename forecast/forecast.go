@@ -53,6 +53,9 @@ type Forecast struct {
 	Ignored []Ignored
 	// view is what the forecast was made from, for its picture.
 	view *engine.NationView
+	// LandingOdds and WarshipAsInfantry are the rules' coastal landing
+	// ratio and what a warship counts for in it.
+	LandingOdds, WarshipAsInfantry int
 	// Blocking is the rules' strength that blocks a supply line (infantry
 	// and cavalry figures in a hex).
 	Blocking int
@@ -214,7 +217,8 @@ func Make(in Input) (*Forecast, error) {
 		return nil, fmt.Errorf("forecast: %w", err)
 	}
 	fc := &Forecast{Nation: v.Nation, Turn: v.Turn, Label: v.Label, YearEnd: v.Calendar.Date(v.Turn).IsYearEnd(),
-		Blocking: in.Rules.Supply.BlockingFigures, view: v}
+		Blocking: in.Rules.Supply.BlockingFigures, view: v,
+		LandingOdds: in.Rules.SeaMovement.CoastalLandingOdds, WarshipAsInfantry: in.Rules.SeaMovement.WarshipAsInfantry}
 	for _, c := range v.Cities {
 		if c.Controller == v.Nation {
 			fc.Treasury += c.Treasury

@@ -111,6 +111,10 @@ func (fc *Forecast) forceText(b *strings.Builder, m *hexmap.Map, ff ForceForecas
 		w(4, "Landing refused: %s.", ff.LandingRefused)
 	}
 	for _, c := range ff.Contacts {
+		if !ff.Landed.IsZero() && c.At == game.AtHex(ff.Landed) && ff.Start.IsSea() {
+			w(4, "Landing against %s at %s: it needs %d:1 in infantry, cavalry and gunners over the defenders' (each of your warships there counting as %d infantry), or the troops stay aboard.", foreign(m, c), place(m, c.At), fc.LandingOdds, fc.WarshipAsInfantry)
+			continue
+		}
 		w(4, "Contact likely in %s: %s stands there. The battle, if one is fought, is decided by the stances and the dice; this forecast goes on as if it were not.", place(m, c.At), foreign(m, c))
 	}
 	if ff.NeedsSupply && !fc.YearEnd {
