@@ -10,6 +10,7 @@ import (
 	"github.com/syw-pbem/pbem/engine/enginegen"
 	"github.com/syw-pbem/pbem/forecast"
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/internal/gamecheck"
 	"github.com/syw-pbem/pbem/ruleset"
 )
 
@@ -46,13 +47,122 @@ func interfered(t *testing.T, events []engine.Event, n game.NationID) map[game.F
 	return out
 }
 
-// TestForecastEqualsResolution is the property: for a turn in which
-// no foreign force interferes with a force, the forecast's end position,
-// supply and attrition are the resolved turn's, and so are the crowns —
-// over generated games of both editions.
+// tally counts the forces a property test compared and skipped.
+type tally struct{ compared, skipped int }
+
+// sameAsResolved compares nation n's forecast with the turn the engine
+// resolved from the same state with every nation's orders (res): for every
+// force no foreign force interfered with — no event of the turn involves
+// it and another nation, it is in no siege, it met no known foreign force
+// on its way — the end position, the supply (where no foreign force could
+// block the line), the attrition (within the forecast's range); and the
+// crowns, unless a city changed hands.
+func sameAsResolved(t *testing.T, where string, fc *forecast.Forecast, res *engine.Result, n game.NationID, c *tally) {
+	t.Helper()
+	touched := interfered(t, res.Events, n)
+	supply := map[game.ForceID]*engine.SupplyTraced{}
+	attrition := map[game.ForceID]*engine.Attrition{}
+	captured := false
+	for _, e := range res.Events {
+		switch e := e.(type) {
+		case *engine.SupplyTraced:
+			supply[e.Force] = e
+		case *engine.Attrition:
+			attrition[e.Force] = e
+		case *engine.CityCaptured:
+			captured = captured || e.By == n || e.From == n
+		case *engine.GarrisonKilled, *engine.Surrender:
+			captured = true
+		}
+	}
+	besieging := map[game.ForceID]bool{}
+	for _, s := range fc.Sieges {
+		for _, id := range s.Forces {
+			besieging[id] = true
+		}
+	}
+	for _, ff := range fc.Forces {
+		where := fmt.Sprintf("%s %s %s", where, n, ff.ID)
+		if touched[ff.ID] || len(ff.Contacts) > 0 || besieging[ff.ID] || ff.Aboard != "" {
+			c.skipped++
+			continue
+		}
+		c.compared++
+		real, ok := res.State.Force(ff.ID)
+		if gone := ff.Disbanded != ""; gone == ok {
+			t.Errorf("%s: forecast disbanded %q, resolution keeps it: %v", where, ff.Disbanded, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if real.At != ff.End {
+			t.Errorf("%s: forecast ends in %s, the turn ends it in %s (stopped %q)", where, ff.End, real.At, ff.Stopped)
+		}
+		st := supply[ff.ID]
+		if st != nil && !ff.SupplyAtRisk && st.Supplied != ff.Supplied {
+			t.Errorf("%s: forecast supplied %v, the turn %v (%s)", where, ff.Supplied, st.Supplied, st.Reason)
+		}
+		if a := attrition[ff.ID]; a != nil && !ff.SupplyAtRisk {
+			for _, l := range a.Losses {
+				i := slices.IndexFunc(ff.Attrition, func(o engine.LossOdds) bool {
+					return o.Arm == l.Arm && o.Grade == l.Grade && o.Gun == l.Gun && o.Before == l.Before
+				})
+				if i < 0 {
+					t.Errorf("%s: the turn's attrition %+v is not in the forecast %+v", where, l, ff.Attrition)
+					continue
+				}
+				if o := ff.Attrition[i]; l.Lost < o.Min || l.Lost > o.Max {
+					t.Errorf("%s: the turn lost %d, the forecast %d–%d", where, l.Lost, o.Min, o.Max)
+				}
+			}
+		} else if !ff.Supplied && !ff.SupplyAtRisk {
+			for _, o := range ff.Attrition {
+				if o.Min > 0 {
+					t.Errorf("%s: forecast loses at least %d %v to attrition, the turn none", where, o.Min, o)
+				}
+			}
+		}
+	}
+	for _, fl := range fc.Fleets {
+		if touched[fl.ID] || len(fl.Contacts) > 0 {
+			c.skipped++
+			continue
+		}
+		c.compared++
+		if real, ok := res.State.Force(fl.ID); ok && real.At != fl.End {
+			t.Errorf("%s %s fleet %s: forecast ends in %s, the turn in %s", where, n, fl.ID, fl.End, real.At)
+		}
+	}
+	if !captured {
+		after := 0
+		for _, c := range res.State.Cities {
+			if c.Controller == n {
+				after += c.Treasury
+			}
+		}
+		if after != fc.After {
+			t.Errorf("%s %s: forecast leaves %d crowns, the turn %d", where, n, fc.After, after)
+		}
+	}
+}
+
+// enough fails a property test that compared too few forces to mean much.
+func enough(t *testing.T, c tally, least int) {
+	t.Helper()
+	t.Logf("compared %d forces and fleets, skipped %d that met foreign forces", c.compared, c.skipped)
+	if c.compared < least {
+		t.Errorf("compared only %d forces (skipped %d): the property is hardly tested", c.compared, c.skipped)
+	}
+}
+
+// TestForecastEqualsResolution is the property over generated
+// games (engine/enginegen), both editions, 24 seeds: for a turn in which no
+// foreign force interferes with a force, the forecast's end position,
+// supply and attrition are the resolved turn's, and so are the crowns.
 func TestForecastEqualsResolution(t *testing.T) {
 	t.Parallel()
-	compared, skipped := 0, 0
+	var c tally
 	for seed := uint64(1); seed <= seeds; seed++ {
 		rules := ruleset.SYW1752()
 		if seed%2 == 0 {
@@ -71,100 +181,44 @@ func TestForecastEqualsResolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			touched := interfered(t, res.Events, n)
-			supply := map[game.ForceID]*engine.SupplyTraced{}
-			attrition := map[game.ForceID]*engine.Attrition{}
-			captured := false
-			for _, e := range res.Events {
-				switch e := e.(type) {
-				case *engine.SupplyTraced:
-					supply[e.Force] = e
-				case *engine.Attrition:
-					attrition[e.Force] = e
-				case *engine.CityCaptured:
-					captured = captured || e.By == n || e.From == n
-				case *engine.GarrisonKilled, *engine.Surrender:
-					captured = true
+			sameAsResolved(t, fmt.Sprintf("seed %d %s", seed, rules.ID), fc, res, n, &c)
+		}
+	}
+	enough(t, c, 300)
+}
+
+// TestForecastEqualsResolutionDemo is the property over the demo's game:
+// the default scenario's game-year, its year-end included, as the demo's
+// scripted players play it (internal/gamecheck), both editions, two seeds, every nation's sheet forecast
+// from its view and compared with the turn resolved from all of them.
+// Turns with referee rulings are left out (a forecast does not know them).
+func TestForecastEqualsResolutionDemo(t *testing.T) {
+	t.Parallel()
+	var c tally
+	for _, ed := range ruleset.IDs() {
+		for seed := uint64(1); seed <= 2; seed++ {
+			s := gamecheck.Setup{Game: gamecheck.Demo, Edition: ed, Model: ruleset.BattleModels[0], Seed: seed}
+			err := gamecheck.Play(s, gamecheck.Hooks{Each: func(tn *gamecheck.Turn) error {
+				if len(tn.Rulings) > 0 {
+					return nil
 				}
-			}
-			besieging := map[game.ForceID]bool{}
-			for _, s := range fc.Sieges {
-				for _, id := range s.Forces {
-					besieging[id] = true
-				}
-			}
-			for _, ff := range fc.Forces {
-				where := fmt.Sprintf("seed %d %s %s %s", seed, rules.ID, n, ff.ID)
-				if touched[ff.ID] || len(ff.Contacts) > 0 || besieging[ff.ID] || ff.Aboard != "" {
-					skipped++
-					continue
-				}
-				compared++
-				real, ok := res.State.Force(ff.ID)
-				if gone := ff.Disbanded != ""; gone == ok {
-					t.Errorf("%s: forecast disbanded %q, resolution keeps it: %v", where, ff.Disbanded, ok)
-					continue
-				}
-				if !ok {
-					continue
-				}
-				if real.At != ff.End {
-					t.Errorf("%s: forecast ends in %s, the turn ends it in %s (stopped %q)", where, ff.End, real.At, ff.Stopped)
-				}
-				if st := supply[ff.ID]; st != nil && !ff.SupplyAtRisk && st.Supplied != ff.Supplied {
-					t.Errorf("%s: forecast supplied %v, the turn %v (%s)", where, ff.Supplied, st.Supplied, st.Reason)
-				}
-				if st := supply[ff.ID]; st != nil && ff.SupplyAtRisk && st.Supplied != ff.Supplied {
-					continue // a foreign force blocked the line, as the forecast warned
-				}
-				if a := attrition[ff.ID]; a != nil && !ff.SupplyAtRisk {
-					for _, l := range a.Losses {
-						i := slices.IndexFunc(ff.Attrition, func(o engine.LossOdds) bool {
-							return o.Arm == l.Arm && o.Grade == l.Grade && o.Gun == l.Gun && o.Before == l.Before
-						})
-						if i < 0 {
-							t.Errorf("%s: the turn's attrition %+v is not in the forecast %+v", where, l, ff.Attrition)
-							continue
-						}
-						if o := ff.Attrition[i]; l.Lost < o.Min || l.Lost > o.Max {
-							t.Errorf("%s: the turn lost %d, the forecast %d–%d", where, l.Lost, o.Min, o.Max)
-						}
+				res := &engine.Result{State: tn.After, Events: tn.Events}
+				for _, o := range tn.Orders {
+					v := engine.View(tn.Map, tn.Rules, tn.Before, o.Nation)
+					fc, err := forecast.Make(forecast.Input{Map: tn.Map, Rules: tn.Rules, View: v, Orders: o})
+					if err != nil {
+						return err
 					}
-				} else if !ff.Supplied && !ff.SupplyAtRisk {
-					for _, o := range ff.Attrition {
-						if o.Min > 0 {
-							t.Errorf("%s: forecast loses at least %d %v to attrition, the turn none", where, o.Min, o)
-						}
-					}
+					sameAsResolved(t, fmt.Sprintf("%s turn %d", s, tn.Before.Turn), fc, res, o.Nation, &c)
 				}
-			}
-			for _, fl := range fc.Fleets {
-				if touched[fl.ID] || len(fl.Contacts) > 0 {
-					skipped++
-					continue
-				}
-				compared++
-				if real, ok := res.State.Force(fl.ID); ok && real.At != fl.End {
-					t.Errorf("seed %d %s fleet %s: forecast ends in %s, the turn in %s", seed, n, fl.ID, fl.End, real.At)
-				}
-			}
-			if !captured {
-				after := 0
-				for _, c := range res.State.Cities {
-					if c.Controller == n {
-						after += c.Treasury
-					}
-				}
-				if after != fc.After {
-					t.Errorf("seed %d %s: forecast leaves %d crowns, the turn %d", seed, n, fc.After, after)
-				}
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
-	t.Logf("compared %d forces and fleets, skipped %d that met foreign forces", compared, skipped)
-	if compared < 3*skipped/2 && compared < 200 {
-		t.Errorf("compared only %d forces (skipped %d): the property is hardly tested", compared, skipped)
-	}
+	enough(t, c, 50)
 }
 
 // TestForecastKeepsTheFog: the forecast is made from the nation's view
