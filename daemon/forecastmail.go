@@ -56,6 +56,9 @@ func (g *Game) withForecast(ctx context.Context, out *outcome, msg outbox.Messag
 		return msg
 	}
 	msg.Text += fc.Text(g.Map)
+	if !fc.HasMoves() {
+		return msg // a map without moves shows nothing the report does not
+	}
 	pdf, err := fc.PictureBytes(g.Map, g.Rules)
 	if err != nil {
 		g.Log.Warn("no forecast map for the answer", "nation", nation, "turn", st.Turn, "err", err)

@@ -270,6 +270,23 @@ func Make(in Input) (*Forecast, error) {
 	return fc, nil
 }
 
+// HasMoves reports whether the forecast has a move to draw: a march, a
+// voyage or a landing. Without one its map would show nothing the
+// nation's report does not.
+func (fc *Forecast) HasMoves() bool {
+	for _, ff := range fc.Forces {
+		if len(ff.Path) > 0 || !ff.Landed.IsZero() {
+			return true
+		}
+	}
+	for _, fl := range fc.Fleets {
+		if len(fl.Path) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // builder gathers a forecast from the resolved events.
 type builder struct {
 	in      Input
@@ -546,11 +563,10 @@ func (b *builder) contacts() {
 			if f.At != p || f.Aboard != "" || !b.hostile(v.Nation, f.Nation) {
 				continue
 			}
-			if fleet != (f.Ships != "") && p.IsSea() == fleet {
+			// Armies meet armies, fleets fleets: a fleet in port is no
+			// army in the hex.
+			if isFleet := f.Ships != ""; isFleet != fleet {
 				continue
-			}
-			if !fleet && f.Ships != "" && !p.IsSea() && f.Size == "" {
-				continue // a fleet in port meets no army
 			}
 			out = append(out, Contact{At: p, Force: f.ID, Nation: f.Nation, Size: f.Size, Ships: f.Ships})
 		}

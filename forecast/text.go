@@ -23,16 +23,25 @@ func (fc *Forecast) Text(m *hexmap.Map) string {
 		writeWrapped(&b, indent, fmt.Sprintf(format, a...))
 	}
 	b.WriteString("\n== Forecast ==\n\n")
-	w(0, "What these orders would do in %s by the rules the turn is resolved with, worked out on what you know of the game, as if no foreign force moved. Other nations' orders and the dice can change it: where they decide, the odds are given.", fc.Label)
+	if fc.YearEnd {
+		w(0, "What these orders would do in %s by the rules the turn is resolved with, worked out on what you know of the game. Other nations' orders can change it.", fc.Label)
+	} else {
+		w(0, "What these orders would do in %s by the rules the turn is resolved with, worked out on what you know of the game, as if no foreign force moved. Other nations' orders and the dice can change it: where they decide, the odds are given.", fc.Label)
+	}
 	b.WriteString("\n")
 	if len(fc.Forces) == 0 && len(fc.Fleets) == 0 {
 		w(0, "You have no forces.")
 	}
 	for _, ff := range fc.Forces {
+		if fc.YearEnd && ff.Disbanded == "" && !ff.New {
+			continue // no movement at the year-end: only what leaves or comes
+		}
 		fc.forceText(&b, m, ff)
 	}
 	for _, fl := range fc.Fleets {
-		fc.fleetText(&b, m, fl)
+		if !fc.YearEnd {
+			fc.fleetText(&b, m, fl)
+		}
 	}
 	for _, sf := range fc.Sieges {
 		fc.siegeText(&b, m, sf)

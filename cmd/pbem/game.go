@@ -170,6 +170,11 @@ func printForecast(e *env, g *daemon.Game, st *engine.State, r *parser.Report, p
 	if err != nil {
 		return failed(e, err)
 	}
+	fmt.Fprint(e.stdout, fc.Text(g.Map))
+	if !fc.HasMoves() {
+		fmt.Fprintf(e.stdout, "\nNo moves: no map written to %s.\n", path)
+		return exitOK
+	}
 	pdf, err := fc.PictureBytes(g.Map, g.Rules)
 	if err != nil {
 		return failed(e, err)
@@ -178,7 +183,6 @@ func printForecast(e *env, g *daemon.Game, st *engine.State, r *parser.Report, p
 		e.errorf("check: cannot write the forecast's map: %v", err)
 		return exitFailure
 	}
-	fmt.Fprint(e.stdout, fc.Text(g.Map))
 	fmt.Fprintf(e.stdout, "\nThe map of these moves is in %s.\n", path)
 	return exitOK
 }
