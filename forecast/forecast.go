@@ -190,8 +190,8 @@ type SiegeForecast struct {
 	HeavyGuns int
 	Breach    []float64
 	Surrender float64
-	// Assault is set for an ASSAULT order: its odds when the garrison is
-	// known, else nil with AssaultUnknown set.
+	// Assault are the assault table's odds for an ASSAULT order
+	// (AssaultOrdered) when the garrison is known exactly; nil otherwise.
 	Assault        []engine.OutcomeOdds
 	AssaultOrdered bool
 	AssaultPV      int
@@ -294,8 +294,8 @@ type builder struct {
 	hostile func(a, b game.NationID) bool
 	forces  map[game.ForceID]*ForceForecast
 	fleets  map[game.ForceID]*FleetForecast
-	// start are the forces as the turn begins, after organisation (split
-	// ones added as the events name them).
+	// start are the nation's forces as the movement step finds them:
+	// organised as the sheet says (new ones from SPLIT included).
 	start []game.Force
 }
 
@@ -323,10 +323,7 @@ func (b *builder) read(res *engine.Result) {
 			ff.MP, ff.MA, ff.Stopped = e.MP, e.MA, e.Stopped
 			from := e.From
 			ff.Start = game.AtHex(e.From)
-			var f *game.Force
-			if x := b.startForce(e.Force); x != nil {
-				f = x
-			}
+			f := b.startForce(e.Force)
 			spent := 0
 			for _, h := range e.Path {
 				cost := 0
