@@ -1,28 +1,34 @@
 package daemon
 
 import (
+	"flag"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// exampleSheet is docs/orders.md's example sheet for Eisenmark, turn 1,
-// with the test game's password.
-const exampleSheet = `Sire, here are the orders for April.
+// forecastMapOut, when set, is where TestForecastInTheAnswer writes the
+// map attached to its answer: docs/forecast-example.png is drawn from it.
+var forecastMapOut = flag.String("forecast-map", "", "write the forecast map of TestForecastInTheAnswer's answer to this file")
 
-GAME syw
-NATION eisenmark
-PASSWORD demo-eisenmark
-TURN 1
-%s
-SPLIT E1 AS E4 24 C infantry
-GARRISON E4 Konigsfeld
-MOVE E1 TO Dresna
-STANCE E1 ATTACK
-BESIEGE E1 Dresna
-SAIL E3 S2 Danzburg
-EMBARK E2 ON E3
-END
-`
+// exampleSheet is the first sheet under "Example sheets" in docs/orders.md,
+// with the test game's password and line (a FORECAST line, or none) after
+// TURN.
+func exampleSheet(t *testing.T, line string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/orders.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(string(doc), "## Example sheets")
+	m := regexp.MustCompile("(?s)```sheet\n(.*?)```").FindSubmatch(doc[max(at, 0):])
+	if at < 0 || m == nil {
+		t.Fatal("docs/orders.md has no example sheet")
+	}
+	sheet := strings.Replace(string(m[1]), "PASSWORD tobacco", "PASSWORD demo-eisenmark", 1)
+	return strings.Replace(sheet, "TURN 1\n", "TURN 1\n"+line+"\n", 1)
+}
 
 const forecastPDF = "forecast-turn-1.pdf"
 
@@ -34,7 +40,7 @@ const forecastPDF = "forecast-turn-1.pdf"
 func TestForecastInTheAnswer(t *testing.T) {
 	h := newHarness(t, nil)
 	send := func(line string) string {
-		id := h.send("eisenmark@pbem.localhost", "orders", strings.Replace(exampleSheet, "%s", line, 1))
+		id := h.send("eisenmark@pbem.localhost", "orders", exampleSheet(t, line))
 		ack, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", replyTo(id))
 		if ack == "" {
 			t.Fatal("no answer to the sheet")
@@ -48,8 +54,14 @@ func TestForecastInTheAnswer(t *testing.T) {
 			t.Errorf("the answer lacks %q:\n%s", want, text)
 		}
 	}
-	if pdf := attachments(t, ack)[forecastPDF]; !strings.HasPrefix(string(pdf), "%PDF") || len(pdf) > 300<<10 {
+	pdf := attachments(t, ack)[forecastPDF]
+	if !strings.HasPrefix(string(pdf), "%PDF") || len(pdf) > 300<<10 {
 		t.Errorf("the answer's map %s is %d bytes, want a PDF of at most 300 KB", forecastPDF, len(pdf))
+	}
+	if *forecastMapOut != "" {
+		if err := os.WriteFile(*forecastMapOut, pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !strings.Contains(text, "0 errors") {
 		t.Errorf("the example sheet has errors:\n%s", text)
