@@ -266,7 +266,7 @@ func Make(in Input) (*Forecast, error) {
 	b.ends(res.State)
 	b.contacts()
 	b.sieges(orders)
-	b.finish()
+	b.finish(orders)
 	return fc, nil
 }
 
@@ -724,8 +724,37 @@ func (b *builder) sieges(orders engine.Orders) {
 	}
 }
 
-// finish sorts the forces and fleets by ID.
-func (b *builder) finish() {
+// finish sorts the forces and fleets by ID, and leaves out what the
+// engine said only because the forecast's state has no foreign force: a
+// capture of, or a siege order refused before, a city where the view shows
+// a known garrison (the siege section tells what it faces).
+func (b *builder) finish(orders engine.Orders) {
+	held := map[string]bool{}
+	for _, sf := range b.fc.Sieges {
+		if len(sf.Garrison) > 0 {
+			held[sf.City] = true
+		}
+	}
+	for _, f := range b.in.View.Foreign {
+		if f.Aboard == "" && f.Ships == "" && !f.At.IsSea() && b.hostile(b.fc.Nation, f.Nation) {
+			if c, ok := b.in.Map.CityAt(f.At.Hex); ok {
+				held[c.Name] = true
+			}
+		}
+	}
+	lines := map[int]bool{}
+	for _, o := range orders.List {
+		switch o := o.(type) {
+		case engine.Besiege:
+			lines[o.Line] = lines[o.Line] || held[o.City]
+		case engine.Assault:
+			lines[o.Line] = lines[o.Line] || held[o.City]
+		case engine.Bombard:
+			lines[o.Line] = lines[o.Line] || held[o.City]
+		}
+	}
+	b.fc.Ignored = slices.DeleteFunc(b.fc.Ignored, func(ig Ignored) bool { return ig.Line > 0 && lines[ig.Line] })
+	b.fc.Captures = slices.DeleteFunc(b.fc.Captures, func(c string) bool { return held[c] })
 	for _, ff := range b.forces {
 		b.fc.Forces = append(b.fc.Forces, *ff)
 	}

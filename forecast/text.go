@@ -134,9 +134,9 @@ func (fc *Forecast) forceText(b *strings.Builder, m *hexmap.Map, ff ForceForecas
 				w(4, "Attrition if so: %s.", attritionText(ff.Attrition))
 			}
 		case ff.Supplied && ff.SupplyAtRisk:
-			w(4, "Supply: from %s — but foreign forces you know of stand near the line and block it if they are as strong as their size allows (%d or more infantry and cavalry block a hex and the hexes next to it).", supplySource(ff), fc.Blocking)
+			w(4, "Supply: from %s — a line foreign forces you know of could cut, if they are %d or more strong.", supplySource(ff), fc.Blocking)
 			if len(ff.Attrition) > 0 {
-				w(4, "Attrition if so: %s.", attritionText(ff.Attrition))
+				w(4, "Attrition if cut: %s.", attritionText(ff.Attrition))
 			}
 		case ff.Supplied:
 			w(4, "Supply: supplied from %s.", supplySource(ff))
