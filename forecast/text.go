@@ -124,7 +124,7 @@ func (fc *Forecast) forceText(b *strings.Builder, m *hexmap.Map, ff ForceForecas
 			w(4, "Landing against %s at %s: it needs %d:1 in infantry, cavalry and gunners over the defenders' (each of your warships there counting as %d infantry), or the troops stay aboard.", foreign(m, c), place(m, c.At), fc.LandingOdds, fc.WarshipAsInfantry)
 			continue
 		}
-		w(4, "Contact likely in %s: %s stands there. The battle, if one is fought, is decided by the stances and the dice; this forecast goes on as if it were not.", place(m, c.At), foreign(m, c))
+		w(4, "Contact likely in %s: %s stands there. Meeting it stops the march there — a battle, a standoff or an overrun, as the stances and the dice decide; the rest of this forecast is as if it were not met.", place(m, c.At), foreign(m, c))
 	}
 	if ff.NeedsSupply && !fc.YearEnd {
 		switch {
