@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/enginegen"
 	"github.com/syw-pbem/pbem/forecast"
 	"github.com/syw-pbem/pbem/parser"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // BenchmarkForecastReply is the cost the forecast adds to the answer to a
@@ -84,4 +86,24 @@ func reportCPU(b *testing.B, start time.Duration) {
 	if b.N > 0 {
 		b.ReportMetric(float64(processCPU()-start)/float64(b.N)/1e6, "cpu-ms/op")
 	}
+}
+
+// BenchmarkForecastText40 is the forecast's text for one nation of a
+// generated game of 40 nations with 100 forces each on a 200×200 map (the
+// size internal/gamecheck plays): the view holds 4,000 foreign forces.
+func BenchmarkForecastText40(b *testing.B) {
+	g := enginegen.New(1, 200, 200, 40, 100)
+	rules := ruleset.SYW1752()
+	n := g.Map.Nations[0].ID
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		v := engine.View(g.Map, rules, g.State, n)
+		fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: rules, View: v, Orders: ordersOf(g.Orders, n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = fc.Text(g.Map)
+	}
+	reportCPU(b, cpu)
 }

@@ -516,8 +516,22 @@ func (b *builder) unsuppliedWithForeign(orders engine.Orders, most bool) []game.
 		}
 		return 0
 	}
+	// A line is at most the longer range in MP, each hex costing 1 MP at
+	// least, and a blocker blocks its hex and those next to it: a land
+	// force farther than that from every force of the nation cuts no line
+	// (fleets, which cut lines at sea, all count).
+	reach := max(b.in.Rules.Supply.RangeMP, b.in.Rules.Supply.GrenzerRangeMP) + 1
+	var own []game.Hex
+	for _, f := range st.Forces {
+		if !f.At.IsSea() {
+			own = append(own, f.At.Hex)
+		}
+	}
+	near := func(p game.Place) bool {
+		return p.IsSea() || slices.ContainsFunc(own, func(h game.Hex) bool { return hexmap.Distance(h, p.Hex) <= reach })
+	}
 	for _, ff := range v.Foreign {
-		if ff.Aboard != "" || !b.hostile(v.Nation, ff.Nation) {
+		if ff.Aboard != "" || !b.hostile(v.Nation, ff.Nation) || ff.Ships == "" && !near(ff.At) {
 			continue
 		}
 		f := game.Force{ID: ff.ID, Nation: ff.Nation, At: ff.At}
