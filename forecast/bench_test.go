@@ -107,3 +107,29 @@ func BenchmarkForecastText40(b *testing.B) {
 	}
 	reportCPU(b, cpu)
 }
+
+// BenchmarkForecastReply40 is the forecast with its map for one nation of
+// the 40-nation game (see BenchmarkForecastText40).
+func BenchmarkForecastReply40(b *testing.B) {
+	g := enginegen.New(1, 200, 200, 40, 100)
+	rules := ruleset.SYW1752()
+	n := g.Map.Nations[0].ID
+	b.ReportAllocs()
+	size := 0
+	cpu := processCPU()
+	for b.Loop() {
+		v := engine.View(g.Map, rules, g.State, n)
+		fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: rules, View: v, Orders: ordersOf(g.Orders, n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		text := fc.Text(g.Map)
+		pdf, err := fc.PictureBytes(g.Map, rules)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(text) + len(pdf)
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(size), "reply-bytes")
+}

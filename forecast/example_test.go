@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/engine/enginegen"
 	"github.com/syw-pbem/pbem/forecast"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/parser"
@@ -169,5 +170,30 @@ func TestYearEndSheet(t *testing.T) {
 		t.Errorf("no crowns in the year-end forecast:\n%s", text)
 	} else {
 		t.Log(text)
+	}
+}
+
+// TestMapSizeOnABigGame: the map stays within the 300 KB on the
+// biggest game the project plays (40 nations of 100 forces on 200×200
+// hexes, engine/enginegen): its theatre is cut to a page's worth of hexes
+// and the counters outside it are left out.
+func TestMapSizeOnABigGame(t *testing.T) {
+	t.Parallel()
+	g := enginegen.New(1, 200, 200, 40, 100)
+	rules := ruleset.SYW1752()
+	for _, k := range []int{0, 7, 39} {
+		n := g.Map.Nations[k].ID
+		v := engine.View(g.Map, rules, g.State, n)
+		fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: rules, View: v, Orders: ordersOf(g.Orders, n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdf, err := fc.PictureBytes(g.Map, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pdf)+len(fc.Text(g.Map)) > 300<<10 {
+			t.Errorf("%s: the forecast is %d bytes with its map, over 300 KB", n, len(pdf)+len(fc.Text(g.Map)))
+		}
 	}
 }

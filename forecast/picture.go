@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -76,8 +78,29 @@ func (fc *Forecast) Picture(w io.Writer, m *hexmap.Map, rules *ruleset.Ruleset) 
 	}
 	paths, focus := fc.paths()
 	win := theatre(m, focus)
+	if !win.IsZero() {
+		// Counters outside the window would be drawn and clipped: leave
+		// them out of the PDF (fleets at sea, few, all stay).
+		markers = slices.DeleteFunc(markers, func(mk mapdraw.Marker) bool {
+			h := mk.At.Hex
+			return !mk.At.IsSea() && (h.Col < win.Min.Col-1 || h.Col > win.Max.Col+1 || h.Row < win.Min.Row-1 || h.Row > win.Max.Row+1)
+		})
+	}
 	region := mapdraw.Rect{X: 10, Y: 18, W: pw - 20, H: ph - 18 - 19}
+	// Where hexes come out under 5 mm (a wide theatre), hex numbers and
+	// terrain marks would be barely readable ink that swells the PDF past
+	// its 300 KB: leave them out, as the reports' map pages do for small
+	// hexes (the text names every hex of a path).
+	var hide mapdraw.Layer
+	cols, rows := m.Cols, m.Rows
+	if !win.IsZero() {
+		cols, rows = win.Max.Col-win.Min.Col+1, win.Max.Row-win.Min.Row+1
+	}
+	if r := math.Min(region.W/(1.5*float64(cols)+0.5), region.H/(1.7320508*float64(rows)+0.87)); r < 5 {
+		hide = mapdraw.LayerHexNumbers | mapdraw.LayerTerrainSymbols
+	}
 	mapdraw.Draw(pdf, m, &mapdraw.Options{
+		Hide:    hide,
 		Region:  region,
 		Window:  win,
 		Cities:  cities,
@@ -170,8 +193,10 @@ func (fc *Forecast) paths() ([]mapdraw.Path, []game.Hex) {
 }
 
 // theatre is the window of hexes the picture shows: the focus hexes' box
-// widened by two hexes, at least 13 × 9, within the map; the whole map
-// when the box covers most of it.
+// widened by two hexes, at least 13 × 9 and at most 40 × 28 (on one A4
+// page a hex stays about 4.5 mm across: a wider box is centred on the
+// focus's middle hexes, the median, and what lies outside is cut), within
+// the map; the whole map when the box covers most of it.
 func theatre(m *hexmap.Map, focus []game.Hex) mapdraw.HexWindow {
 	if len(focus) == 0 {
 		return mapdraw.HexWindow{}
@@ -181,7 +206,21 @@ func theatre(m *hexmap.Map, focus []game.Hex) mapdraw.HexWindow {
 		lo.Col, lo.Row = min(lo.Col, h.Col), min(lo.Row, h.Row)
 		hi.Col, hi.Row = max(hi.Col, h.Col), max(hi.Row, h.Row)
 	}
-	const minCols, minRows = 13, 9
+	const minCols, minRows, maxCols, maxRows = 13, 9, 40, 28
+	cap := func(a, b, limit int, of func(game.Hex) int) (int, int) {
+		if b-a+1+4 <= limit {
+			return a, b
+		}
+		vals := make([]int, len(focus))
+		for i, h := range focus {
+			vals[i] = of(h)
+		}
+		slices.Sort(vals)
+		mid := vals[len(vals)/2]
+		return mid - (limit-4)/2, mid - (limit-4)/2 + limit - 5
+	}
+	lo.Col, hi.Col = cap(lo.Col, hi.Col, maxCols, func(h game.Hex) int { return h.Col })
+	lo.Row, hi.Row = cap(lo.Row, hi.Row, maxRows, func(h game.Hex) int { return h.Row })
 	grow := func(a, b, least, limit int) (int, int) {
 		a, b = a-2, b+2
 		for b-a+1 < least {
