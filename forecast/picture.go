@@ -77,7 +77,8 @@ func (fc *Forecast) Picture(w io.Writer, m *hexmap.Map, rules *ruleset.Ruleset) 
 		markers = append(markers, mk)
 	}
 	paths, focus := fc.paths()
-	win := theatre(m, focus)
+	region := mapdraw.Rect{X: 10, Y: 18, W: pw - 20, H: ph - 18 - 19}
+	win := fitWindow(m, theatre(m, focus), region)
 	if !win.IsZero() {
 		// Counters outside the window would be drawn and clipped: leave
 		// them out of the PDF (fleets at sea, few, all stay).
@@ -86,7 +87,6 @@ func (fc *Forecast) Picture(w io.Writer, m *hexmap.Map, rules *ruleset.Ruleset) 
 			return !mk.At.IsSea() && (h.Col < win.Min.Col-1 || h.Col > win.Max.Col+1 || h.Row < win.Min.Row-1 || h.Row > win.Max.Row+1)
 		})
 	}
-	region := mapdraw.Rect{X: 10, Y: 18, W: pw - 20, H: ph - 18 - 19}
 	// Where hexes come out under 5 mm (a wide theatre), hex numbers and
 	// terrain marks would be barely readable ink that swells the PDF past
 	// its 300 KB: leave them out, as the reports' map pages do for small
@@ -242,6 +242,46 @@ func theatre(m *hexmap.Map, focus []game.Hex) mapdraw.HexWindow {
 		return mapdraw.HexWindow{}
 	}
 	return mapdraw.HexWindow{Min: lo, Max: hi}
+}
+
+// fitWindow widens a window to the region's shape, as the map drawing
+// fills the region with it (mapdraw's window projection), so that the
+// window holds every hex the page shows and the counters kept for it are
+// all those shown.
+func fitWindow(m *hexmap.Map, win mapdraw.HexWindow, region mapdraw.Rect) mapdraw.HexWindow {
+	if win.IsZero() {
+		return win
+	}
+	const sqrt3 = 1.7320508075688772
+	cols, rows := win.Max.Col-win.Min.Col+1, win.Max.Row-win.Min.Row+1
+	w := 1.5*float64(cols-1) + 2
+	h := sqrt3*float64(rows-1) + 1.5*sqrt3
+	aspect := region.W / region.H
+	widen := func(lo, hi, want, limit int) (int, int) {
+		extra := want - (hi - lo + 1)
+		if extra <= 0 {
+			return lo, hi
+		}
+		lo -= extra / 2
+		hi += extra - extra/2
+		if lo < 1 {
+			hi += 1 - lo
+			lo = 1
+		}
+		if hi > limit {
+			lo -= hi - limit
+			hi = limit
+		}
+		return max(lo, 1), hi
+	}
+	if w/h < aspect {
+		want := int(math.Ceil((aspect*h-2)/1.5)) + 1
+		win.Min.Col, win.Max.Col = widen(win.Min.Col, win.Max.Col, want, m.Cols)
+	} else {
+		want := int(math.Ceil((w/aspect-1.5*sqrt3)/sqrt3)) + 1
+		win.Min.Row, win.Max.Row = widen(win.Min.Row, win.Max.Row, want, m.Rows)
+	}
+	return win
 }
 
 // sizeLetter is the counter's size letter: "S", "L", "H".
