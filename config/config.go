@@ -167,8 +167,8 @@ type Game struct {
 	// engine's rules on its own view, as if no foreign force moved — with a
 	// one-page PDF map of the planned paths: "on" or "off". A nation's
 	// FORECAST ON or FORECAST OFF line overrides it for its own answers.
-	// Default "off": the map costs about 50 ms of CPU an answer, which cuts
-	// a burst of sheets' throughput tenfold (docs/forecast.md).
+	// Default "off": an answer with its map costs about 60 ms of CPU, which
+	// takes a burst of sheets well below the intake's goal (docs/forecast.md).
 	Forecast string `yaml:"forecast"`
 
 	// RequireDKIM makes an order mail count only if it carries a DKIM
