@@ -162,6 +162,15 @@ type Game struct {
 	// waits for ever. Default 48.
 	BattleWaitHours int `yaml:"battle_wait_hours"`
 
+	// Forecast is whether the answer to an order sheet carries the
+	// forecast of the nation's turn — what its orders would do by the
+	// engine's rules on its own view, as if no foreign force moved — with a
+	// one-page PDF map of the planned paths: "on" or "off". A nation's
+	// FORECAST ON or FORECAST OFF line overrides it for its own answers.
+	// Default "off": an answer with its map costs about 60 ms of CPU, which
+	// takes a burst of sheets well below the intake's goal (docs/forecast.md).
+	Forecast string `yaml:"forecast"`
+
 	// RequireDKIM makes an order mail count only if it carries a DKIM
 	// signature of its From domain that verifies (a second factor beside
 	// the password). Default false.
@@ -181,6 +190,12 @@ type Game struct {
 const (
 	AfterVictoryEnd    = "end"     // the game is over once a nation has won
 	AfterVictoryPlayOn = "play-on" // the referee plays on after a victory
+)
+
+// The values of game.forecast.
+const (
+	ForecastOn  = "on"  // answers to sheets carry the forecast and its map
+	ForecastOff = "off" // they do not, unless a nation's sheet says FORECAST ON
 )
 
 // The values of game.after_outage.
@@ -394,6 +409,7 @@ func Default() *Config {
 			Battles:         "auto",
 			BattleWaitHours: 48,
 			AfterVictory:    AfterVictoryEnd,
+			Forecast:        ForecastOff,
 
 			AfterOutage:       AfterOutageWait,
 			AfterEarlyResolve: AfterEarlyKeepSchedule,

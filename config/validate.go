@@ -128,6 +128,9 @@ func (v *validator) game() {
 	if g.Battles != "auto" && g.Battles != "table" {
 		v.add("game.battles", "%q is not a way to fight battles; write auto (the engine's model) or table (the referee's table)", g.Battles)
 	}
+	if g.Forecast != ForecastOn && g.Forecast != ForecastOff {
+		v.add("game.forecast", "%q is not a choice; write on (answers to sheets carry the forecast of the turn and its map) or off", g.Forecast)
+	}
 	if g.AfterOutage != AfterOutageWait && g.AfterOutage != AfterOutageResolve {
 		v.add("game.after_outage", "%q is not a choice; write wait (a held turn waits for the referee) or resolve (it resolves once the mail works again)", g.AfterOutage)
 	}

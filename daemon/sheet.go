@@ -190,7 +190,8 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 			return nil
 		}
 	}
-	out.msgs = append(out.msgs, g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply))
+	ack := g.reply(m, ex, []string{g.registered(nation)}, MailAck, string(nation), st.Turn, subject, reply)
+	out.msgs = append(out.msgs, g.withForecast(ctx, &out, ack, m, st, nation, report, late)) // forecastmail.go
 	return out, nil
 }
 

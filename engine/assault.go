@@ -16,22 +16,7 @@ import (
 // gunners at half, generals at full ("Both sides may count half the PV of
 // artillery or crew, and the full value of any generals present").
 func (t *turn) assaultPV(troops []game.Troops, guns []game.Guns, generals int) int {
-	pv := t.r.PointValues
-	full, half := 0, 0
-	for _, tr := range troops {
-		switch {
-		case tr.Arm == game.Gunners:
-			half += tr.Count * pv.Figure(tr.Arm, tr.Grade)
-		case tr.Arm.IsCavalry():
-			full += tr.Count * pv.Figure(game.LineInfantry, tr.Grade)
-		default:
-			full += tr.Count * pv.Figure(tr.Arm, tr.Grade)
-		}
-	}
-	for _, g := range guns {
-		half += g.Count * pv.Gun(g.Kind)
-	}
-	return full + half/2 + generals*pv.Leader()
+	return AssaultPV(t.r, troops, guns, generals)
 }
 
 // spread shares n among counts in proportion, largest remainders first

@@ -79,6 +79,10 @@ type Report struct {
 	// orders for the turn (the daemon marks the sheet final when it has no
 	// errors).
 	Final bool
+	// Forecast is the sheet's FORECAST line: "on", "off", or "" when it
+	// has none (the nation's earlier choice, or the game's default,
+	// stands).
+	Forecast string `json:",omitempty"`
 	// Accepted lists every accepted statement in sheet order, with
 	// Annotations (by index into Accepted) saying what the checker worked
 	// out: a route, a new force's ID, a request's token.
@@ -329,6 +333,11 @@ func (r *Report) accept(st Statement, annot string) {
 		r.PasswordChange = st.Password
 	case st.Final != nil:
 		r.Final = true
+	case st.Forecast != nil:
+		r.Forecast = "off"
+		if st.Forecast.On {
+			r.Forecast = "on"
+		}
 	}
 }
 
@@ -339,6 +348,7 @@ func (r *Report) finish() {
 		r.Treaties, r.Attestations, r.Lifts, r.Requests, r.PasswordChange = nil, nil, nil, nil, nil
 		r.Carried, r.Withdrawn, r.Lapsed = nil, nil, nil
 		r.Final = false
+		r.Forecast = ""
 		return
 	}
 	sum := sha256.Sum256([]byte(r.canonical(false)))

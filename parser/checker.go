@@ -36,10 +36,12 @@ type checker struct {
 	cal         game.Calendar
 	r           *Report
 	// final is set once a FINAL line has been accepted.
-	final   bool
-	nation  game.NationID
-	letter  string
-	yearEnd bool
+	final bool
+	// forecast is set once a FORECAST line has been accepted.
+	forecast bool
+	nation   game.NationID
+	letter   string
+	yearEnd  bool
 
 	// forces is the nation's forces as the organisation orders checked so
 	// far leave them (clones; the state is never changed): org's, after
@@ -300,6 +302,12 @@ func (c *checker) check(st *Statement) (ok bool) {
 			return false
 		}
 		c.final = true
+		return true
+	case st.Forecast != nil:
+		if c.forecast {
+			c.warn("FORECAST", "FORECAST is written twice; the last one counts", "Write FORECAST ON or FORECAST OFF once.")
+		}
+		c.forecast = true
 		return true
 	}
 	c.phase(st.Order)

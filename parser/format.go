@@ -41,6 +41,11 @@ func FormatStatement(st *Statement, v *Vocabulary) string {
 		return "# PASSWORD CHANGE accepted (the new password is not repeated here)"
 	case st.Final != nil:
 		return "FINAL"
+	case st.Forecast != nil:
+		if st.Forecast.On {
+			return "FORECAST ON"
+		}
+		return "FORECAST OFF"
 	}
 	return ""
 }

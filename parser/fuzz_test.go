@@ -31,7 +31,7 @@ func seedSheets(f *testing.F) []string {
 	var out []string
 	for _, s := range []string{
 		"MOVE E2 1810 1910", "MOVE E2 TO Sankt Polt", "SPLIT E1 AS E7 24 C infantry, 12 B light-cavalry, 2 field-gun, general Keith",
-		"RETREAT E2 IF ODDS 3:2", "SAIL E4 S2 S3 Morgrad", "SAIL E4 Amber Sea, varangian sea Morgrad", "SPLIT E1 24 C infantery\nMOVE E8 TO 1910", "BUY GENERAL Schwerin \"Kurt von Schwerin\" AT Konigsfeld",
+		"RETREAT E2 IF ODDS 3:2", "FORECAST ON\nFORECAST off", "SAIL E4 S2 S3 Morgrad", "SAIL E4 Amber Sea, varangian sea Morgrad", "SPLIT E1 24 C infantery\nMOVE E8 TO 1910", "BUY GENERAL Schwerin \"Kurt von Schwerin\" AT Konigsfeld",
 		"SPECIAL \"a \"\"b\"\" c\"", "TREATY \"T\" PARTIES eisenmark, fromande TEXT\nx\nENDTREATY", "MOVE E2\n  TO 1910",
 		"MOVE E2 \\\nTO 1910", "DEBARK E3 AT Danzburg", "TRANSFER ADMIRAL Brommy TO fromande", "FIELD DEPOT E-D1",
 		"ASSAULT E6 Dresna WITH ALL", "WITHDRAW SUPPLY E-D1 FROM fromande", "NO SLOW ENEMY E2", "ON CONTACT E2 CONTINUE",

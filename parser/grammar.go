@@ -26,7 +26,7 @@ func init() {
 		"BUY": parseBuy, "FIELD": parseField, "DISBAND": parseDisband, "TRANSFER": parseTransfer,
 		"TREASURY": parseTreasury, "TEMPORARY": parseTemporary,
 		"TREATY": parseTreaty, "ATTEST": parseAttest, "LIFT": parseLift, "REQUEST": parseRequest, "PASSWORD": parsePassword,
-		"FINAL": parseFinal,
+		"FINAL": parseFinal, "FORECAST": parseForecast,
 	}
 }
 
@@ -619,3 +619,13 @@ func parsePassword(p *parser) {
 // nation's sheet in force says so, the turn is resolved before its
 // deadline. Nothing follows the word.
 func parseFinal(p *parser) { p.st.Final = &Final{} }
+
+// FORECAST ON|OFF: whether the answer to this sheet (and to the nation's
+// later sheets, until another FORECAST line) carries the forecast of the
+// turn and its map. The game's default is the config's game.forecast.
+func parseForecast(p *parser) {
+	kw := p.keyword("Write FORECAST ON to have the forecast of your turn in the answer, FORECAST OFF to leave it out.", "ON", "OFF")
+	if kw != "" {
+		p.st.Forecast = &ForecastChoice{On: kw == "ON"}
+	}
+}

@@ -15,7 +15,7 @@ var orderKeywords = []string{
 	"GARRISON", "FIELDWORKS", "BESIEGE", "MASK", "ASSAULT", "BOMBARD", "EMBARK", "SAIL", "DEBARK",
 	"FLEET", "SUPPLY", "WITHDRAW", "REPAIR", "SPECIAL",
 	"BUY", "FIELD", "DISBAND", "TRANSFER", "TREASURY", "TEMPORARY",
-	"TREATY", "ATTEST", "LIFT", "REQUEST", "PASSWORD", "FINAL",
+	"TREATY", "ATTEST", "LIFT", "REQUEST", "PASSWORD", "FINAL", "FORECAST",
 }
 
 // minPrefix is the shortest abbreviation accepted for a keyword longer than

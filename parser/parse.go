@@ -95,6 +95,7 @@ type Statement struct {
 	Withdraw *Withdraw       `json:",omitempty"`
 	Password *PasswordChange `json:",omitempty"`
 	Final    *Final          `json:",omitempty"`
+	Forecast *ForecastChoice `json:",omitempty"`
 }
 
 // Kind returns the statement's keyword: the engine order's Kind, or
@@ -117,6 +118,8 @@ func (s *Statement) Kind() string {
 		return "password"
 	case s.Final != nil:
 		return "final"
+	case s.Forecast != nil:
+		return "forecast"
 	}
 	return ""
 }
@@ -154,6 +157,12 @@ type Withdraw struct {
 // line; the word FINAL in the mail's subject does the same). When every
 // nation's sheet in force is marked final, the turn is resolved at once.
 type Final struct{}
+
+// ForecastChoice is a FORECAST ON or FORECAST OFF line: whether the answer
+// to the nation's sheets carries the forecast of the turn (forecast/).
+type ForecastChoice struct {
+	On bool
+}
 
 // PasswordChange sets the nation's password from the next sheet on.
 type PasswordChange struct {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/forecast"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/parser"
@@ -95,6 +97,7 @@ func runCheck(e *env, c *command, args []string) int {
 	nation := fs.String("nation", "", "the nation the sheet is from (default: its NATION line)")
 	treasury := fs.Int("treasury", -1, "check as if every nation's treasury held this many crowns (for a year-end sheet checked before the taxes are in)")
 	turnFlag := fs.String("turn", "", "check the sheet as orders for turn N, or \"year-end\" for the next year-end turn (default: the turn orders are now taken for)")
+	forecastMap := fs.String("forecast", "", "also print the forecast of the turn (docs/forecast.md) and write its map to this PDF file")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
@@ -173,7 +176,37 @@ func runCheck(e *env, c *command, args []string) int {
 		return exitFailure
 	}
 	fmt.Fprint(e.stdout, report.Text())
+	if *forecastMap != "" && !report.Refused {
+		if code := printForecast(e, g, st, report, *forecastMap); code != exitOK {
+			return code
+		}
+	}
 	return report.ExitCode()
+}
+
+// printForecast prints the forecast of a checked sheet's turn, as the
+// answer by mail carries it, and writes its map to path.
+func printForecast(e *env, g *daemon.Game, st *engine.State, r *parser.Report, path string) int {
+	v := engine.View(g.Map, g.Rules, st, r.Nation)
+	fc, err := forecast.Make(forecast.Input{Map: g.Map, Rules: g.Rules, View: v, Orders: r.Orders})
+	if err != nil {
+		return failed(e, err)
+	}
+	fmt.Fprint(e.stdout, fc.Text(g.Map))
+	if !fc.HasMoves() {
+		fmt.Fprintf(e.stdout, "\nNo moves: no map written to %s.\n", path)
+		return exitOK
+	}
+	pdf, err := fc.PictureBytes(g.Map, g.Rules)
+	if err != nil {
+		return failed(e, err)
+	}
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		e.errorf("check: cannot write the forecast's map: %v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(e.stdout, "\nThe map of these moves is in %s.\n", path)
+	return exitOK
 }
 
 // openForCheck opens the game from its store, or, when the game has not been

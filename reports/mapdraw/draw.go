@@ -143,6 +143,9 @@ func Draw(pdf *fpdf.Fpdf, m *hexmap.Map, opts *Options) *Projection {
 	for _, b := range battles {
 		DrawBattleMark(pdf, b.at.X, b.at.Y, b.r)
 	}
+	if len(o.Paths) > 0 {
+		d.paths() // paths.go
+	}
 	if o.Overlay != nil {
 		o.Overlay(pdf, p)
 	}

@@ -70,6 +70,10 @@ type Options struct {
 	// Region (a zoomed page round a nation's forces); everything outside
 	// the region is clipped. The zero value draws the whole map.
 	Window HexWindow
+	// Paths are planned movements drawn as arrows over the counters, with
+	// marks for where they stop short, their supply and the foreign forces
+	// on the way (paths.go): the forecast's map.
+	Paths []Path
 	// Tint, when set, washes the hexes it reports a colour for with that
 	// colour, translucent over the terrain (provinces tinted by the nation
 	// controlling them).
