@@ -96,7 +96,7 @@ func commands() []*command {
 					"With --game it draws the configured game as it stands: every force with its ID and size class,\n" +
 					"provinces tinted and cities marked by the nation holding them, sieges."},
 		}},
-		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] [--security tls|starttls|none] [--username NAME] [--scenario DIR] DIR", run: runInit,
+		{name: "init", args: "[--provider gmail|fastmail|generic] [--address ADDR] [--referee ADDR] [--imap HOST:PORT] [--smtp HOST:PORT] [--security tls|starttls|none] [--username NAME] [--scenario DIR|trossian] DIR", run: runInit,
 			summary: "writes a new game folder for a real game by mail: a commented config, fresh passwords in secrets/, the map and scenario to edit",
 			description: "Writes a new game folder DIR (new or empty) a referee starts a real game from: config.yaml for\n" +
 				"external mail with the chosen provider's settings (Gmail, Fastmail, or a generic IMAP/SMTP host),\n" +
@@ -117,8 +117,8 @@ func commands() []*command {
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
 				"starting forces, every nation with its registered addresses and a hash of its password. The\n" +
 				"store lives in data_dir. Running it again for a game that exists changes nothing."},
-		{name: "check", args: "[--game DIR] [--nation NAME] [--turn N|year-end] [--treasury CROWNS] FILE|-", run: runCheck,
-			summary: "checks an order sheet against the game's current state and prints the reply a player would get; exit 1 if it has errors",
+		{name: "check", args: "[--game DIR] [--nation NAME] [--turn N|year-end] [--treasury CROWNS] [--forecast MAP.pdf] FILE|-", run: runCheck,
+			summary: "checks an order sheet against the game's current state and prints the reply a player would get; exit 1 if it has errors. `--forecast` adds the forecast of the turn and writes its map (docs/forecast.md)",
 			description: "Checks an order sheet against the game's current state and prints exactly the reply a player\n" +
 				"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n" +
 				"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n" +
@@ -166,7 +166,7 @@ func commands() []*command {
 			description: "Resolves the turn open for orders as it would be resolved now, with the sheets in force and the\n" +
 				"turn's own dice, and prints the referee's summary. Nothing is saved or sent. The referee's\n" +
 				"PREVIEW by mail does the same and mails the summary."},
-		{name: "demo", args: "[--out DIR] [--seed N]", run: runDemo,
+		{name: "demo", args: "[--out DIR] [--seed N] [--scenario DIR|trossian]", run: runDemo,
 			summary: "plays a whole game-year by mail on the embedded server (five scripted players and a referee) and writes every report to DIR",
 			description: "Plays a complete game on pbem's own mail server, in a temporary data folder: five scripted players\n" +
 				"mail their order sheets through SMTP (some with mistakes they then correct), sign a treaty, ask\n" +
