@@ -141,7 +141,6 @@ func ReadSettings(dir string) (*Settings, error) {
 	return s, nil
 }
 
-
 func (s *Settings) check() error {
 	var problems []string
 	if !strings.HasSuffix(strings.ToLower(s.Mail.Address), "@"+strings.ToLower(s.Mail.Domain)) {
