@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,7 @@ type Status string
 
 // The statuses of a game.
 const (
+	StatusStarting Status = "starting" // being opened (its store checked, created on first start)
 	StatusRunning  Status = "running"  // served: its intake, outbox and turn runner run
 	StatusStopped  Status = "stopped"  // not served, as the referee asked (host.yaml)
 	StatusHeld     Status = "held"     // stopped by a failure (a panic, a damaged store); its referee was told
@@ -75,6 +77,9 @@ type Host struct {
 	accounts map[string]accountOwner // user → the password the first game gave it
 	runCtx   context.Context
 	wg       sync.WaitGroup
+	// starting admits as many games' starts at once as there are CPUs: a
+	// game whose store is slow to open delays no other's.
+	starting chan struct{}
 }
 
 type accountOwner struct{ game, password string }
@@ -112,6 +117,7 @@ func Open(dir string, opts *Options) (*Host, error) {
 		h.opts.Reread = 2 * time.Second
 	}
 	h.log = h.opts.Logger
+	h.starting = make(chan struct{}, max(2, runtime.NumCPU()))
 	h.router = newRouter(s.Mail.Address, h.opts.Now)
 	return h, nil
 }
@@ -146,7 +152,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.mu.Lock()
 	h.runCtx = context.WithoutCancel(ctx)
 	h.mu.Unlock()
-	h.reconcile(ctx, s)
+	h.reconcile(ctx, s).Wait()
 	return nil
 }
 
@@ -180,8 +186,10 @@ func (h *Host) Reload(ctx context.Context) {
 	h.reconcile(ctx, s)
 }
 
-// reconcile brings the games to the states s asks for.
-func (h *Host) reconcile(ctx context.Context, s *Settings) {
+// reconcile brings the games to the states s asks for. The games it starts
+// start in the background; the WaitGroup tells when they have.
+func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
+	var launched sync.WaitGroup
 	h.mu.Lock()
 	h.settings = s
 	h.mu.Unlock()
@@ -221,9 +229,18 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) {
 		g.cfg = cfg
 		h.mu.Unlock()
 		routes = append(routes, routeGameOf(name, cfg, s.LimitsOf(name)))
-		if e.State == StateRunning && g.status != StatusRunning && (g.status != StatusHeld || g.restart != e.Restart) {
+		if e.State == StateRunning && g.status != StatusRunning && g.status != StatusStarting && (g.status != StatusHeld || g.restart != e.Restart) {
 			g.restart = e.Restart
-			h.start(ctx, g, cfg)
+			h.setStatus(g, StatusStarting, "")
+			launched.Add(1)
+			h.wg.Add(1)
+			go func() {
+				defer h.wg.Done()
+				defer launched.Done()
+				h.starting <- struct{}{}
+				defer func() { <-h.starting }()
+				h.start(ctx, g, cfg)
+			}()
 		}
 		if e.State == StateStopped && g.status == StatusHeld {
 			h.setStatus(g, StatusStopped, "")
@@ -231,6 +248,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) {
 	}
 	h.router.set(routes)
 	h.writeStatus()
+	return &launched
 }
 
 // snapshot copies the games map.
@@ -247,6 +265,10 @@ func (h *Host) snapshot() map[string]hosted {
 // start starts one game's daemon on the host's server.
 func (h *Host) start(ctx context.Context, g *hosted, cfg *config.Config) {
 	log := h.log.With("game", g.name)
+	if ctx.Err() != nil {
+		h.setStatus(g, StatusStopped, "")
+		return
+	}
 	if cfg.Mail.Mode == config.ModeEmbedded {
 		if err := h.addAccounts(ctx, g.name, cfg); err != nil {
 			h.hold(g, err)
@@ -266,6 +288,10 @@ func (h *Host) start(ctx context.Context, g *hosted, cfg *config.Config) {
 		o.Now = h.opts.Now
 	}
 	d, err := startHosted(ctx, cfg, o, h.mail)
+	if err != nil && ctx.Err() != nil {
+		h.setStatus(g, StatusStopped, "") // the host is stopping
+		return
+	}
 	if err != nil {
 		h.hold(g, fmt.Errorf("starting: %w", err))
 		return
@@ -368,6 +394,9 @@ func (h *Host) stopAll() {
 		h.stop(name)
 	}
 	h.wg.Wait()
+	for name := range h.snapshot() {
+		h.stop(name) // a game whose start ended meanwhile
+	}
 	h.writeStatus()
 }
 

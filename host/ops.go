@@ -78,9 +78,16 @@ func WaitStopped(ctx context.Context, dir, name string) error {
 		return nil // never created
 	}
 	for {
+		// The running host's word (a game it is still starting has no
+		// run recorded yet), then the store's.
+		sf, live := readStatus(dir)
+		busy := live && (sf.Games[name].Status == StatusRunning || sf.Games[name].Status == StatusStarting)
 		running, err := gameRunning(ctx, cfg)
-		if err != nil || !running {
+		if err != nil {
 			return err
+		}
+		if !busy && !running {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
