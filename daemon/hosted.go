@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -48,4 +49,10 @@ func panicError(p any) error { return &PanicError{Value: p, Stack: string(debug.
 func (g *Game) Running(ctx context.Context) (bool, error) {
 	_, running, err := g.lastRun(ctx)
 	return running, err
+}
+
+// isPanic reports whether err is, or wraps, a recovered panic.
+func isPanic(err error) bool {
+	var pe *PanicError
+	return errors.As(err, &pe)
 }
