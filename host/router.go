@@ -11,7 +11,6 @@ import (
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/mailserver"
-	"github.com/syw-pbem/pbem/parser"
 )
 
 // Routing. Every game on the host has its own address on the host's server
@@ -187,8 +186,12 @@ func (r *router) admit(g *routeGame, req mailserver.RouteRequest, sender string)
 	return mailserver.RouteDecision{User: local}
 }
 
-// gameLine finds the GAME line of the sheet in the mail's texts: the game
-// named and its line (0 when there is none).
+// gameLine finds the sheet's GAME line in the mail's texts: the game named
+// and its line (0 when there is none). It reads as the order checker's
+// header does — the first line whose first word is GAME, in any case, with
+// or without a colon — but needs no more of the sheet: a referee's
+// commands or a short note name their game the same way. Quoted lines (a
+// reply quoting an earlier sheet) are skipped.
 func gameLine(ex *inbox.Extracted) (string, int) {
 	if ex == nil {
 		return "", 0
@@ -198,12 +201,18 @@ func gameLine(ex *inbox.Extracted) (string, int) {
 		texts = append(texts, t.Text)
 	}
 	for _, t := range texts {
-		if t == "" {
-			continue
-		}
-		fr := parser.ReadFrame(t, parser.FrameOptions{})
-		if fr.Header.Found && fr.Header.Game != "" {
-			return strings.TrimSpace(fr.Header.Game), fr.Header.Line
+		for i, line := range strings.Split(t, "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 || strings.HasPrefix(f[0], ">") {
+				continue
+			}
+			word, rest := f[0], f[1:]
+			if w, after, ok := strings.Cut(word, ":"); ok && after != "" {
+				word, rest = w, append([]string{after}, rest...)
+			}
+			if strings.EqualFold(strings.TrimSuffix(word, ":"), "GAME") && len(rest) > 0 {
+				return strings.ToLower(strings.Trim(rest[0], ".,;:")), i + 1
+			}
 		}
 	}
 	return "", 0
