@@ -53,6 +53,9 @@ type router struct {
 	hostAddr string
 	now      func() time.Time
 
+	// observe, when set (benchmarks), sees every request first.
+	observe func(mailserver.RouteRequest)
+
 	mu    sync.Mutex
 	games map[string]*routeGame // by name
 	byAcc map[string]*routeGame // by the game's account (local part)
@@ -96,6 +99,9 @@ func (g *routeGame) plays(addr string) bool { return slices.Contains(g.members, 
 
 // Route is the mail server's Options.Route.
 func (r *router) Route(req mailserver.RouteRequest) mailserver.RouteDecision {
+	if r.observe != nil {
+		r.observe(req)
+	}
 	r.mu.Lock()
 	g := r.byAcc[req.User]
 	r.mu.Unlock()
