@@ -92,6 +92,8 @@ type hosted struct {
 	err     string
 	since   time.Time
 	restart int // the host.yaml restart count it was last started at
+	// cfgWarned is the config's error last logged for a running game.
+	cfgWarned string
 	d       *daemon.Daemon
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -218,6 +220,20 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 		if err == nil && cfg.Game.ID != name {
 			err = fmt.Errorf("its game.id is %s, not its name %s: set game.id to %s", cfg.Game.ID, name, name)
 		}
+		if err != nil && (g.status == StatusRunning || g.status == StatusStarting) {
+			// Served with the config it started with; the new one is
+			// refused until it loads (a stop and start picks it up).
+			h.mu.Lock()
+			if g.cfgWarned != err.Error() { // once, not at every read
+				g.cfgWarned = err.Error()
+				h.log.Warn("the game's config no longer loads; the game runs on as it started", "game", name, "err", err)
+			}
+			if g.cfg != nil {
+				routes = append(routes, routeGameOf(name, g.cfg, s.LimitsOf(name)))
+			}
+			h.mu.Unlock()
+			continue
+		}
 		if err != nil {
 			if g.status != StatusHeld || g.restart != e.Restart {
 				g.restart = e.Restart
@@ -226,7 +242,9 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 			continue
 		}
 		h.mu.Lock()
-		g.cfg = cfg
+		if g.status != StatusRunning && g.status != StatusStarting {
+			g.cfg = cfg // a running game keeps the config it started with
+		}
 		h.mu.Unlock()
 		routes = append(routes, routeGameOf(name, cfg, s.LimitsOf(name)))
 		if e.State == StateRunning && g.status != StatusRunning && g.status != StatusStarting && (g.status != StatusHeld || g.restart != e.Restart) {
