@@ -94,9 +94,9 @@ type hosted struct {
 	restart int // the host.yaml restart count it was last started at
 	// cfgWarned is the config's error last logged for a running game.
 	cfgWarned string
-	d       *daemon.Daemon
-	cancel  context.CancelFunc
-	done    chan struct{}
+	d         *daemon.Daemon
+	cancel    context.CancelFunc
+	done      chan struct{}
 }
 
 // Open reads the host folder's host.yaml. It starts nothing.
