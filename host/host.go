@@ -94,6 +94,10 @@ type hosted struct {
 	restart int // the host.yaml restart count it was last started at
 	// cfgWarned is the config's error last logged for a running game.
 	cfgWarned string
+	// loaded is the config last loaded, from the file as loadedStamp
+	// describes it (its path, size and time).
+	loaded      *config.Config
+	loadedStamp string
 	d         *daemon.Daemon
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -216,7 +220,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 			h.setStatus(g, StatusArchived, "")
 			continue
 		}
-		cfg, err := config.Load(ConfigPath(h.Dir, name, e))
+		cfg, err := h.loadConfig(g, ConfigPath(h.Dir, name, e))
 		if err == nil && cfg.Game.ID != name {
 			err = fmt.Errorf("its game.id is %s, not its name %s: set game.id to %s", cfg.Game.ID, name, name)
 		}
@@ -265,8 +269,33 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 		}
 	}
 	h.router.set(routes)
-	h.writeStatus()
 	return &launched
+}
+
+// loadConfig loads a game's config, or gives the one loaded last when the
+// file has not changed since (a host of a hundred games rereads host.yaml
+// every two seconds, not a hundred configs).
+func (h *Host) loadConfig(g *hosted, path string) (*config.Config, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	stamp := fmt.Sprintf("%s %d %d", path, fi.Size(), fi.ModTime().UnixNano())
+	h.mu.Lock()
+	if g.loaded != nil && g.loadedStamp == stamp {
+		cfg := g.loaded
+		h.mu.Unlock()
+		return cfg, nil
+	}
+	h.mu.Unlock()
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	g.loaded, g.loadedStamp = cfg, stamp
+	h.mu.Unlock()
+	return cfg, nil
 }
 
 // snapshot copies the games map.
