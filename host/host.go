@@ -98,9 +98,9 @@ type hosted struct {
 	// describes it (its path, size and time).
 	loaded      *config.Config
 	loadedStamp string
-	d         *daemon.Daemon
-	cancel    context.CancelFunc
-	done      chan struct{}
+	d           *daemon.Daemon
+	cancel      context.CancelFunc
+	done        chan struct{}
 }
 
 // Open reads the host folder's host.yaml. It starts nothing.
