@@ -162,6 +162,13 @@ func (h *Host) Start(ctx context.Context) error {
 	return nil
 }
 
+// Address is the host's one order address (host.yaml's mail.address).
+func (h *Host) Address() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.settings.Mail.Address
+}
+
 // Mail is the host's mail server (nil before Start).
 func (h *Host) Mail() *mailserver.Server { return h.mail }
 

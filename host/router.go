@@ -186,10 +186,27 @@ func (r *router) admit(g *routeGame, req mailserver.RouteRequest, sender string)
 				Message: fmt.Sprintf("Too many mails for game %s: it takes %d an hour from one sender; try again later", g.name, n)}}
 		}
 		r.sent[key] = append(keep, now)
+		if len(r.sent) > maxRateKeys {
+			r.sweep(now)
+		}
 		r.mu.Unlock()
 	}
 	local, _, _ := strings.Cut(g.address, "@")
 	return mailserver.RouteDecision{User: local}
+}
+
+// maxRateKeys is how many (game, sender) pairs the rate limit remembers
+// before it forgets those with no mail in the last hour.
+const maxRateKeys = 10000
+
+// sweep forgets the senders with no mail in the hour before now. r.mu is
+// held.
+func (r *router) sweep(now time.Time) {
+	for key, times := range r.sent {
+		if len(times) == 0 || now.Sub(times[len(times)-1]) >= time.Hour {
+			delete(r.sent, key)
+		}
+	}
 }
 
 // gameLine finds the sheet's GAME line in the mail's texts: the game named

@@ -240,7 +240,8 @@ func runHost(e *env) int {
 		e.errorf("%v", err)
 		return exitFailure
 	}
-	fmt.Fprintf(e.stdout, "pbem: host %s, mail server IMAP %s SMTP %s\n", dir, h.Mail().IMAPAddr(), h.Mail().SMTPAddr())
+	fmt.Fprintf(e.stdout, "pbem: host %s, mail server IMAP %s SMTP %s; orders to %s (routed by the GAME line) or to each game's address\n",
+		dir, h.Mail().IMAPAddr(), h.Mail().SMTPAddr(), h.Address())
 	for _, g := range h.Games() {
 		line := fmt.Sprintf("  %-16s %-9s %s", g.Name, g.Status, g.Address)
 		if g.Err != "" {
