@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -220,11 +221,20 @@ func runHostState(e *env, c *command, args []string) int {
 	return exitOK
 }
 
+// hostMemoryPerGame is what "pbem run --host" adds to the runtime's soft
+// memory limit for each game of the host.
+const hostMemoryPerGame = 2 << 20
+
 // runHost is "pbem run --host DIR": every game of the host folder from this
 // process, until Ctrl-C or SIGTERM.
 func runHost(e *env) int {
 	dir := e.hostFolder()
-	setMemoryLimit()
+	if s, err := host.ReadSettings(dir); err == nil && os.Getenv("GOMEMLIMIT") == "" {
+		// One game's soft limit (memlimit.go) and room for each game's
+		// own heap: about 0.5 MB idle, more while it takes mail or
+		// resolves (docs/hosting.md).
+		debug.SetMemoryLimit(runMemoryLimit + int64(len(s.Games))*hostMemoryPerGame)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
