@@ -1,6 +1,8 @@
 package host
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -128,4 +130,33 @@ func FuzzRoute(f *testing.F) {
 			t.Fatal("replied to a sender nobody vouches for")
 		}
 	})
+}
+
+// TestSettingsAreStrict: host.yaml with an unknown key or a bad state is
+// refused with the key named.
+func TestSettingsAreStrict(t *testing.T) {
+	dir := t.TempDir()
+	if err := Init(dir, "club.example"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mail.Address != "orders@club.example" {
+		t.Errorf("the host's address: %s", s.Mail.Address)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"mail:\n  domian: x\n", "domian"},
+		{"games:\n  ypres: {state: paused}\n", "running, stopped or archived"},
+		{"games:\n  Ypres: {state: running}\n", "lower-case"},
+		{"mail:\n  domain: club.example\n  address: orders@elsewhere.example\n", "not an address of mail.domain"},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, SettingsFile), []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSettings(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want an error saying %q", tc.text, err, tc.want)
+		}
+	}
 }
