@@ -126,10 +126,9 @@ func commands() []*command {
 				"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n" +
 				"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n" +
 				"The game is game NAME of the host folder (--host), or the one configured in DIR/config.yaml\n" +
-				"(default: --config); before \"pbem new\" the\n" +
-				"scenario's starting position is used. --turn checks it as orders for a later turn (year-end: the\n" +
-				"next year-end), --treasury as if the treasury held that many crowns: a year-end sheet can be\n" +
-				"checked in any month."},
+				"(default: --config); before \"pbem new\" the scenario's starting position is used. --turn checks\n" +
+				"it as orders for a later turn (year-end: the next year-end), --treasury as if the treasury held\n" +
+				"that many crowns: a year-end sheet can be checked in any month."},
 		{name: "report", args: "--nation NAME|--referee [--turn T] [--json] [--paper A4|A3] --out FILE", run: runReport,
 			summary: "renders a nation's turn report (or the referee's master report) from the store, without mailing it",
 			description: "Renders the report a nation was (or will be) mailed for a resolved turn, from the store: the PDF,\n" +
