@@ -231,7 +231,17 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 		if err == nil && cfg.Game.ID != name {
 			err = fmt.Errorf("its game.id is %s, not its name %s: set game.id to %s", cfg.Game.ID, name, name)
 		}
-		if err != nil && (g.status == StatusRunning || g.status == StatusStarting) {
+		// The game's status as it is now; only this loop starts a game, so
+		// it can only have moved on from starting since.
+		h.mu.Lock()
+		status, restart := g.status, g.restart
+		retry := restart != e.Restart
+		if status != StatusRunning && status != StatusStarting {
+			g.restart = e.Restart
+		}
+		h.mu.Unlock()
+		active := status == StatusRunning || status == StatusStarting
+		if err != nil && active {
 			// Served with the config it started with; the new one is
 			// refused until it loads (a stop and start picks it up).
 			h.mu.Lock()
@@ -246,20 +256,18 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 			continue
 		}
 		if err != nil {
-			if g.status != StatusHeld || g.restart != e.Restart {
-				g.restart = e.Restart
+			if status != StatusHeld || retry {
 				h.hold(g, fmt.Errorf("its config: %w", err))
 			}
 			continue
 		}
-		h.mu.Lock()
-		if g.status != StatusRunning && g.status != StatusStarting {
+		if !active {
+			h.mu.Lock()
 			g.cfg = cfg // a running game keeps the config it started with
+			h.mu.Unlock()
 		}
-		h.mu.Unlock()
 		routes = append(routes, routeGameOf(name, cfg, s.LimitsOf(name)))
-		if e.State == StateRunning && g.status != StatusRunning && g.status != StatusStarting && (g.status != StatusHeld || g.restart != e.Restart) {
-			g.restart = e.Restart
+		if e.State == StateRunning && !active && (status != StatusHeld || retry) {
 			h.setStatus(g, StatusStarting, "")
 			launched.Add(1)
 			h.wg.Add(1)
@@ -271,7 +279,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 				h.start(ctx, g, cfg)
 			}()
 		}
-		if e.State == StateStopped && g.status == StatusHeld {
+		if e.State == StateStopped && status == StatusHeld {
 			h.setStatus(g, StatusStopped, "")
 		}
 	}
@@ -487,7 +495,7 @@ func (h *Host) tellReferee(g *hosted, cause error) {
 		"The host's other games carry on. Mail to the game waits in its mailbox; nothing of the game was changed\r\n"+
 		"by the failure (what was not committed is done again when it runs). Look at the host's log (game=%s),\r\n"+
 		"fix the cause, then start the game again: pbem host start %s\r\n",
-		h.settings.Mail.Address, to, g.name, g.name, now.Format(time.RFC1123Z), g.name, now.UnixNano(), h.mail.Domain(),
+		h.Address(), to, g.name, g.name, now.Format(time.RFC1123Z), g.name, now.UnixNano(), h.mail.Domain(),
 		g.name, strings.ReplaceAll(cause.Error(), "\n", "\r\n  "), g.name, g.name)
 	if err := h.mail.Deliver(context.Background(), to, []byte(msg)); err != nil {
 		h.log.Error("telling the referee that the game is held", "game", g.name, "err", err)
