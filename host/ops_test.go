@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -96,6 +97,14 @@ func TestStopStartArchiveRemoveWhileOthersRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the host drops bravo", func() bool { return status("bravo") == "" })
+
+	// A game added while the host runs is started, its address routed.
+	scen, _ := filepath.Abs("../scenarios/default")
+	if _, err := AddGame(dir, "charlie", AddOptions{Scenario: scen}); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the host starts charlie", func() bool { return status("charlie") == StatusRunning })
+	sendAndWait("charlie")
 	if _, err := os.Stat(ArchiveDir(dir, "bravo")); !os.IsNotExist(err) {
 		t.Errorf("bravo's folder is still there: %v", err)
 	}
