@@ -210,6 +210,8 @@ func BenchmarkHost(b *testing.B) {
 	b.ReportMetric(pct(again, 50), "burst-again-p50-ms")
 	b.ReportMetric(pct(again, 99), "burst-again-p99-ms")
 	b.ReportMetric(float64(mem.HeapInuse)/(1<<20), "idle-heap-MB")
+	b.ReportMetric(float64(mem.Sys)/(1<<20), "idle-go-sys-MB")
+	b.ReportMetric(float64(mem.StackInuse)/(1<<20), "idle-stacks-MB")
 	b.ReportMetric(burstTotal.Seconds(), "burst-all-s")
 	b.ReportMetric(pct(lat, 50), "burst-p50-ms")
 	b.ReportMetric(pct(lat, 99), "burst-p99-ms")
