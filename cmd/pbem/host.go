@@ -33,11 +33,21 @@ func (e *env) hostFolder() string {
 	return "."
 }
 
-// addHostFlags gives a command --host DIR and, unless it has a --game of
-// its own, --game NAME: the game of the host folder the command is about.
+// addHostFlags gives a command that reads a game's config --host DIR and,
+// unless it has a --game of its own (check; map render), --game NAME: the
+// game of a host folder the command is about. The host commands take
+// --host alone.
 func addHostFlags(e *env, c *command, fs *flag.FlagSet) {
+	top := c
+	if c.parent != nil {
+		top = c.parent
+	}
+	switch top.name {
+	case "init", "demo", "version", "help":
+		return // they read no game's config
+	}
 	fs.StringVar(&e.hostDir, "host", e.hostDir, "the host folder (default: $PBEM_HOST, else the current folder); see docs/hosting.md")
-	if c.path() != "map render" && c.path() != "check" && c.parent == nil && c.name != "host" {
+	if c.parent == nil && c.name != "check" {
 		fs.StringVar(&e.gameName, "game", e.gameName, "the game NAME of the host folder (--host) the command is about: its games/NAME/config.yaml instead of --config")
 	}
 }
