@@ -95,6 +95,11 @@ func (g *Game) carriedReports(ctx context.Context, turn int, nations []game.Nati
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
+				defer func() { // hosted.go: a panic fails the turn, not the process
+					if p := recover(); p != nil {
+						errs[i] = panicError(p)
+					}
+				}()
 				md, err := reports.Build(reports.Input{Map: g.Map, Rules: g.Rules, State: st, Events: events, Nation: n,
 					Previous: prev[i], Narrate: noNarratives, Ledger: noLedger})
 				if err == nil {

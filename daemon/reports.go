@@ -127,6 +127,13 @@ func (g *Game) buildMails(rs []recipient) ([]Mailed, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			// A panic here would end the process, and with it every game a
+			// host serves: it stops this game's turn runner instead (hosted.go).
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = panicError(p)
+				}
+			}()
 			out[i], errs[i] = mailer(rs[i].tm)
 		}()
 	}

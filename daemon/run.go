@@ -29,13 +29,23 @@ type Daemon struct {
 	Outbox *outbox.Outbox     // sends what HandleMail queued
 
 	intakeOpts *inbox.Options // the intake's options, for CheckLogins
+
+	// sharedMail is true when Mail is a host's server (hosted.go), which
+	// Close leaves running.
+	sharedMail bool
 }
 
 // Start opens the game (creating it on first start), starts the embedded mail
 // server when the config asks for it, and builds the intake and the outbox.
 // Run then serves until the context ends. Problems in the config come back as
 // a *ConfigError.
-func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, err error) {
+func Start(ctx context.Context, cfg *config.Config, opts *Options) (*Daemon, error) {
+	return start(ctx, cfg, opts, nil)
+}
+
+// start is Start; a shared server, when not nil, is used in place of the
+// embedded server the config would start (hosted.go).
+func start(ctx context.Context, cfg *config.Config, opts *Options, shared *mailserver.Server) (_ *Daemon, err error) {
 	d := &Daemon{}
 	defer func() {
 		if err != nil {
@@ -70,7 +80,11 @@ func Start(ctx context.Context, cfg *config.Config, opts *Options) (_ *Daemon, e
 		g.Log.Error("publishing treaties", "err", err)
 	}
 	imapEP, smtpEP := cfg.IMAPEndpoint(), cfg.SMTPEndpoint()
-	if cfg.Mail.Mode == config.ModeEmbedded {
+	if cfg.Mail.Mode == config.ModeEmbedded && shared != nil {
+		d.Mail, d.sharedMail = shared, true
+		imapEP.Host, imapEP.Port = splitAddr(d.Mail.IMAPAddr())
+		smtpEP.Host, smtpEP.Port = splitAddr(d.Mail.SMTPAddr())
+	} else if cfg.Mail.Mode == config.ModeEmbedded {
 		if d.Mail, err = startMailServer(ctx, cfg, g.Log.With("part", "mailserver")); err != nil {
 			return nil, err
 		}
@@ -213,6 +227,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// hosted.go: a panic stops this game's daemon with an error,
+			// not the process that may serve other games.
+			defer func() {
+				if p := recover(); p != nil {
+					errs <- panicError(p)
+					cancel()
+				}
+			}()
 			if err := run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 				errs <- err
 				cancel()
@@ -228,7 +250,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 // returned.
 func (d *Daemon) Close() error {
 	var errs []error
-	if d.Mail != nil {
+	if d.Mail != nil && !d.sharedMail {
 		errs = append(errs, d.Mail.Close())
 	}
 	if d.Game != nil {

@@ -649,6 +649,12 @@ func (d *Daemon) runTurns(ctx context.Context) error {
 				continue
 			case ctx.Err() != nil:
 				return nil // stopping: the turn is resolved at the next start
+			case isPanic(err):
+				// A bug, not a passing fault: trying again every turnRetry
+				// would panic again. The daemon stops with it (a host holds
+				// the game and tells its referee; hosted.go).
+				g.noteRunner(ctx, look.turn, runnerFailing, err.Error())
+				return err
 			case err != nil:
 				g.Log.Error("resolving the turn failed; will try again", "err", err, "retry_in", turnRetry)
 				g.noteRunner(ctx, look.turn, runnerFailing, err.Error())

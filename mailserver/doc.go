@@ -105,6 +105,17 @@
 // original in the INBOX or the copy in the processed mailbox, never both
 // and never neither, and a repeat skips what is gone.
 //
+// # Routing at delivery (route.go)
+//
+// A server that serves several games from one address (pbem's host,
+// package host) sets Options.Route: for each recipient of a message taken
+// by SMTP, before anything is stored, it may file the message for another
+// account (the game the sheet names), refuse it (a game's size or rate
+// limit, as an SMTP reply the sender's program shows), or have a reply
+// stored in the sender's own INBOX in the same transaction. The arrival
+// record stays the SMTP session's, so a routed message is authenticated by
+// its game exactly as one sent to the game's own address.
+//
 // # Concurrency
 //
 // One sync.RWMutex guards the in-memory index. A change takes it for

@@ -65,6 +65,12 @@ type Options struct {
 	// Debug, if set, receives the raw IMAP and SMTP traffic, passwords
 	// included. For tests and troubleshooting only.
 	Debug io.Writer
+	// Route, when set, is asked for every recipient of every message taken
+	// by SMTP, before it is stored, which account it belongs to, whether to
+	// refuse it, and what to reply to its sender (route.go). It is called
+	// from the SMTP sessions, concurrently. Default none: every message is
+	// stored as addressed.
+	Route func(RouteRequest) RouteDecision
 }
 
 // Account is a mailbox owner.

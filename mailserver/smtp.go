@@ -148,12 +148,20 @@ func (s *smtpSession) Data(r io.Reader) error {
 	}
 	key := deliveryKey(arrival.User, info.messageID, sp.sum)
 
+	// route.go: a router may file the message for another account, refuse
+	// it, or answer its sender.
+	rcpts, replies, refusal := s.route(arrival.User, sp)
+	if refusal != nil {
+		s.srv.log.Info("SMTP message refused by the router", "from", s.from, "user", s.authUser, "reason", refusal.Message)
+		return refusal.smtpError()
+	}
+
 	var msgs []newMessage
 	var prefixes []string
 	now := s.srv.now()
 	id := newID()
 	s.srv.mu.RLock()
-	for _, rc := range s.rcpts {
+	for _, rc := range rcpts {
 		var inbox *mailbox
 		if a := s.srv.accounts[rc.user]; a != nil {
 			inbox = a.mailboxes[inboxName]
@@ -166,11 +174,16 @@ func (s *smtpSession) Data(r io.Reader) error {
 		msgs = append(msgs, newMessage{mailbox: inbox, date: now, arrival: arrival, dedupe: key})
 		prefixes = append(prefixes, s.traceHeaders(rc.addr, id, now))
 	}
-	s.srv.mu.RUnlock()
 	for i := range msgs {
 		// Stored from the spool a chunk at a time (chunks.go).
 		msgs[i].body = spooledContent(prefixes[i], sp, info.drop)
 	}
+	for _, r := range replies {
+		if m, ok := s.srv.routeReply(arrival.User, r, now); ok {
+			msgs = append(msgs, m)
+		}
+	}
+	s.srv.mu.RUnlock()
 
 	if err := s.srv.deliverGrouped(context.Background(), msgs); err != nil {
 		s.srv.log.Error("SMTP delivery failed", "id", id, "err", err)

@@ -26,6 +26,13 @@ import (
 
 // loadConfig loads and validates the config file, printing every problem.
 func loadConfig(e *env) (*config.Config, int) {
+	if e.gameName != "" { // host.go: --game NAME of a host folder
+		path, ok := gameConfigPath(e)
+		if !ok {
+			return nil, exitUsage
+		}
+		e.configPath, e.configGiven = path, true
+	}
 	cfg, err := config.Load(e.configPath)
 	if errors.Is(err, os.ErrNotExist) {
 		e.errorf("there is no config file %s: run pbem in the folder that holds config.yaml, or name the file with --config FILE", e.configPath)
@@ -93,7 +100,7 @@ func runNew(e *env, c *command, args []string) int {
 
 func runCheck(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
-	gameDir := fs.String("game", "", "the game's folder (holding config.yaml); default: the --config file")
+	fs.StringVar(&e.gameName, "game", "", "the game: NAME of the host folder (--host), or a game folder DIR holding config.yaml; default: the --config file")
 	nation := fs.String("nation", "", "the nation the sheet is from (default: its NATION line)")
 	treasury := fs.Int("treasury", -1, "check as if every nation's treasury held this many crowns (for a year-end sheet checked before the taxes are in)")
 	turnFlag := fs.String("turn", "", "check the sheet as orders for turn N, or \"year-end\" for the next year-end turn (default: the turn orders are now taken for)")
@@ -104,9 +111,6 @@ func runCheck(e *env, c *command, args []string) int {
 	if fs.NArg() != 1 {
 		e.errorf("check: expected one sheet file (or - for standard input), got %d", fs.NArg())
 		return exitUsage
-	}
-	if *gameDir != "" {
-		e.configPath = filepath.Join(*gameDir, "config.yaml")
 	}
 	cfg, code := loadConfig(e)
 	if code != exitOK {
@@ -232,6 +236,9 @@ func openForCheck(ctx context.Context, cfg *config.Config) (*daemon.Game, error)
 func runRun(e *env, c *command, args []string) int {
 	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
 		return code
+	}
+	if e.hostDir != "" && e.gameName == "" {
+		return runHost(e) // host.go: every game of the host folder
 	}
 	cfg, code := loadConfig(e)
 	if code != exitOK {

@@ -71,6 +71,9 @@ type env struct {
 	// configGiven is true when --config was named on the command line: a
 	// missing file is then an error, not a reason to use the defaults.
 	configGiven bool
+	// hostDir and gameName are --host DIR and --game NAME (host.go): the
+	// game of a host folder a command is about, in place of --config.
+	hostDir, gameName string
 }
 
 func (e *env) errorf(format string, args ...any) {
@@ -117,15 +120,15 @@ func commands() []*command {
 			description: "Creates the game named in the config (game.id) from its scenario (game.scenario): the map, the\n" +
 				"starting forces, every nation with its registered addresses and a hash of its password. The\n" +
 				"store lives in data_dir. Running it again for a game that exists changes nothing."},
-		{name: "check", args: "[--game DIR] [--nation NAME] [--turn N|year-end] [--treasury CROWNS] [--forecast MAP.pdf] FILE|-", run: runCheck,
+		{name: "check", args: "[--game NAME|DIR] [--nation NAME] [--turn N|year-end] [--treasury CROWNS] [--forecast MAP.pdf] FILE|-", run: runCheck,
 			summary: "checks an order sheet against the game's current state and prints the reply a player would get; exit 1 if it has errors. `--forecast` adds the forecast of the turn and writes its map (docs/forecast.md)",
 			description: "Checks an order sheet against the game's current state and prints exactly the reply a player\n" +
 				"would get: the orders as understood, every error and warning by line, and a receipt. Passwords\n" +
 				"are not checked here. Exits 0 when the sheet has no errors, 1 when it has.\n" +
-				"The game is the one configured in DIR/config.yaml (default: --config); before \"pbem new\" the\n" +
-				"scenario's starting position is used. --turn checks it as orders for a later turn (year-end: the\n" +
-				"next year-end), --treasury as if the treasury held that many crowns: a year-end sheet can be\n" +
-				"checked in any month."},
+				"The game is game NAME of the host folder (--host), or the one configured in DIR/config.yaml\n" +
+				"(default: --config); before \"pbem new\" the scenario's starting position is used. --turn checks\n" +
+				"it as orders for a later turn (year-end: the next year-end), --treasury as if the treasury held\n" +
+				"that many crowns: a year-end sheet can be checked in any month."},
 		{name: "report", args: "--nation NAME|--referee [--turn T] [--json] [--paper A4|A3] --out FILE", run: runReport,
 			summary: "renders a nation's turn report (or the referee's master report) from the store, without mailing it",
 			description: "Renders the report a nation was (or will be) mailed for a resolved turn, from the store: the PDF,\n" +
@@ -141,12 +144,13 @@ func commands() []*command {
 				"defaults to the game's address (mail.address). It logs in (SMTP AUTH) as --from (or --user) with\n" +
 				"--password-file FILE or --password PW, or asks for the password on the terminal: the embedded\n" +
 				"server takes mail from its accounts only from a client logged in as that account."},
-		{name: "run", run: runRun,
-			summary: "runs the embedded mail server and the daemon until Ctrl-C or SIGTERM",
+		{name: "run", args: "[--host DIR]", run: runRun,
+			summary: "runs the embedded mail server and the daemon until Ctrl-C or SIGTERM; with --host, every game of a host folder",
 			description: "Runs the game: creates it on first start, starts pbem's own IMAP and SMTP server on loopback\n" +
 				"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n" +
 				"what is queued. Stops cleanly on Ctrl-C or SIGTERM (a second one stops at once); everything it\n" +
-				"was doing is finished or picked up on the next start."},
+				"was doing is finished or picked up on the next start. With --host DIR it serves every game of the\n" +
+				"host folder DIR (\"pbem host\") from this process, on one mail server (docs/hosting.md)."},
 		{name: "status", run: runStatus,
 			summary: "prints the open turn, its deadline, who has sent orders, pending requests and the mail queues",
 			description: "Prints the game's status for the referee: the turn open for orders and its deadline (and who set\n" +
@@ -186,6 +190,8 @@ func commands() []*command {
 	}
 	// referee.go: rollback, rerun, export, verify, resend, requeue, referee, password.
 	cmds = slices.Insert(cmds, slices.IndexFunc(cmds, func(c *command) bool { return c.name == "version" }), refereeCommands()...)
+	// host.go: many games in one host folder.
+	cmds = slices.Insert(cmds, slices.IndexFunc(cmds, func(c *command) bool { return c.name == "version" }), hostCommands())
 	for _, c := range cmds {
 		for _, s := range c.sub {
 			s.parent = c
@@ -296,6 +302,7 @@ func runHelp(e *env, c *command, args []string) int {
 func newFlags(e *env, c *command) *flag.FlagSet {
 	fs := flag.NewFlagSet("pbem "+c.path(), flag.ContinueOnError)
 	fs.StringVar(&e.configPath, "config", e.configPath, "the config file")
+	addHostFlags(e, c, fs)
 	return fs
 }
 

@@ -59,6 +59,8 @@ var readmeRows = []row{
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: latency},
 	{What: "memory of `pbem run` fed 30 MB mails, the bomb set and 9–10 MiB mails at once", Pkg: "./cmd/pbem", Bench: "BenchmarkRunMemory", Runs: 1,
 		Args: []string{"-benchtime", "1x"}, Doc: "docs/intake.md", Figure: peakRSS},
+	{What: "100 games of five nations in one process (`pbem run --host`)", Pkg: "./host", Bench: "BenchmarkHost", Runs: 1,
+		Args: []string{"-benchtime", "1x"}, Doc: "docs/hosting.md", Figure: hosting},
 }
 
 // The figure writers.
@@ -87,6 +89,11 @@ func latency(m metrics) string {
 
 func burst(m metrics) string {
 	return fmt.Sprintf("%.0f mails/s, 99th percentile %.0f ms", m["mails/s"], m["p99-ms"])
+}
+
+func hosting(m metrics) string {
+	return fmt.Sprintf("idle RSS %.0f MB; 500 sheets at once, each its player's first, all answered in %.1f s (99th percentile %.1f s, bcrypt-bound), again in %.1f s (99th percentile %.2f s); ten deadlines in one minute %.1f s",
+		m["idle-RSS-MB"], m["burst-all-s"], m["burst-p99-ms"]/1000, m["burst-again-s"], m["burst-again-p99-ms"]/1000, m["ten-deadlines-s"])
 }
 
 func peakRSS(m metrics) string { return fmt.Sprintf("peak RSS %.0f MB", m["peak-RSS-MB"]) }
