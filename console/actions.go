@@ -322,7 +322,9 @@ func fieldErrors(answer []string, lines map[int]string) map[string]string {
 	out := map[string]string{}
 	for _, a := range answer {
 		m := lineRE.FindStringSubmatch(a)
-		if m == nil || !(strings.Contains(a, "ERROR") || strings.Contains(a, "REFUSED") || strings.Contains(a, "error")) {
+		// "line 4: APPROVE … — recorded" is a command done; "— REFUSED: …",
+		// "ERROR: …" and a RESULT's "line 2: "OUTCOME x": …" are not.
+		if m == nil || strings.Contains(a, " — ") && !strings.Contains(a, "REFUSED") && !strings.Contains(a, "ERROR") {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])

@@ -109,24 +109,35 @@ func (c *clock) add(d time.Duration) {
 
 // rig is a console on a test server with a browser-like client.
 type rig struct {
-	t     *testing.T
-	g     *fakeGame
-	clk   *clock
-	srv   *httptest.Server
-	c     *http.Client
-	jar   http.CookieJar
-	opts  Options
-	csrfR *regexp.Regexp
+	t       *testing.T
+	g       *fakeGame
+	clk     *clock
+	srv     *httptest.Server
+	c       *http.Client
+	jar     http.CookieJar
+	opts    Options
+	csrfR   *regexp.Regexp
+	console *Console
 }
 
 func newRig(t *testing.T, opts *Options) *rig {
 	t.Helper()
-	r := &rig{t: t, g: newFakeGame(), clk: &clock{t: time.Date(2030, 6, 1, 12, 0, 0, 0, time.UTC)}}
+	g, clk := newFakeGame(), &clock{t: time.Date(2030, 6, 1, 12, 0, 0, 0, time.UTC)}
+	o := Options{}
 	if opts != nil {
-		r.opts = *opts
+		o = *opts
 	}
-	r.opts.Now = r.clk.now
-	r.srv = httptest.NewServer(New(Single(r.g), &r.opts))
+	o.Now = clk.now
+	r := newRigFor(t, New(Single(g), &o))
+	r.g, r.clk, r.opts = g, clk, o
+	return r
+}
+
+// newRigFor is a rig of any console.
+func newRigFor(t *testing.T, c *Console) *rig {
+	t.Helper()
+	r := &rig{t: t, console: c}
+	r.srv = httptest.NewServer(c)
 	t.Cleanup(r.srv.Close)
 	r.jar, _ = cookiejar.New(nil)
 	r.c = &http.Client{Jar: r.jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -182,7 +193,13 @@ func (r *rig) login(pw string) (*http.Response, string) {
 // signIn signs in and returns the desk page.
 func (r *rig) signIn() string {
 	r.t.Helper()
-	if resp, body := r.login(rightPassword); resp.StatusCode != http.StatusSeeOther {
+	return r.signInWith(rightPassword)
+}
+
+// signInWith signs in with pw and returns the desk page.
+func (r *rig) signInWith(pw string) string {
+	r.t.Helper()
+	if resp, body := r.login(pw); resp.StatusCode != http.StatusSeeOther {
 		r.t.Fatalf("sign-in: %s\n%s", resp.Status, body)
 	}
 	resp, page := r.get("/g/syw/")

@@ -159,7 +159,7 @@ func (g *Game) deskSheets(ctx context.Context, st *engine.State, s *Status) ([]D
 				continue
 			}
 			d.Orders = sub.CanonicalText
-			rep := g.check(sub.RawText, parser.CheckContext{Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(),
+			rep := parser.Check(sub.RawText, parser.CheckContext{Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(),
 				Nation: game.NationID(n.ID), Turn: st.Turn, Zone: g.Zone})
 			for _, dg := range rep.Diagnostics {
 				if dg.Severity == parser.Note {
