@@ -183,9 +183,10 @@ func sameOrigin(r *http.Request) bool {
 
 // limiter slows failed sign-ins per client address.
 type limiter struct {
-	mu  sync.Mutex
-	by  map[string]*tries
-	now func() time.Time
+	mu    sync.Mutex
+	by    map[string]*tries
+	now   func() time.Time
+	first time.Duration // the wait after the first failure (firstWait; tests change it)
 }
 
 type tries struct {
@@ -200,7 +201,7 @@ const (
 )
 
 func newLimiter(now func() time.Time) *limiter {
-	return &limiter{by: map[string]*tries{}, now: now}
+	return &limiter{by: map[string]*tries{}, now: now, first: firstWait}
 }
 
 // wait returns how long addr must still wait before its next attempt.
@@ -227,7 +228,7 @@ func (l *limiter) failed(addr string) time.Duration {
 		l.by[addr] = t
 	}
 	t.failed++
-	d := firstWait
+	d := l.first
 	for i := 1; i < t.failed && d < maxWait; i++ {
 		d *= 2
 	}
@@ -265,7 +266,7 @@ func securityHeaders(h http.Header, tls bool) {
 	h.Set("Content-Security-Policy", contentPolicy)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")

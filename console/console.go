@@ -32,7 +32,7 @@
 // and an attempt before then is refused without checking the password.
 // Every response carries a Content-Security-Policy without inline script
 // or style, frame-ancestors 'none' and X-Frame-Options DENY (no framing),
-// nosniff, no referrer, and no caching of pages.
+// nosniff, the referrer kept to this site, and no caching of pages.
 //
 // # Pages without JavaScript
 //

@@ -387,7 +387,7 @@ func TestSecurityHeaders(t *testing.T) {
 			!strings.Contains(csp, "frame-ancestors 'none'") {
 			t.Errorf("%s: Content-Security-Policy %q", path, csp)
 		}
-		for h, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+		for h, want := range map[string]string{"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
 			"Cache-Control": "no-store"} {
 			if got := resp.Header.Get(h); got != want {
 				t.Errorf("%s: %s %q, want %q", path, h, got, want)

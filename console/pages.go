@@ -136,7 +136,8 @@ func (c *Console) signedIn(h sessionHandler) gameHandler {
 			r.Body = http.MaxBytesReader(w, r.Body, 256<<10)
 			if !sameOrigin(r) || !sameToken(r.PostFormValue("csrf"), s.csrf) {
 				c.log.Warn("console: a form without the session's CSRF token refused", "game", g.ID(), "from", clientAddr(r), "path", r.URL.Path)
-				http.Error(w, "the form's security token is missing or out of date: reload the page and try again", http.StatusForbidden)
+				c.render(w, http.StatusForbidden, "refused.html", map[string]any{"Title": "Refused", "Game": g.ID(),
+					"Why": "The form's security token is missing or out of date: nothing was done. Go back to the desk, reload it and try again."})
 				return
 			}
 		}
