@@ -20,6 +20,7 @@ type session struct {
 	id      string
 	game    string // the game it is for
 	who     string // who signed in, for the log ("referee")
+	nation  string // a player's session: the nation whose page it sees ("" for the referee)
 	csrf    string // the token every form of the session carries
 	created time.Time
 	seen    time.Time
@@ -52,7 +53,7 @@ func newSessions(ttl time.Duration, now func() time.Time) *sessions {
 
 // start makes a new session for who in game, with a new ID and CSRF
 // token; the session of old (the browser's earlier cookie), if any, ends.
-func (s *sessions) start(game, who, old string) *session {
+func (s *sessions) start(game, who, nation, old string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.byID, old)
@@ -62,7 +63,7 @@ func (s *sessions) start(game, who, old string) *session {
 			delete(s.byID, id)
 		}
 	}
-	x := &session{id: randomToken(), game: game, who: who, csrf: randomToken(), created: now, seen: now}
+	x := &session{id: randomToken(), game: game, who: who, nation: nation, csrf: randomToken(), created: now, seen: now}
 	s.byID[x.id] = x
 	return x
 }

@@ -80,6 +80,9 @@ type Game interface {
 	Export(ctx context.Context, w io.Writer) (int, error)
 	// VerifyReferee reports whether pw is the referee's password.
 	VerifyReferee(pw string) bool
+	// VerifyNation reports whether pw is nation's order-sheet password
+	// for the turn open (a player's sign-in to the nation's page).
+	VerifyNation(ctx context.Context, nation, pw string) bool
 }
 
 var _ Game = (*daemon.Game)(nil)

@@ -39,7 +39,8 @@ func newFakeGame() *fakeGame {
 			Deadline: time.Date(2030, 6, 8, 18, 0, 0, 0, time.UTC), DeadlineSource: "schedule",
 			Nations: []daemon.NationStatus{{ID: "eisenmark", Name: "Eisenmark"}, {ID: "fromande", Name: "Fromande"}},
 			Requests: []daemon.RequestStatus{{Nation: "eisenmark", Token: "R1a2b3c",
-				Text: `<script>alert("special")</script> bribe the governor`}},
+				Text: `<script>alert("special")</script> bribe the governor`},
+				{Nation: "fromande", Token: "R9f8e7d", Text: "Fromande's secret plan"}},
 			Outbox: map[store.OutboxState]int{}},
 		LastTurn: 2,
 		Sheets: []daemon.DeskSheet{
@@ -86,6 +87,10 @@ func (g *fakeGame) VerifyReferee(pw string) bool {
 	defer g.mu.Unlock()
 	g.verified++
 	return pw == rightPassword
+}
+
+func (g *fakeGame) VerifyNation(_ context.Context, nation, pw string) bool {
+	return pw == "demo-"+nation
 }
 
 func (g *fakeGame) actsDone() []string {
@@ -611,4 +616,59 @@ func boolN(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestNationPage: a player signs in with the nation's password and sees
+// the nation's own sheet, requests and reports, nothing of another nation's
+// and nothing of the referee's; a report is the session's nation's, whatever
+// the path says.
+func TestNationPage(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	_, page := r.get("/g/syw/nation/login")
+	resp, body := r.post("/g/syw/nation/login", url.Values{"csrf": {r.csrf(page)}, "nation": {"eisenmark"}, "password": {"demo-fromande"}})
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("another nation's password: %s\n%s", resp.Status, body)
+	}
+	r.clk.add(time.Minute)
+	resp, body = r.post("/g/syw/nation/login", url.Values{"csrf": {r.csrf(page)}, "nation": {"eisenmark"}, "password": {"demo-eisenmark"}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-in: %s\n%s", resp.Status, body)
+	}
+	resp, page = r.get("/g/syw/nation/")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the nation's page: %s", resp.Status)
+	}
+	for _, want := range []string{"Eisenmark", "abc123", "STANCE E1 ATTACK", "R1a2b3c", "/g/syw/nation/report/2.pdf", "/g/syw/nation/report/0.pdf"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the nation's page lacks %q", want)
+		}
+	}
+	for _, foreign := range []string{"Fromande", "fromande", "R9f8e7d", "secret plan", "eisenmark@pbem.localhost", "/act/", "/g/syw/archive"} {
+		if strings.Contains(page, foreign) {
+			t.Errorf("the nation's page holds %q", foreign)
+		}
+	}
+	for _, path := range []string{"/g/syw/reports", "/g/syw/report/2/referee.pdf", "/g/syw/report/2/fromande.pdf", "/g/syw/archive", "/g/syw/preview"} {
+		if resp, _ := r.get(path); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a nation's session opens %s: %s", path, resp.Status)
+		}
+	}
+	if resp, _ := r.get("/g/syw/"); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("a nation's session opens the desk: %s", resp.Status)
+	}
+	if resp, _ := r.post("/g/syw/act/resolve", url.Values{"csrf": {r.csrf(page)}, "turn": {"3"}}); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a nation's session acts: %s", resp.Status)
+	}
+	r.g.reports = nil
+	for _, path := range []string{"/g/syw/nation/report/2.pdf", "/g/syw/nation/report/..%2ffromande.pdf", "/g/syw/nation/report/02.pdf",
+		"/g/syw/nation/report/fromande.pdf", "/g/syw/nation/report/-1.pdf"} {
+		r.get(path)
+	}
+	if got := strings.Join(r.g.reports, " "); got != "2/eisenmark" {
+		t.Errorf("reports built for the nation's session: %q, want only 2/eisenmark", got)
+	}
+	if len(r.g.actsDone()) > 0 {
+		t.Error("a nation's session did something")
+	}
 }

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -313,3 +314,62 @@ func (c *rig) act(action string, kv ...string) {
 var answerRE = regexp.MustCompile(`(?s)<section id="answer".*?</section>`)
 
 func answerOf(page string) string { return answerRE.FindString(page) }
+
+// TestNationPageFog: a nation's page on a live game shows no force ID or
+// general of another nation that the nation's own report does not show.
+func TestNationPageFog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a live game: not under -short")
+	}
+	t.Parallel()
+	l := startLiveGame(t)
+	l.sendRequest()
+	b := newRigFor(t, New(Single(l.d.Game), nil))
+	_, page := b.get("/g/syw/nation/login")
+	if resp, body := b.post("/g/syw/nation/login", url.Values{"csrf": {b.csrf(page)}, "nation": {"eisenmark"},
+		"password": {"demo-eisenmark"}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-in: %s\n%s", resp.Status, body)
+	}
+	_, page = b.get("/g/syw/nation/")
+	if !strings.Contains(page, "STANCE E1 ATTACK") || !strings.Contains(page, "Bribe the governor") {
+		t.Fatalf("the nation's page lacks its sheet:\n%s", page)
+	}
+	ctx := context.Background()
+	st, err := l.d.Game.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := l.d.Game.RebuildReport(ctx, 0, "eisenmark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, _ := json.Marshal(md)
+	text := tagRE.ReplaceAllString(page, " ")
+	seen := 0
+	for _, f := range st.Forces {
+		if f.Nation == "eisenmark" {
+			continue
+		}
+		names := []string{string(f.ID)}
+		for _, ld := range f.Leaders {
+			names = append(names, ld.ID, ld.Name)
+		}
+		for _, n := range names {
+			if n == "" {
+				continue
+			}
+			seen++
+			if regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(text) && !strings.Contains(string(report), n) {
+				t.Errorf("the nation's page shows %s's %q, which its report does not", f.Nation, n)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no foreign force to look for")
+	}
+	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
+		t.Errorf("the nation's opening report: %s", resp.Status)
+	}
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)

@@ -98,6 +98,11 @@ func (c *Console) routes() {
 	m.HandleFunc("GET /g/{game}/report/{turn}/{file}", c.withGame(c.signedIn(c.serveReport)))
 	m.HandleFunc("GET /g/{game}/archive", c.withGame(c.signedIn(c.serveArchive)))
 	m.HandleFunc("POST /g/{game}/act/{action}", c.withGame(c.signedIn(c.doAct)))
+	m.HandleFunc("GET /g/{game}/nation/login", c.withGame(c.serveNationLogin))
+	m.HandleFunc("POST /g/{game}/nation/login", c.withGame(c.doNationLogin))
+	m.HandleFunc("GET /g/{game}/nation/{$}", c.withGame(c.nationSignedIn(c.serveNation)))
+	m.HandleFunc("GET /g/{game}/nation/report/{file}", c.withGame(c.nationSignedIn(c.serveNationReport)))
+	m.HandleFunc("POST /g/{game}/nation/logout", c.withGame(c.nationSignedIn(c.doLogout)))
 	c.mux = m
 }
 
@@ -124,6 +129,9 @@ func (c *Console) withGame(h gameHandler) http.HandlerFunc {
 func (c *Console) signedIn(h sessionHandler) gameHandler {
 	return func(w http.ResponseWriter, r *http.Request, g Game) {
 		s, ok := c.sessionOf(r, g.ID())
+		if ok && s.nation != "" { // a player's session sees the nation's page only
+			ok = false
+		}
 		if !ok {
 			if r.Method == http.MethodGet && r.URL.Path == "/g/"+g.ID()+"/" {
 				http.Redirect(w, r, "/g/"+g.ID()+"/login", http.StatusSeeOther)
@@ -218,7 +226,7 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 	if ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS)); err == nil {
 		old = ck.Value
 	}
-	s := c.session.start(g.ID(), "referee", old)
+	s := c.session.start(g.ID(), "referee", "", old)
 	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), s.id, int(c.opts.SessionTTL/time.Second))
 	c.setCookie(w, c.cookieName(loginCookie, loginCookieTLS), "", -1)
 	c.log.Info("console: the referee signed in", "game", g.ID(), "from", addr)
@@ -228,6 +236,10 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 func (c *Console) doLogout(w http.ResponseWriter, r *http.Request, g Game, s *session) {
 	c.session.end(s.id)
 	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), "", -1)
+	if s.nation != "" {
+		http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
+		return
+	}
 	http.Redirect(w, r, "/g/"+g.ID()+"/login", http.StatusSeeOther)
 }
 

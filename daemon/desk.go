@@ -411,3 +411,13 @@ func (g *Game) deskRefereeModel(ctx context.Context, st *engine.State, events []
 	return reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: st, Events: events, Rolls: rolls,
 		Sheets: sheets, GameName: g.Config.Game.Name, Deadline: deadline, Zone: g.Zone, Narrate: g.Narrate})
 }
+
+// VerifyNation reports whether pw is nation's order-sheet password for the
+// turn now open: a player's sign-in to the nation's own page.
+func (g *Game) VerifyNation(ctx context.Context, nation, pw string) bool {
+	st, err := g.State(ctx)
+	if err != nil {
+		return false
+	}
+	return g.VerifyPassword(ctx, game.NationID(nation), st.Turn, pw)
+}
