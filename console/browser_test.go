@@ -2,11 +2,14 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/engine"
+	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/store"
 )
 
 // The console in a real browser: Chromium (Debian's chromium), driven by
@@ -109,6 +115,16 @@ func answered(action string) chromedp.Action[chromedp.Void] {
 	return chromedp.WaitVisible(chromedp.CSS(`#answer[data-action="` + action + `"]`))
 }
 
+// setField sets a form field's value, as typing would.
+func setField(sel, value string) chromedp.Action[chromedp.Void] {
+	js, _ := json.Marshal(value)
+	q, _ := json.Marshal(sel)
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector(%s).value = %s) !== null`, q, js))(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
 // signIn signs in on the sign-in page.
 func (b *browser) signIn(pw string) {
 	b.t.Helper()
@@ -178,7 +194,6 @@ func TestBrowserDesk(t *testing.T) {
 	if s := b.text(`#result .field-error`); !strings.Contains(s, "no battle at 0502") {
 		t.Errorf("the RESULT's error at its field: %q", s)
 	}
-	b.shot("result-error")
 
 	// Extend the deadline.
 	before, _ := l.d.Game.Desk(context.Background())
@@ -220,4 +235,109 @@ func TestBrowserDesk(t *testing.T) {
 	}
 	b.run("top", chromedp.Navigate(b.url+"/g/syw/"), chromedp.WaitVisible(chromedp.CSS("#turn")))
 	b.shot("after-rollback")
+}
+
+// tableBattle sets up, in a game fought on the table, an opening with one
+// land battle — an army marched onto another nation's, attacking — and
+// sends the attacker's sheet. It returns the hex and the two forces.
+func tableBattle(t *testing.T, l *liveGame) (game.Hex, *game.Force, *game.Force) {
+	t.Helper()
+	ctx := context.Background()
+	g := l.d.Game
+	rec, err := g.DB.LatestTurn(ctx, "syw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st engine.State
+	if err := json.Unmarshal(rec.State, &st); err != nil {
+		t.Fatal(err)
+	}
+	var a, b *game.Force
+	for i := range st.Forces {
+		f := &st.Forces[i]
+		if f.IsFleet() || f.Aboard != "" || f.At.Hex == (game.Hex{}) || !f.HasRole(game.General) || f.FightingFigures() < 40 {
+			continue
+		}
+		switch {
+		case a == nil:
+			a = f
+		case b == nil && f.Nation != a.Nation:
+			b = f
+		}
+	}
+	if a == nil || b == nil {
+		t.Skip("no two armies of different nations in the scenario")
+	}
+	for _, nb := range g.Map.Neighbors(b.At.Hex) { // in the field, not behind walls
+		if _, city := g.Map.CityAt(nb); !city && g.Map.TerrainAt(nb) != game.Mountain && g.Map.TerrainAt(nb) != game.Sea {
+			b.At = game.AtHex(nb)
+			break
+		}
+	}
+	a.At, a.Stance = b.At, game.Attack
+	js, _ := json.Marshal(&st)
+	if _, err := g.DB.SaveTurn(ctx, store.TurnRecord{GameID: "syw", Turn: 0, Status: store.TurnInitial, State: js, ResolvedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	l.send(string(a.Nation)+"@pbem.localhost", "orders", fmt.Sprintf("GAME syw\nNATION %s\nPASSWORD demo-%s\nTURN 1\nSTANCE %s ATTACK\nEND\n",
+		a.Nation, a.Nation, a.ID))
+	l.waitDesk("the attacker's sheet", func(v *daemon.DeskView) bool {
+		return slices.ContainsFunc(v.Sheets, func(s daemon.DeskSheet) bool { return s.ID == string(a.Nation) && s.Receipt != "" })
+	})
+	return b.At.Hex, a, b
+}
+
+// TestBrowserTabletop: in Chromium, in a game fought on the table, the
+// referee resolves the turn; the desk shows the battle waiting with its
+// sheet; a result with a mistake shows the error at its field, and
+// nothing is recorded; corrected, it is recorded and the turn resolves
+// with it.
+func TestBrowserTabletop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test drives Chromium: not under -short")
+	}
+	l := startLiveGameWith(t, func(s string) string {
+		return strings.Replace(s, "timezone: Europe/London", "timezone: Europe/London\n  battles: table", 1)
+	})
+	hex, a, b := tableBattle(t, l)
+	srv := httptest.NewServer(New(Single(l.d.Game), &Options{Refresh: time.Hour}))
+	t.Cleanup(srv.Close)
+	br := newBrowser(t, srv.URL)
+	br.signIn(liveRefereePassword)
+	br.run("resolve", chromedp.Click(chromedp.CSS(`form[action$="/act/resolve"] button`)), answered("resolve"))
+	l.waitDesk("the battle's sheet", func(v *daemon.DeskView) bool {
+		return len(v.Battles) > 0 && !v.Battles[0].SheetSent.IsZero() && v.Battles[0].Sheet != ""
+	})
+	br.run("the desk", chromedp.Navigate(br.url+"/g/syw/?look=battles"), chromedp.WaitVisible(chromedp.CSS("#battle-"+hex.String())))
+	if s := br.text("#battle-" + hex.String()); !strings.Contains(s, "PENDING") || !strings.Contains(s, "RESULT "+hex.String()) {
+		t.Errorf("the battle on the desk: %q", s)
+	}
+	br.shot("battle")
+
+	fill := func(losses, hits string) {
+		t.Helper()
+		br.run("result", setField(`#result input[name="hex"]`, hex.String()),
+			setField(`#result select[name="outcome"]`, "decisive"),
+			setField(`#result input[name="winner"]`, string(a.Nation)),
+			setField(`#result textarea[name="losses"]`, losses),
+			setField(`#result textarea[name="hits"]`, hits),
+			chromedp.Click(chromedp.CSS(`#result button`)), answered("result"))
+	}
+	fill(fmt.Sprintf("LOSSES %s infantry Q KILLED 2", b.ID), "")
+	if s := br.text(`#result label:has(textarea[name="losses"]) + .field-error`); !strings.Contains(s, "line 4") {
+		t.Errorf("the error under the losses: %q", s)
+	}
+	if s := br.text("#answer"); !strings.Contains(s, "Nothing was recorded") {
+		t.Errorf("the answer to a result with a mistake: %q", s)
+	}
+	br.shot("result-error")
+	if v, _ := l.d.Game.Desk(context.Background()); v.Battles[0].Result {
+		t.Fatal("a result with a mistake was recorded")
+	}
+	fill(fmt.Sprintf("LOSSES %s %s %s KILLED 2 ROUTED 1", b.ID, b.Troops[0].Arm, b.Troops[0].Grade),
+		fmt.Sprintf("HITS %s %s %s 3", a.Nation, a.Troops[0].Arm, a.Troops[0].Grade))
+	if s := br.text("#answer"); !strings.Contains(s, "is recorded (decisive)") {
+		t.Errorf("the answer to the corrected result: %q", s)
+	}
+	l.waitDesk("the turn resolved with the result", func(v *daemon.DeskView) bool { return v.Turn == 2 })
 }

@@ -78,7 +78,10 @@ type liveGame struct {
 	sent int
 }
 
-func startLiveGame(t testing.TB) *liveGame {
+func startLiveGame(t testing.TB) *liveGame { return startLiveGameWith(t, nil) }
+
+// startLiveGameWith is startLiveGame with the config edited.
+func startLiveGameWith(t testing.TB, edit func(string) string) *liveGame {
 	t.Helper()
 	scen, err := filepath.Abs("../scenarios/default")
 	if err != nil {
@@ -86,6 +89,9 @@ func startLiveGame(t testing.TB) *liveGame {
 	}
 	dir := t.TempDir()
 	text := fmt.Sprintf(liveConfig, scen, liveRefereePassword)
+	if edit != nil {
+		text = edit(text)
+	}
 	path := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)

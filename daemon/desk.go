@@ -260,11 +260,14 @@ func subjectOf(raw []byte) string {
 
 // DeskAct runs referee commands written as in a mail (docs/referee.md) for
 // the console: through RunRefereeText, the registry's path, so that a desk
-// act is a referee command. who is the console's name for whoever is signed
+// act is a referee command — carried out as the mail's are: a RESOLVE NOW
+// closes the turn's orders and wakes the turn runner, which resolves it
+// (waiting for a battle on the table, as for a mail) rather than resolving
+// it there and then as the CLI does. who is the console's name for whoever is signed
 // in and from the client's address; both are logged with the commands and
 // the answer, as a referee's mail is, and kept for the page.
 func (g *Game) DeskAct(ctx context.Context, who, from, text string) (lines []string, ok bool, err error) {
-	lines, ok, err = g.RunRefereeText(ctx, text)
+	lines, ok, err = g.runRefereeText(ctx, text, false) // the turn runner of "pbem run" resolves a RESOLVE NOW, as for a mail
 	logged := maskNewPasswords(text)
 	if err != nil {
 		g.Log.Error("referee commands from the console failed", "who", who, "from", from, "commands", logged, "err", err)
