@@ -248,6 +248,18 @@ func TestSignInShowsTheDesk(t *testing.T) {
 			t.Errorf("the desk lacks %q", want)
 		}
 	}
+	if _, body := r.get("/g/syw/preview"); !strings.Contains(body, "the preview") {
+		t.Error("the preview page lacks the preview")
+	}
+	if resp, body := r.get("/g/syw/archive"); body != "{}\n" || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("the archive: %q %v", body, resp.Header)
+	}
+	if _, body := r.get("/g/syw/reports?turn=1&nation=fromande"); !strings.Contains(body, `data="/g/syw/report/1/fromande.pdf"`) {
+		t.Error("the reports page does not show Fromande's report of turn 1")
+	}
+	if _, body := r.get("/g/syw/reports?turn=9&nation=..%2f"); !strings.Contains(body, `data="/g/syw/report/2/referee.pdf"`) {
+		t.Error("the reports page with a turn and nation out of range does not fall back to the last turn's master report")
+	}
 	if resp, _ := r.get("/g/nosuch/"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another game's desk: %s, want 404", resp.Status)
 	}
