@@ -235,6 +235,21 @@ func TestBrowserDesk(t *testing.T) {
 	}
 	b.run("top", chromedp.Navigate(b.url+"/g/syw/"), chromedp.WaitVisible(chromedp.CSS("#turn")))
 	b.shot("after-rollback")
+
+	// Eisenmark's player signs in to the nation's page: its own sheet and
+	// reports, nothing of another nation's.
+	b.run("nation sign-in", chromedp.Navigate(b.url+"/g/syw/nation/login"), chromedp.WaitVisible(chromedp.CSS("#password")),
+		setField("#nation", "eisenmark"), chromedp.SendKeys(chromedp.CSS("#password"), "demo-eisenmark"),
+		chromedp.Click(chromedp.CSS("#signin")), chromedp.WaitVisible(chromedp.CSS("#nation-reports")))
+	page, err := chromedp.Run(b.ctx, chromedp.OuterHTML(chromedp.CSS("html")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page, "STANCE E1 ATTACK") || !strings.Contains(page, "/nation/report/0.pdf") {
+		t.Errorf("the nation's page lacks its sheet or its opening report:\n%s", page)
+	}
+	checkFog(t, l, "eisenmark", page)
+	b.shot("nation")
 }
 
 // tableBattle sets up, in a game fought on the table, an opening with one

@@ -17,6 +17,7 @@ import (
 
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/daemon"
+	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -340,12 +341,25 @@ func TestNationPageFog(t *testing.T) {
 	if !strings.Contains(page, "STANCE E1 ATTACK") || !strings.Contains(page, "Bribe the governor") {
 		t.Fatalf("the nation's page lacks its sheet:\n%s", page)
 	}
+	checkFog(t, l, "eisenmark", page)
+	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
+		t.Errorf("the nation's opening report: %s", resp.Status)
+	}
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// checkFog fails the test when page shows a force ID, general's ID or
+// general's name of another nation than nation that nation's opening
+// report does not show.
+func checkFog(t *testing.T, l *liveGame, nation, page string) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := l.d.Game.State(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	md, err := l.d.Game.RebuildReport(ctx, 0, "eisenmark")
+	md, err := l.d.Game.RebuildReport(ctx, 0, game.NationID(nation))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +367,7 @@ func TestNationPageFog(t *testing.T) {
 	text := tagRE.ReplaceAllString(page, " ")
 	seen := 0
 	for _, f := range st.Forces {
-		if f.Nation == "eisenmark" {
+		if string(f.Nation) == nation {
 			continue
 		}
 		names := []string{string(f.ID)}
@@ -366,16 +380,11 @@ func TestNationPageFog(t *testing.T) {
 			}
 			seen++
 			if regexp.MustCompile(`\b`+regexp.QuoteMeta(n)+`\b`).MatchString(text) && !strings.Contains(string(report), n) {
-				t.Errorf("the nation's page shows %s's %q, which its report does not", f.Nation, n)
+				t.Errorf("%s's page shows %s's %q, which its report does not", nation, f.Nation, n)
 			}
 		}
 	}
 	if seen == 0 {
 		t.Fatal("no foreign force to look for")
 	}
-	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
-		t.Errorf("the nation's opening report: %s", resp.Status)
-	}
 }
-
-var tagRE = regexp.MustCompile(`<[^>]*>`)

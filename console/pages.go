@@ -36,12 +36,25 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		}
 		return t.In(z).Format("Mon 2 Jan 2006 15:04 MST")
 	},
-	"iso":    func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"until":  func(t, now time.Time) string { return roundDuration(t.Sub(now)) },
-	"ago":    func(t, now time.Time) string { return roundDuration(now.Sub(t)) },
-	"after":  func(a, b time.Time) bool { return a.After(b) },
-	"join":   strings.Join,
-	"split":  strings.Fields,
+	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"until": func(t, now time.Time) string { return roundDuration(t.Sub(now)) },
+	"ago":   func(t, now time.Time) string { return roundDuration(now.Sub(t)) },
+	"after": func(a, b time.Time) bool { return a.After(b) },
+	"join":  strings.Join,
+	"split": strings.Fields,
+	// pendingHex is the hex of the one battle waiting for its result ("" for none or several).
+	"pendingHex": func(v *daemon.DeskView) string {
+		hex := ""
+		for _, b := range v.Battles {
+			if !b.Result {
+				if hex != "" {
+					return ""
+				}
+				hex = b.Hex
+			}
+		}
+		return hex
+	},
 	"outbox": func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
 	"err":    func(f *flash, action, field string) string { return f.fieldError(action, field) },
 	"val":    func(f *flash, action, field string) string { return f.value(action, field) },
