@@ -356,3 +356,22 @@ func TestBrowserTabletop(t *testing.T) {
 	}
 	l.waitDesk("the turn resolved with the result", func(v *daemon.DeskView) bool { return v.Turn == 2 })
 }
+
+// TestBrowserLiveRefresh: the page's script reloads the desk when the game
+// changes — a sheet comes in — with no click.
+func TestBrowserLiveRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the browser test drives Chromium: not under -short")
+	}
+	l := startLiveGame(t)
+	srv := httptest.NewServer(New(Single(l.d.Game), &Options{Refresh: time.Second}))
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, srv.URL)
+	b.signIn(liveRefereePassword)
+	b.run("the desk", chromedp.WaitVisible(chromedp.CSS("#sheet-fromande")))
+	if s := b.text("#sheet-fromande"); !strings.Contains(s, "missing") {
+		t.Fatalf("Fromande's row before its sheet: %q", s)
+	}
+	l.send("fromande@pbem.localhost", "orders", "GAME syw\nNATION fromande\nPASSWORD demo-fromande\nTURN 1\nEND\n")
+	b.run("the desk reloaded with Fromande's sheet", chromedp.WaitVisible(chromedp.CSS("#sheet-fromande code")))
+}
