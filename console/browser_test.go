@@ -220,8 +220,12 @@ func TestBrowserDesk(t *testing.T) {
 	b.run("resolve", chromedp.Navigate(b.url+"/g/syw/"), chromedp.Click(chromedp.CSS(`form[action$="/act/resolve"] button`)),
 		answered("resolve"))
 	l.waitDesk("turn 2 open", func(v *daemon.DeskView) bool { return v.Turn == 2 })
-	// Headless Chromium shows no PDF inline: the page is checked, not shot.
+	// The map as an image, then the PDF (which headless Chromium leaves blank).
 	b.run("reports", chromedp.Navigate(b.url+"/g/syw/reports?turn=1&nation=eisenmark"), chromedp.WaitVisible(chromedp.CSS("object.pdf")))
+	if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.getElementById("map-image").complete && document.getElementById("map-image").naturalWidth > 0`)); err != nil || !ok {
+		t.Errorf("the map image did not load (%v)", err)
+	}
+	b.shot("reports")
 	b.run("rollback", chromedp.Navigate(b.url+"/g/syw/"), chromedp.Click(chromedp.CSS(`#rollback button`)),
 		chromedp.WaitVisible(chromedp.CSS("#confirm")))
 	if s := b.text("#confirm"); !strings.Contains(s, "sets turn 1 aside") {

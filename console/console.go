@@ -73,6 +73,9 @@ type Game interface {
 	DeskReport(ctx context.Context, turn int, nation string) ([]byte, error)
 	// DeskMap renders the map after a resolved turn as a PDF.
 	DeskMap(ctx context.Context, turn int) ([]byte, error)
+	// DeskMapSVG draws the map of a resolved turn as an SVG image: a
+	// nation's (as its report shows it), or every force for "referee".
+	DeskMapSVG(ctx context.Context, turn int, nation string) ([]byte, error)
 	// PreviewText resolves the open turn without saving anything and
 	// returns the referee's summary (the referee's PREVIEW).
 	PreviewText(ctx context.Context) (string, error)

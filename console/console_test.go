@@ -76,6 +76,12 @@ func (g *fakeGame) DeskReport(_ context.Context, turn int, nation string) ([]byt
 	}
 	return []byte("%PDF-1.4 fake"), nil
 }
+func (g *fakeGame) DeskMapSVG(_ context.Context, turn int, nation string) ([]byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reports = append(g.reports, fmt.Sprintf("%d/%s.svg", turn, nation))
+	return []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`), nil
+}
 func (g *fakeGame) DeskMap(context.Context, int) ([]byte, error) { return []byte("%PDF-1.4 map"), nil }
 func (g *fakeGame) PreviewText(context.Context) (string, error)  { return "the preview", nil }
 func (g *fakeGame) Export(_ context.Context, w io.Writer) (int, error) {
@@ -480,6 +486,9 @@ func TestReportPathTraversal(t *testing.T) {
 		"/g/syw/report/2/referee",
 		"/g/syw/report/2/nosuch.pdf",
 		"/g/syw/report/2/a%00b.pdf",
+		"/g/syw/mapimg/2/..%2f..%2fetc%2fpasswd.svg",
+		"/g/syw/mapimg/2/referee.pdf",
+		"/g/syw/mapimg/x/referee.svg",
 	} {
 		resp, _ := r.get(path)
 		if resp.StatusCode == http.StatusOK {
@@ -493,6 +502,10 @@ func TestReportPathTraversal(t *testing.T) {
 	}
 	if resp, body := r.get("/g/syw/report/2/eisenmark.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
 		t.Errorf("a nation's report: %s", resp.Status)
+	}
+	if resp, body := r.get("/g/syw/mapimg/2/referee.svg"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "<svg") ||
+		resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("the map image: %s %v", resp.Status, resp.Header)
 	}
 }
 
@@ -674,11 +687,12 @@ func TestNationPage(t *testing.T) {
 	}
 	r.g.reports = nil
 	for _, path := range []string{"/g/syw/nation/report/2.pdf", "/g/syw/nation/report/..%2ffromande.pdf", "/g/syw/nation/report/02.pdf",
-		"/g/syw/nation/report/fromande.pdf", "/g/syw/nation/report/-1.pdf"} {
+		"/g/syw/nation/report/fromande.pdf", "/g/syw/nation/report/-1.pdf", "/g/syw/nation/map/1.svg", "/g/syw/nation/map/..%2freferee.svg",
+		"/g/syw/nation/map/referee.svg", "/g/syw/mapimg/1/referee.svg"} {
 		r.get(path)
 	}
-	if got := strings.Join(r.g.reports, " "); got != "2/eisenmark" {
-		t.Errorf("reports built for the nation's session: %q, want only 2/eisenmark", got)
+	if got := strings.Join(r.g.reports, " "); got != "2/eisenmark 1/eisenmark.svg" {
+		t.Errorf("reports built for the nation's session: %q, want only 2/eisenmark and 1/eisenmark.svg", got)
 	}
 	if len(r.g.actsDone()) > 0 {
 		t.Error("a nation's session did something")

@@ -276,6 +276,9 @@ func TestDeskOnALiveGame(t *testing.T) {
 	if resp, body := b.get("/g/syw/report/1/referee.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
 		t.Errorf("the master report of turn 1: %s", resp.Status)
 	}
+	if resp, body := b.get("/g/syw/mapimg/1/referee.svg"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "<svg") {
+		t.Errorf("the map image of turn 1: %s", resp.Status)
+	}
 	b.act("rollback", "turn", "2", "target", "1", "confirm", "yes")
 	l.waitDesk("turn 1 open again", func(v *daemon.DeskView) bool { return v.Turn == 1 })
 
@@ -342,6 +345,11 @@ func TestNationPageFog(t *testing.T) {
 		t.Fatalf("the nation's page lacks its sheet:\n%s", page)
 	}
 	checkFog(t, l, "eisenmark", page)
+	resp, svg := b.get("/g/syw/nation/map/0.svg")
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(svg, "<svg") || !regexp.MustCompile(`>E1( [A-Z])?<`).MatchString(svg) {
+		t.Fatalf("the nation's map image: %s\n%.300s", resp.Status, svg)
+	}
+	checkFog(t, l, "eisenmark", svg)
 	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
 		t.Errorf("the nation's opening report: %s", resp.Status)
 	}

@@ -153,6 +153,17 @@ func (c *Console) serveNation(w http.ResponseWriter, r *http.Request, g Game, s 
 	c.render(w, http.StatusOK, "nation.html", p)
 }
 
+// serveNationMap sends the nation's own map of a turn as an image.
+func (c *Console) serveNationMap(w http.ResponseWriter, r *http.Request, g Game, s *session) {
+	ts, ok := strings.CutSuffix(r.PathValue("file"), ".svg")
+	turn, err := strconv.Atoi(ts)
+	if !ok || err != nil || turn < 0 || strconv.Itoa(turn) != ts {
+		http.NotFound(w, r)
+		return
+	}
+	c.sendMapImage(w, r, g, turn, s.nation)
+}
+
 // serveNationReport sends the nation's own report of a turn: the name is
 // the turn and .pdf, nothing else; the nation is the session's.
 func (c *Console) serveNationReport(w http.ResponseWriter, r *http.Request, g Game, s *session) {

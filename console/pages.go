@@ -109,12 +109,14 @@ func (c *Console) routes() {
 	m.HandleFunc("GET /g/{game}/preview", c.withGame(c.signedIn(c.servePreview)))
 	m.HandleFunc("GET /g/{game}/reports", c.withGame(c.signedIn(c.serveReports)))
 	m.HandleFunc("GET /g/{game}/report/{turn}/{file}", c.withGame(c.signedIn(c.serveReport)))
+	m.HandleFunc("GET /g/{game}/mapimg/{turn}/{file}", c.withGame(c.signedIn(c.serveMapImage)))
 	m.HandleFunc("GET /g/{game}/archive", c.withGame(c.signedIn(c.serveArchive)))
 	m.HandleFunc("POST /g/{game}/act/{action}", c.withGame(c.signedIn(c.doAct)))
 	m.HandleFunc("GET /g/{game}/nation/login", c.withGame(c.serveNationLogin))
 	m.HandleFunc("POST /g/{game}/nation/login", c.withGame(c.doNationLogin))
 	m.HandleFunc("GET /g/{game}/nation/{$}", c.withGame(c.nationSignedIn(c.serveNation)))
 	m.HandleFunc("GET /g/{game}/nation/report/{file}", c.withGame(c.nationSignedIn(c.serveNationReport)))
+	m.HandleFunc("GET /g/{game}/nation/map/{file}", c.withGame(c.nationSignedIn(c.serveNationMap)))
 	m.HandleFunc("POST /g/{game}/nation/logout", c.withGame(c.nationSignedIn(c.doLogout)))
 	c.mux = m
 }
@@ -355,7 +357,15 @@ func (c *Console) serveReports(w http.ResponseWriter, r *http.Request, g Game, s
 		who = "referee"
 	}
 	c.render(w, http.StatusOK, "reports.html", map[string]any{"Title": "Reports", "Game": g.ID(), "CSRF": s.csrf, "V": v,
-		"Turn": turn, "Who": who, "File": fmt.Sprintf("/g/%s/report/%d/%s.pdf", g.ID(), turn, who)})
+		"Turn": turn, "Who": who, "File": fmt.Sprintf("/g/%s/report/%d/%s.pdf", g.ID(), turn, who), "Img": mapImage(g.ID(), turn, who)})
+}
+
+// mapImage is the address of the map image of a report.
+func mapImage(game string, turn int, who string) string {
+	if who == "map" {
+		who = "referee"
+	}
+	return fmt.Sprintf("/g/%s/mapimg/%d/%s.svg", game, turn, who)
 }
 
 // fileRE is the name of a report: a nation, "referee" or "map", and .pdf.
@@ -387,6 +397,33 @@ func (c *Console) serveReport(w http.ResponseWriter, r *http.Request, g Game, s 
 		return
 	}
 	servePDF(w, fmt.Sprintf("%s-turn%d-%s.pdf", g.ID(), turn, who), pdf)
+}
+
+func (c *Console) serveMapImage(w http.ResponseWriter, r *http.Request, g Game, s *session) {
+	turn, err := strconv.Atoi(r.PathValue("turn"))
+	who, ok := strings.CutSuffix(r.PathValue("file"), ".svg")
+	if err != nil || turn < 0 || !ok || who == "" || !wordRE.MatchString(who) || strings.Contains(who, "..") {
+		http.NotFound(w, r)
+		return
+	}
+	c.sendMapImage(w, r, g, turn, who)
+}
+
+// sendMapImage sends a turn's map for who (a nation, or "referee") as an
+// SVG image.
+func (c *Console) sendMapImage(w http.ResponseWriter, r *http.Request, g Game, turn int, who string) {
+	svg, err := g.DeskMapSVG(r.Context(), turn, who)
+	if errors.Is(err, daemon.ErrNoReport) {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		c.fail(w, g, "the map could not be drawn", err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	w.Write(svg)
 }
 
 // servePDF sends a PDF to be shown inline, in the console's own pages only.

@@ -424,3 +424,41 @@ func (g *Game) VerifyNation(ctx context.Context, nation, pw string) bool {
 	}
 	return g.VerifyPassword(ctx, game.NationID(nation), st.Turn, pw)
 }
+
+// deskMapWidth is the width of the console's map image, in pixels.
+const deskMapWidth = 1400
+
+// DeskMapSVG draws the map of a resolved turn as an SVG image: a nation's,
+// as its report's map shows it (its own forces, what it knows of others'),
+// or the referee's (every force) for nation "referee". A turn not in the
+// store, or a nation not of the game, is ErrNoReport.
+func (g *Game) DeskMapSVG(ctx context.Context, turn int, nation string) ([]byte, error) {
+	var b bytes.Buffer
+	if nation == "referee" {
+		st, events, rec, err := archivedTurn(ctx, g.DB, g.ID(), turn)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("%w: game %s has no turn %d", ErrNoReport, g.ID(), turn)
+		}
+		if err != nil {
+			return nil, err
+		}
+		md, err := g.deskRefereeModel(ctx, st, events, rec)
+		if err != nil {
+			return nil, err
+		}
+		err = reports.RefereeMapSVG(&b, md, g.Map, deskMapWidth)
+		return b.Bytes(), err
+	}
+	if _, ok := g.Map.Nation(game.NationID(nation)); !ok {
+		return nil, fmt.Errorf("%w: %q is not a nation of game %s", ErrNoReport, nation, g.ID())
+	}
+	if _, err := g.DB.Turn(ctx, g.ID(), turn); errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: game %s has no turn %d", ErrNoReport, g.ID(), turn)
+	}
+	md, err := g.RebuildReport(ctx, turn, game.NationID(nation))
+	if err != nil {
+		return nil, err
+	}
+	err = reports.NationMapSVG(&b, md, g.Map, deskMapWidth)
+	return b.Bytes(), err
+}
