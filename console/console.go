@@ -81,8 +81,10 @@ type Game interface {
 	PreviewText(ctx context.Context) (string, error)
 	// Export writes the game's hash-chained archive.
 	Export(ctx context.Context, w io.Writer) (int, error)
-	// VerifyReferee reports whether pw is the referee's password.
+	// VerifyReferee reports whether pw is the referee's password;
+	// HasRefereePassword whether one is configured.
 	VerifyReferee(pw string) bool
+	HasRefereePassword() bool
 	// VerifyNation reports whether pw is nation's order-sheet password
 	// for the turn open (a player's sign-in to the nation's page).
 	VerifyNation(ctx context.Context, nation, pw string) bool
@@ -96,6 +98,15 @@ var _ Game = (*daemon.Game)(nil)
 type Games interface {
 	Games() []Game
 }
+
+// GamesFunc is a func listing games, as Games: a host's list adapted
+// where both are known (cmd/pbem), such as
+//
+//	console.GamesFunc(func() []console.Game { … h.Game(name) for each running game … })
+type GamesFunc func() []Game
+
+// Games calls f.
+func (f GamesFunc) Games() []Game { return f() }
 
 // Single is the Games of one game.
 func Single(g Game) Games { return single{g} }

@@ -28,6 +28,8 @@ type fakeGame struct {
 	acts     []string
 	verified int
 	reports  []string
+	// noReferee: no referee password is configured.
+	noReferee bool
 }
 
 const rightPassword = "the-referee-password"
@@ -93,6 +95,12 @@ func (g *fakeGame) VerifyReferee(pw string) bool {
 	defer g.mu.Unlock()
 	g.verified++
 	return pw == rightPassword
+}
+
+func (g *fakeGame) HasRefereePassword() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return !g.noReferee
 }
 
 func (g *fakeGame) VerifyNation(_ context.Context, nation, pw string) bool {
@@ -268,6 +276,22 @@ func TestSignInShowsTheDesk(t *testing.T) {
 	}
 	if resp, _ := r.get("/g/nosuch/"); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("another game's desk: %s, want 404", resp.Status)
+	}
+}
+
+// TestNoRefereePassword: without a referee password the sign-in page says
+// so, and nobody signs in.
+func TestNoRefereePassword(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil)
+	r.g.mu.Lock()
+	r.g.noReferee = true
+	r.g.mu.Unlock()
+	if _, page := r.get("/g/syw/login"); !strings.Contains(page, "No referee password is configured") {
+		t.Error("the sign-in page does not say that no referee password is configured")
+	}
+	if resp, _ := r.login(rightPassword); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("signing in without a referee password configured: %s", resp.Status)
 	}
 }
 

@@ -210,8 +210,17 @@ func (c *Console) serveLogin(w http.ResponseWriter, r *http.Request, g Game) {
 		http.Redirect(w, r, "/g/"+g.ID()+"/", http.StatusSeeOther)
 		return
 	}
-	c.render(w, http.StatusOK, "login.html", loginPage{Title: "Sign in", Game: g.ID(), CSRF: c.loginToken(w, r)})
+	p := loginPage{Title: "Sign in", Game: g.ID(), CSRF: c.loginToken(w, r)}
+	if !g.HasRefereePassword() {
+		p.Error = noRefereePassword
+	}
+	c.render(w, http.StatusOK, "login.html", p)
 }
+
+// noRefereePassword is what the sign-in page says without a referee
+// password.
+const noRefereePassword = "No referee password is configured (game.referee_password), so nobody can sign in, as no referee's mail " +
+	"of commands is taken: set it in the config and restart pbem run."
 
 func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
@@ -227,6 +236,11 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(d/time.Second)+1))
 		page.Error = fmt.Sprintf("Too many wrong passwords from your address: wait %s before trying again.", waitText(d))
 		c.render(w, http.StatusTooManyRequests, "login.html", page)
+		return
+	}
+	if !g.HasRefereePassword() {
+		page.Error = noRefereePassword
+		c.render(w, http.StatusUnauthorized, "login.html", page)
 		return
 	}
 	if !g.VerifyReferee(r.PostFormValue("password")) {

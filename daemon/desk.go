@@ -462,3 +462,11 @@ func (g *Game) DeskMapSVG(ctx context.Context, turn int, nation string) ([]byte,
 	err = reports.NationMapSVG(&b, md, g.Map, deskMapWidth)
 	return b.Bytes(), err
 }
+
+// HasRefereePassword reports whether a referee password is configured
+// (game.referee_password) and readable: without one nobody can sign in to
+// the console, as no referee's mail of commands is taken.
+func (g *Game) HasRefereePassword() bool {
+	hash, err := g.refereeHash()
+	return err == nil && hash != ""
+}
