@@ -188,6 +188,7 @@ func TestBrowserDesk(t *testing.T) {
 	b.shot("approved")
 
 	// A RESULT with an error, at its field.
+	b.run("open the result form", chromedp.Click(chromedp.CSS("#result-box summary")))
 	b.run("result", chromedp.SetValue(chromedp.CSS(`#result input[name="hex"]`), "0502"),
 		chromedp.SetValue(chromedp.CSS(`#result input[name="winner"]`), "eisenmark"),
 		chromedp.Click(chromedp.CSS(`#result button`)), answered("result"))
