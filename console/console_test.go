@@ -128,7 +128,7 @@ func (c *clock) add(d time.Duration) {
 
 // rig is a console on a test server with a browser-like client.
 type rig struct {
-	t       *testing.T
+	t       testing.TB
 	g       *fakeGame
 	clk     *clock
 	srv     *httptest.Server
@@ -153,7 +153,7 @@ func newRig(t *testing.T, opts *Options) *rig {
 }
 
 // newRigFor is a rig of any console.
-func newRigFor(t *testing.T, c *Console) *rig {
+func newRigFor(t testing.TB, c *Console) *rig {
 	t.Helper()
 	r := &rig{t: t, console: c}
 	r.srv = httptest.NewServer(c)
