@@ -382,7 +382,7 @@ func mapImage(game string, turn int, who string) string {
 	return fmt.Sprintf("/g/%s/mapimg/%d/%s.svg", game, turn, who)
 }
 
-// fileRE is the name of a report: a nation, "referee" or "map", and .pdf.
+// reportName reads the name of a report: a nation, "referee" or "map", and .pdf.
 // Nothing else is served, whatever the path holds.
 func reportName(file string) (string, bool) {
 	who, ok := strings.CutSuffix(file, ".pdf")
