@@ -60,6 +60,9 @@ type Config struct {
 	// Mail says how pbem reads and sends mail.
 	Mail Mail `yaml:"mail"`
 
+	// Web configures the referee's console (config/web.go).
+	Web Web `yaml:"web"`
+
 	source string         // the file name given to Parse, for messages
 	dir    string         // relative paths are resolved against this
 	lines  map[string]int // key path → line in the file
@@ -439,6 +442,7 @@ func Default() *Config {
 			},
 			KeepRawDays: 30,
 		},
+		Web: Web{Listen: "127.0.0.1:8026", SessionHours: 12},
 		dir: ".",
 	}
 }

@@ -24,6 +24,7 @@ func (c *Config) Validate() error {
 	v.top()
 	v.game()
 	v.mail()
+	v.web()
 	if len(v.ps) == 0 {
 		return nil
 	}

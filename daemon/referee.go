@@ -382,6 +382,13 @@ func (g *Game) RunReferee(ctx context.Context, c refcmd.Command, turn int) (stri
 // as by mail. ok is false when a line had an error or a command was
 // refused.
 func (g *Game) RunRefereeText(ctx context.Context, text string) (lines []string, ok bool, err error) {
+	return g.runRefereeText(ctx, text, true)
+}
+
+// runRefereeText is RunRefereeText; without atOnce the commands are
+// carried out as a mail's are, leaving the rest to the turn runner (which
+// runCLI wakes): what the console of "pbem run" does (desk.go).
+func (g *Game) runRefereeText(ctx context.Context, text string, atOnce bool) (lines []string, ok bool, err error) {
 	st, err := g.State(ctx)
 	if err != nil {
 		return nil, false, err
@@ -413,7 +420,7 @@ func (g *Game) RunRefereeText(ctx context.Context, text string) (lines []string,
 	for _, d := range r.done {
 		if d.refused != nil {
 			ok = false
-		} else if d.act.atOnce != nil {
+		} else if d.act.atOnce != nil && atOnce {
 			line, err := d.act.atOnce(ctx)
 			if err != nil { // a second RESOLVE NOW finds its turn resolved
 				line, ok = fmt.Sprintf("line %d: %s — %v", d.c.SourceLine(), d.c.Format(r.v), err), false

@@ -286,8 +286,15 @@ func runRun(e *env, c *command, args []string) int {
 		}
 		return exitFailure
 	}
+	web, code := startConsole(e, cfg, d)
+	if code != exitOK {
+		return code
+	}
 	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
 	runErr := d.Run(ctx)
+	if web != nil {
+		web.Close()
+	}
 	// Close before saying so: nothing is logged after "stopped".
 	closed = true
 	closeErr := d.Close()

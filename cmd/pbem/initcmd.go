@@ -371,5 +371,8 @@ func configText(o initOptions, p mailPreset, nations []string, refereeKey bool) 
 	smtpSec := p.security
 	w("  smtp:\n    host: %s\n    port: %d\n    security: %s\n    username: %s\n    password_file: secrets/mail.txt\n", p.smtpHost, p.smtpPort, smtpSec, o.username)
 	w("    # Stay under the provider's sending limits.\n    rate_per_minute: %d\n    max_attempts: 8\n    backoff_initial: 30s\n    backoff_max: 1h\n", p.ratePerMin)
+	w("\n# The referee's console in a browser, served by pbem run (docs/console.md). On\n")
+	w("# loopback it serves this machine only (an SSH tunnel reaches it); any other\n")
+	w("# address needs tls_cert and tls_key. off: no console.\nweb:\n  listen: 127.0.0.1:8026\n")
 	return b.String()
 }

@@ -1,0 +1,287 @@
+package console
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// Sign-in, sessions, CSRF tokens, the slowing of failed sign-ins, and the
+// security headers: the console's doors (docs/console.md, "Security").
+
+// session is one sign-in.
+type session struct {
+	id      string
+	game    string // the game it is for
+	who     string // who signed in, for the log ("referee")
+	nation  string // a player's session: the nation whose page it sees ("" for the referee)
+	csrf    string // the token every form of the session carries
+	created time.Time
+	seen    time.Time
+	flash   *flash // the answer to the last act, shown once
+}
+
+// flash is what an act left for the next page: the answer, or the form's
+// errors by field with the values given.
+type flash struct {
+	Action string
+	Lines  []string
+	OK     bool
+	Fields map[string]string // field → its error
+	Values map[string]string
+	Error  string // the act failed (not refused): the page says so
+}
+
+// sessions keeps the sessions in memory: a restart signs everyone out.
+type sessions struct {
+	mu   sync.Mutex
+	byID map[string]*session
+	ttl  time.Duration
+	idle time.Duration
+	now  func() time.Time
+}
+
+func newSessions(ttl time.Duration, now func() time.Time) *sessions {
+	return &sessions{byID: map[string]*session{}, ttl: ttl, idle: max(ttl/4, 30*time.Minute), now: now}
+}
+
+// start makes a new session for who in game, with a new ID and CSRF
+// token; the session of old (the browser's earlier cookie), if any, ends.
+func (s *sessions) start(game, who, nation, old string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.byID, old)
+	now := s.now()
+	for id, x := range s.byID { // the expired go
+		if s.expired(x, now) {
+			delete(s.byID, id)
+		}
+	}
+	x := &session{id: randomToken(), game: game, who: who, nation: nation, csrf: randomToken(), created: now, seen: now}
+	s.byID[x.id] = x
+	return x
+}
+
+func (s *sessions) expired(x *session, now time.Time) bool {
+	return now.Sub(x.created) >= s.ttl || now.Sub(x.seen) >= s.idle
+}
+
+// get returns the live session of id for game, and marks it seen.
+func (s *sessions) get(id, game string) (*session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	now := s.now()
+	if s.expired(x, now) {
+		delete(s.byID, id)
+		return nil, false
+	}
+	if x.game != game {
+		return nil, false
+	}
+	x.seen = now
+	return x, true
+}
+
+// end ends the session of id.
+func (s *sessions) end(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.byID, id)
+}
+
+// setFlash and takeFlash pass an act's answer to the next page.
+func (s *sessions) setFlash(x *session, f *flash) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	x.flash = f
+}
+
+func (s *sessions) takeFlash(x *session) *flash {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := x.flash
+	x.flash = nil
+	return f
+}
+
+// randomToken is 32 random bytes, URL-safe.
+func randomToken() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// sameToken compares tokens in constant time; an empty one never matches.
+func sameToken(a, b string) bool {
+	return a != "" && b != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// The cookies. Under TLS the session cookie has the __Host- prefix: the
+// browser then takes it only Secure, from this host, for path /.
+const (
+	sessionCookie    = "pbem_session"
+	sessionCookieTLS = "__Host-pbem_session"
+	loginCookie      = "pbem_login"
+	loginCookieTLS   = "__Host-pbem_login"
+)
+
+func (c *Console) cookieName(plain, secure string) string {
+	if c.opts.TLS {
+		return secure
+	}
+	return plain
+}
+
+func (c *Console) setCookie(w http.ResponseWriter, name, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		Secure: c.opts.TLS, SameSite: http.SameSiteStrictMode})
+}
+
+// sessionOf returns the request's session for game, if it has a live one.
+func (c *Console) sessionOf(r *http.Request, game string) (*session, bool) {
+	ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS))
+	if err != nil {
+		return nil, false
+	}
+	return c.session.get(ck.Value, game)
+}
+
+// loginToken returns the CSRF token of the sign-in form: the browser's
+// login cookie, set anew when it has none.
+func (c *Console) loginToken(w http.ResponseWriter, r *http.Request) string {
+	name := c.cookieName(loginCookie, loginCookieTLS)
+	if ck, err := r.Cookie(name); err == nil && len(ck.Value) >= 32 {
+		return ck.Value
+	}
+	t := randomToken()
+	c.setCookie(w, name, t, 3600)
+	return t
+}
+
+// sameOrigin refuses a POST whose Origin (or, lacking it, Referer) names
+// another site: a second wall behind the CSRF token and SameSite.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		o = r.Header.Get("Referer")
+	}
+	if o == "" { // not a browser's form: the CSRF token decides
+		return true
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host == r.Host
+}
+
+// limiter slows failed sign-ins per client address.
+type limiter struct {
+	mu    sync.Mutex
+	by    map[string]*tries
+	now   func() time.Time
+	first time.Duration // the wait after the first failure (firstWait; tests change it)
+}
+
+type tries struct {
+	failed int
+	until  time.Time // no attempt before
+}
+
+// The waits after failed sign-ins: first, doubling, at most.
+const (
+	firstWait = time.Second
+	maxWait   = 5 * time.Minute
+)
+
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{by: map[string]*tries{}, now: now, first: firstWait}
+}
+
+// wait returns how long addr must still wait before its next attempt.
+func (l *limiter) wait(addr string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t, ok := l.by[addr]
+	if !ok {
+		return 0
+	}
+	return max(t.until.Sub(l.now()), 0)
+}
+
+// failed records a failed attempt from addr and returns the wait it earns.
+func (l *limiter) failed(addr string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t, ok := l.by[addr]
+	if !ok {
+		if len(l.by) > 100000 { // a flood of addresses: forget the old
+			clear(l.by)
+		}
+		t = &tries{}
+		l.by[addr] = t
+	}
+	t.failed++
+	d := l.first
+	for i := 1; i < t.failed && d < maxWait; i++ {
+		d *= 2
+	}
+	d = min(d, maxWait)
+	t.until = l.now().Add(d)
+	return d
+}
+
+// succeeded forgets addr's failures.
+func (l *limiter) succeeded(addr string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.by, addr)
+}
+
+// clientAddr is the address a request came from: the connection's host
+// (a header naming another is not believed).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// contentPolicy allows the console's own script, style, images and the
+// PDFs it serves, nothing inline, and no framing by anyone (the reports are
+// shown in <object>, which frame-ancestors 'self' would need for
+// themselves: they are served with their own policy, see servePDF).
+const contentPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; object-src 'self'; " +
+	"frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// securityHeaders sets the headers every response carries.
+func securityHeaders(h http.Header, tls bool) {
+	h.Set("Content-Security-Policy", contentPolicy)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	h.Set("Cache-Control", "no-store")
+	if tls {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
+}
+
+// waitText says a wait for people: "3 s", "2 min 5 s".
+func waitText(d time.Duration) string {
+	s := int((d + time.Second - 1) / time.Second)
+	if s < 60 {
+		return fmt.Sprintf("%d s", s)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}
