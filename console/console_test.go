@@ -228,16 +228,6 @@ func (r *rig) signInWith(pw string) string {
 	return page
 }
 
-func (r *rig) cookie(name string) *http.Cookie {
-	u, _ := url.Parse(r.srv.URL)
-	for _, c := range r.jar.Cookies(u) {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
-
 // TestSignInShowsTheDesk: the desk sends a stranger to sign in; the
 // referee password lets him in, and the desk shows the open turn, each
 // sheet and the requests.

@@ -74,7 +74,6 @@ func (t *turn) assault(sc *siegeCity, no nationOrder, att, def []*game.Force) {
 	sr := t.r.Siege
 	// The infantry that may assault: 1752's exhausted figures "may not
 	// assault again until they recover".
-	var stacks []int
 	avail := make([]int, len(f.Troops))
 	for i, tr := range f.Troops {
 		if !tr.Arm.IsInfantry() {
@@ -83,9 +82,6 @@ func (t *turn) assault(sc *siegeCity, no nationOrder, att, def []*game.Force) {
 		avail[i] = tr.Count
 		if sr.ExhaustAfterFailedAssault {
 			avail[i] = tr.Count - tr.Exhausted
-		}
-		if avail[i] > 0 {
-			stacks = append(stacks, i)
 		}
 	}
 	can := 0

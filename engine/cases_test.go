@@ -214,10 +214,10 @@ func readCase(path string) (*testCase, error) {
 
 // parsedForce is a force line and which of its parts were given.
 type parsedForce struct {
-	f                   game.Force
-	contents, flags     bool
-	flagSet             map[string]string
-	supplied, exhausted bool
+	f               game.Force
+	contents, flags bool
+	flagSet         map[string]string
+	supplied        bool
 }
 
 func parsePlace(s string) (game.Place, error) {

@@ -154,7 +154,6 @@ type turn struct {
 	seaEngs  []*seaEngagement
 	seen     map[intelKey]*Sighting
 	scratch  *router
-	canMove  map[game.NationID][]game.SeaID
 	nextSort bool
 	// added is set when a force was added since the last compact: the list
 	// is then sorted again (removals alone keep it in order).

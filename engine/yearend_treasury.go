@@ -195,12 +195,6 @@ func taxBases(m *hexmap.Map, r *ruleset.Ruleset, s *State) map[game.NationID]int
 	return out
 }
 
-// funds returns the crowns a nation may spend now.
-func (t *turn) funds(n game.NationID) int {
-	_, c := Treasury(t.m, t.s, n)
-	return c
-}
-
 // moveCrowns adds change crowns (negative: takes them) to the treasury in
 // city, for nation n, and records why.
 func (t *turn) moveCrowns(n game.NationID, city string, change int, why, what string, line int, rule string, also ...game.NationID) {

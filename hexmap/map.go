@@ -49,7 +49,6 @@ type Map struct {
 	// lesser hex first), "goodholding 0812".
 	Lines map[string]int
 
-	terrainIdx map[game.Hex]int
 	// sides holds, for each hex (row-major like Terrain), a bit per
 	// direction for a river on that side (bits 0-5) and for a road across
 	// it (bits 6-11): River and Road are asked for every step of every

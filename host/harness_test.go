@@ -15,7 +15,6 @@ import (
 
 	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/demo"
-	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/internal/imaptest"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/parser"
@@ -200,14 +199,6 @@ func turnOf(t testing.TB, g *daemon.Game) int {
 	st, err := g.State(context.Background())
 	if err != nil {
 		return -1
-	}
-	return st.Turn
-}
-
-// stateTurn is the turn st is open for (0 on error).
-func stateTurn(st *engine.State) int {
-	if st == nil {
-		return 0
 	}
 	return st.Turn
 }

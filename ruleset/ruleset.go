@@ -14,8 +14,6 @@ package ruleset
 
 import (
 	"fmt"
-
-	"github.com/syw-pbem/pbem/game"
 )
 
 // Ruleset is one edition of the campaign rules.
@@ -104,6 +102,3 @@ type Percent int
 
 // Of returns the exact fraction of n, for the caller to round.
 func (p Percent) Of(n int) float64 { return float64(n) * float64(p) / 100 }
-
-// gradeTable is a per-grade lookup with a value for guns.
-type gradeTable = map[game.Grade]Percent

@@ -71,7 +71,6 @@ type lunit struct {
 	guns     int
 	taken    bool
 	tired    bool
-	line     bool
 	sub      string
 }
 

@@ -264,20 +264,6 @@ func (b *sim) room(ms, fs *simSide) int {
 	return room
 }
 
-// smallestExposure is the least a unit of the side's first line or
-// reserve would put at risk by going in.
-func (b *sim) smallestExposure(ss *simSide) int {
-	least := 1 << 30
-	for _, u := range ss.units {
-		if (u.st == stFront || u.st == stReserve) && u.u.Kind != Battery {
-			if e := b.exposure(u); e > 0 {
-				least = min(least, e)
-			}
-		}
-	}
-	return least
-}
-
 // exposure is the figures of a unit that one volley could add to its
 // army's morale count: all it has left, unless it is counted already.
 func (b *sim) exposure(u *sunit) int {
