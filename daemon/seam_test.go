@@ -103,8 +103,8 @@ func (h *harness) waitTurn(n int) {
 // its line), a turn resolved by the trossian engine through the campaign
 // seam, the next turn stopped at a battle whose sheet goes to the referee,
 // his RESULT with a mistake refused by line and a good one recorded, and
-// the turn resolved with it; an SYW-only referee command refused with the
-// reason.
+// the turn resolved with it; the referee's PREVIEW mailed; an SYW-only
+// referee command refused with the reason.
 func TestTrossianGameByMail(t *testing.T) {
 	h := newTrossianHarness(t, "scenarios/trossian") // not on disk beside the config: the built-in copy
 	g := h.d.Game
@@ -208,11 +208,26 @@ func TestTrossianGameByMail(t *testing.T) {
 		t.Errorf("Ostmark was not told the ruling:\n%s", body(rep))
 	}
 
-	// A command only SYW has is refused with the reason.
+	// PREVIEW by mail: the open turn as it would resolve, in a mail of
+	// its own; nothing is saved.
 	cmd = h.send("referee@pbem.localhost", "preview", refereeCommand("PREVIEW"))
 	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "the preview of Turn 4, Early Summer 1801 follows in a separate mail") {
+		t.Fatalf("the answer to PREVIEW in a Trossian game:\n%s", body(ans))
+	}
+	pv, _ := h.waitFor("referee@pbem.localhost", "pw-referee", subjectHas("PREVIEW of Turn 4, Early Summer 1801"))
+	if !strings.Contains(body(pv), "Nothing was saved, and nothing was sent to the players") || !strings.Contains(body(pv), "Early Summer 1801") {
+		t.Fatalf("the preview mail:\n%s", body(pv))
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "tross"); rec.Turn != 3 {
+		t.Fatalf("PREVIEW resolved turn 4 (latest record %d)", rec.Turn)
+	}
+
+	// A command only SYW has is refused with the reason.
+	cmd = h.send("referee@pbem.localhost", "approve", refereeCommand("APPROVE R1a2b3c"))
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ans), "REFUSED") || !strings.Contains(body(ans), "campaign's games do not take this command") {
-		t.Fatalf("PREVIEW in a Trossian game:\n%s", body(ans))
+		t.Fatalf("APPROVE in a Trossian game:\n%s", body(ans))
 	}
 }
 
