@@ -68,12 +68,12 @@ type archiveOrders struct {
 
 // archiveRecord is a turn line's object.
 type archiveRecord struct {
-	Turn    int                     `json:"turn"`
-	Version int                     `json:"version"`
-	Voided  bool                    `json:"voided,omitempty"`
-	Prev    string                  `json:"prev"`
-	State   json.RawMessage         `json:"state"`
-	Orders  []archiveOrders         `json:"orders,omitempty"`
+	Turn    int             `json:"turn"`
+	Version int             `json:"version"`
+	Voided  bool            `json:"voided,omitempty"`
+	Prev    string          `json:"prev"`
+	State   json.RawMessage `json:"state"`
+	Orders  []archiveOrders `json:"orders,omitempty"`
 	// Rulings are the referee's rulings in force for the turn and Battles
 	// his tabletop results, each as its campaign stores it
 	// (engine.Ruling and engine.TabletopBattle for SYW).
