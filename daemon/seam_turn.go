@@ -280,17 +280,20 @@ func (g *Game) campaignTabletopWait(ctx context.Context) (bool, error) {
 }
 
 // campaignResultLines reads a referee's RESULT for a game played through
-// the seam: the campaign reads it against the battles waiting; when it
-// fits, the submission to store. The lines are the answer.
+// the seam: the campaign reads it against the battles of the open turn;
+// when it fits, the submission to store. A result sent again for a battle
+// replaces the one recorded before (the last counts: campaignResults), so
+// that after a ROLLBACK of the turn a corrected RESULT and a RERUN put it
+// right. The lines are the answer.
 func (g *Game) campaignResultLines(ctx context.Context, text string, mailID int64, now time.Time) ([]string, *store.Submission, error) {
-	res, cs, err := g.campaignTrial(ctx)
+	battles, cs, err := g.campaignBattles(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(res.Awaiting) == 0 {
-		return []string{fmt.Sprintf("No battle of %s waits for a result: nothing was recorded.", cs.TurnLabel())}, nil, nil
+	if len(battles) == 0 {
+		return []string{fmt.Sprintf("No battle is fought in %s: nothing was recorded.", cs.TurnLabel())}, nil, nil
 	}
-	key, result, probs := g.seamOnly.ReadResult(text, res.Awaiting)
+	key, result, probs := g.seamOnly.ReadResult(text, battles)
 	if len(probs) > 0 {
 		var lines []string
 		for _, d := range probs {
@@ -305,18 +308,54 @@ func (g *Game) campaignResultLines(ctx context.Context, text string, mailID int6
 		}
 		return append(lines, "Nothing was recorded: correct the lines and send the RESULT again."), nil, nil
 	}
+	res, _, err := g.campaignTrial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	answered := true
+	left := 0
+	for _, a := range res.Awaiting {
+		if a.Key == key {
+			answered = false
+		} else {
+			left++
+		}
+	}
 	raw := text
 	if i := strings.Index(strings.ToUpper(raw), "RESULT"); i >= 0 {
 		raw = raw[i:]
 	}
 	sub := store.Submission{GameID: g.ID(), Turn: cs.TurnNumber(), Nation: "referee", Kind: KindTabletop, MailID: mailID,
 		RawText: raw, CanonicalText: string(result), ReceiptHash: key, Valid: true, SubmittedAt: now}
-	left := len(res.Awaiting) - 1
+	head := fmt.Sprintf("The result of the battle at %s is recorded", key)
+	if answered {
+		head += " in place of the one recorded before"
+	}
 	tail := "the turn goes on now that every battle has its result."
 	if left > 0 {
 		tail = fmt.Sprintf("%d more %s to come before the turn goes on.", left, map[bool]string{true: "result", false: "results"}[left == 1])
 	}
-	return []string{fmt.Sprintf("The result of the battle at %s is recorded; %s", key, tail)}, &sub, nil
+	return []string{head + "; " + tail}, &sub, nil
+}
+
+// campaignBattles resolves the open turn on trial without the referee's
+// results: every battle the turn meets, each with its sheet, and the
+// state it is resolved from.
+func (g *Game) campaignBattles(ctx context.Context) ([]campaign.BattleSheet, campaign.State, error) {
+	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return nil, nil, err
+	}
+	in, _, err := g.campaignInput(ctx, rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.Results = nil
+	out, err := g.seamOnly.Resolve(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Awaiting, in.State, nil
 }
 
 // handleCampaignResult answers a referee's RESULT mail for a game played
