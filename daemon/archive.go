@@ -46,6 +46,11 @@ import (
 // with its orders, rulings and seed — requiring the same state, events and
 // dice, byte for byte. Voided records (set aside by a rollback or a rerun)
 // are chained but not resolved again: their inputs are no longer known.
+//
+// The format, the chain and the verifier are one for every campaign; the
+// header's ruleset chooses how a turn is written and resolved again: an
+// SYW edition by the SYW path here (the treaty ledger, the NMR stances, the
+// hex map), any other campaign through the seam (seam_archive.go).
 
 // ArchiveFormat is the format name in an archive's header.
 const ArchiveFormat = "pbem-archive/1"
