@@ -76,7 +76,7 @@ const trossburgResult = "RESULT Trossburg\nOUTCOME win\nWINNER ostmark\nUNIT N1 
 
 // playTrossian plays three turns: Norvale and Ostmark march on Trossburg
 // (turn 1), fight there on the referee's table (turn 2, after a PREVIEW
-// refused while the battle waits), and a ruling gives Varn a courier
+// showing the battle's sheet while it waits), and a ruling gives Varn a courier
 // (turn 3).
 func playTrossian(t *testing.T, g *Game) {
 	t.Helper()
@@ -86,9 +86,10 @@ func playTrossian(t *testing.T, g *Game) {
 	if err := g.ResolveTurn(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err := g.PreviewText(ctx)
-	if err == nil || !strings.Contains(err.Error(), "waits for the referee's result of the battle at Trossburg") {
-		t.Fatalf("PREVIEW of a turn waiting for its battle: %v", err)
+	text, err := g.PreviewText(ctx)
+	if err != nil || !strings.Contains(text, "Turn 2, Mid Spring 1801 cannot be resolved yet: it waits for the referee's result of the battle at Trossburg") ||
+		!strings.Contains(text, "RESULT Trossburg") {
+		t.Fatalf("PREVIEW of a turn waiting for its battle (%v):\n%s", err, text)
 	}
 	referee(t, g, trossburgResult)
 	if err := g.ResolveTurn(ctx); err != nil {

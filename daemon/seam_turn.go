@@ -13,6 +13,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -139,12 +140,7 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
 	if res.State == nil {
-		var keys []string
-		for _, a := range res.Awaiting {
-			keys = append(keys, a.Key)
-		}
-		return turnOutcome{}, fmt.Errorf("%s waits for the referee's result of the battle at %s: send the RESULT from its battle sheet first",
-			out.label, strings.Join(keys, ", "))
+		return turnOutcome{}, &battlesWaitingError{label: out.label, turn: turn, sheets: res.Awaiting}
 	}
 	stateJSON, err := res.State.MarshalJSON()
 	if err != nil {
@@ -225,6 +221,40 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 		out.msgs = append(out.msgs, msg)
 	}
 	return out, nil
+}
+
+// battlesWaitingError is decideCampaign's answer for a turn that waits
+// for the referee's result of a battle: the turn, and the battles' sheets.
+type battlesWaitingError struct {
+	label  string
+	turn   int
+	sheets []campaign.BattleSheet
+}
+
+func (e *battlesWaitingError) Error() string {
+	var keys []string
+	for _, a := range e.sheets {
+		keys = append(keys, a.Key)
+	}
+	return fmt.Sprintf("%s waits for the referee's result of the battle at %s: send the RESULT from its battle sheet first",
+		e.label, strings.Join(keys, ", "))
+}
+
+// previewText is what PREVIEW shows of a turn waiting for battles: which
+// ones, and their sheets, as the referee is (or will be) mailed them.
+func (e *battlesWaitingError) previewText() string {
+	var keys []string
+	for _, a := range e.sheets {
+		keys = append(keys, a.Key)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s cannot be resolved yet: it waits for the referee's result of the %s at %s, fought on the table. "+
+		"It resolves when every battle has its RESULT; the battle %s.\n", e.label,
+		english.Agree(len(keys), "battle", "battles"), strings.Join(keys, ", "), english.Agree(len(keys), "sheet follows", "sheets follow"))
+	for _, sh := range e.sheets {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(sh.Text, "\n"))
+	}
+	return b.String()
 }
 
 // campaignTrial resolves the open turn on trial (nothing saved), with
