@@ -89,6 +89,8 @@ func TestCheck(t *testing.T) {
 		{3, "SAIL E4 S2 S3 S6 Odessk", "warning: the voyage costs"},
 		{3, "SAIL E4 S3", "error: 2205 (Stettau) does not open onto S3; it opens onto S2"},
 		{3, "SAIL E4 S2 S9", "error: S9 does not border S2"},
+		{3, "SAIL E4 S2 Amber Sea", "error: sea area S2 comes twice in a row: the step before already took the fleet there"},
+		{3, "SAIL E4 Stettau", "error: 2205 (Stettau) is where the fleet already is"},
 		{3, "SAIL E4 S2 Konigsfeld", "error: 1910 (Konigsfeld) is neither a port nor a good-holding hex"},
 		{3, "SAIL E1 S2", "error: E1 is not a fleet"},
 		{3, "EMBARK E3 ON E4\nSAIL E4 S2\nDEBARK E3 AT 2306", "ok"},

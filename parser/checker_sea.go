@@ -132,8 +132,14 @@ func (c *checker) checkSail(o engine.Sail) {
 		} else if _, ok := c.m.Sea(pl.Sea); !ok {
 			c.reject(string(pl.Sea), fmt.Sprintf("no sea area %s%s", pl.Sea, didYouMean(suggest(string(pl.Sea), c.v.seaNames()))), "Name sea areas as on the map.")
 		}
-		if pl == cur {
+		switch {
+		case pl == cur && cur == f.At:
 			c.reject(c.label(pl), fmt.Sprintf("%s is where the fleet already is", c.label(pl)), "List each place the fleet enters once.")
+		case pl == cur:
+			// A sea area written twice in a row, most often by its ID and
+			// then its name as the map prints them ("S5 Bay of Aurore").
+			c.reject(c.label(pl), fmt.Sprintf("%s comes twice in a row: the step before already took the fleet there", c.label(pl)),
+				"List each place the fleet enters once, a sea area by its ID or by its name, not both.")
 		}
 		step, ok := engine.SeaStepCost(c.m, c.rules, cur, pl)
 		if !ok {

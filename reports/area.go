@@ -153,7 +153,7 @@ func areaSections(in AreaInput, f areaFacts) []areaSection {
 		out = append(out, areaSection{"Couriers in flight", cou})
 	}
 	if !f.referee {
-		out = append(out, areaSection{"Foreign forces seen", areaForeign(f)})
+		out = append(out, areaSection{"Foreign forces seen", areaForeign(in.Map, f)})
 	}
 	out = append(out, areaProvinces(in, f))
 	if ledger := areaLedger(in, f); len(ledger) > 0 {
@@ -274,14 +274,18 @@ func areaCouriers(f areaFacts) []string {
 	return cou
 }
 
-func areaForeign(f areaFacts) []string {
+func areaForeign(m *areamap.Map, f areaFacts) []string {
 	var seen []string
 	for _, x := range f.foreign {
 		place := x.At
 		if x.Navy {
 			place = x.Place.String()
 		}
-		line := fmt.Sprintf("%s (%s) at %s", x.ID, x.Nation, place)
+		who := capitalise(string(x.Nation))
+		if k, ok := kingdomOf(m, x.Nation); ok && k.Name != "" {
+			who = k.Name
+		}
+		line := fmt.Sprintf("%s (%s) at %s", x.ID, who, place)
 		if x.Size != "" {
 			line += ": " + x.Size
 		}
@@ -509,4 +513,12 @@ func (d *doc) sectionPrint(s areaSection) {
 		d.pdf.MultiCell(0, lineH, l, "", "L", false)
 		d.pdf.Ln(0.6)
 	}
+}
+
+// kingdomOf is m's kingdom n, if m is there and has it.
+func kingdomOf(m *areamap.Map, n game.NationID) (*areamap.Kingdom, bool) {
+	if m == nil {
+		return nil, false
+	}
+	return m.Kingdom(n)
 }

@@ -53,6 +53,11 @@ func TestAreaReportFog(t *testing.T) {
 	if !strings.Contains(r.Text, "N1 at Norhaven") || strings.Contains(r.Text, "S1 ") || !strings.Contains(r.Text, "AP banked in your cities: 10") {
 		t.Errorf("Norvale's report:\n%s", r.Text)
 	}
+	if !strings.Contains(r.Text, "C2 (Carrowland) at Linden") || !strings.Contains(r.Text, "OF1 (Ostmark) at port Rimeport") {
+		// The foreign forces within Norvale's watch, their kingdoms named as
+		// every other line of the report names them (not "carrowland").
+		t.Errorf("Norvale's foreign forces seen:\n%s", r.Text)
+	}
 	if !bytes.HasPrefix(r.PDF, []byte("%PDF-")) || r.File != "norvale-start.pdf" {
 		t.Errorf("the PDF: %q %s", r.PDF[:min(8, len(r.PDF))], r.File)
 	}

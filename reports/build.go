@@ -530,9 +530,12 @@ func (b *builder) summary(md *Model) []string {
 			out = append(out, Sentence(b.m, b.nation, e))
 		}
 	}
-	for _, t := range md.Treaties {
-		if t.Published != "" && t.Published == md.Resolved {
-			out = append(out, fmt.Sprintf("Treaty %s, %q, was published.", t.ID, t.Title))
+	// A treaty is told in the month its publication was resolved (the
+	// TreatyPublished event, mailed with this report), not again in the
+	// next month's, the turn its Published label names.
+	for _, e := range b.seen {
+		if t, ok := e.(*engine.TreatyPublished); ok {
+			out = append(out, fmt.Sprintf("Treaty %s, %q, was published.", t.Treaty, t.Title))
 		}
 	}
 	if n := len(md.Rulings); n > 0 {

@@ -428,7 +428,7 @@ func (d *doc) intelPages(md *Model) {
 	d.heading("Foreign forces")
 	var rows [][]string
 	for _, f := range md.Foreign {
-		rows = append(rows, foreignRow(f))
+		rows = append(rows, foreignRow(md, f))
 	}
 	if len(rows) == 0 {
 		d.para("No foreign forces are in the field.")
@@ -439,7 +439,7 @@ func (d *doc) intelPages(md *Model) {
 		d.heading("Last seen")
 		rows = nil
 		for _, f := range md.LastSeen {
-			r := foreignRow(f)
+			r := foreignRow(md, f)
 			r[4] = fmt.Sprintf("seen %s (%s ago): %s", f.Seen, english.Count(f.Age, "turn"), r[4])
 			rows = append(rows, r)
 		}
@@ -447,7 +447,7 @@ func (d *doc) intelPages(md *Model) {
 	}
 }
 
-func foreignRow(f Foreign) []string {
+func foreignRow(md *Model, f Foreign) []string {
 	id := string(f.ID)
 	if id == "" {
 		id = "—"
@@ -463,7 +463,7 @@ func foreignRow(f Foreign) []string {
 	if f.Level != "" && f.Level != "size" {
 		known = f.Level + ": " + revealedText(f)
 	}
-	return []string{id, string(f.Nation), f.Where, size, known}
+	return []string{id, md.nationName(f.Nation), f.Where, size, known}
 }
 
 func (d *doc) battlePages(md *Model) {
@@ -515,7 +515,7 @@ func (d *doc) moneyPages(md *Model) {
 				state = "published " + t.Published
 			}
 			d.pdf.SetFont(fonts.Sans, "B", 10.5)
-			d.pdf.MultiCell(0, 5.5, fmt.Sprintf("%s — %s (%s; %s)", t.ID, t.Title, ids2(t.Parties), state), "", "L", false)
+			d.pdf.MultiCell(0, 5.5, fmt.Sprintf("%s — %s (%s; %s)", t.ID, t.Title, md.nationNames(t.Parties), state), "", "L", false)
 			d.para(t.Text)
 			d.pdf.Ln(2)
 		}

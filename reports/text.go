@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/syw-pbem/pbem/game"
 	"strings"
 
 	"github.com/syw-pbem/pbem/internal/english"
@@ -68,12 +69,12 @@ func Text(md *Model) string {
 	}
 	section(&b, "Foreign forces")
 	for _, f := range md.Foreign {
-		fmt.Fprintf(&b, "%s\n", foreignLine(f))
+		fmt.Fprintf(&b, "%s\n", foreignLine(md, f))
 	}
 	if len(md.LastSeen) > 0 {
 		section(&b, "Last seen")
 		for _, f := range md.LastSeen {
-			fmt.Fprintf(&b, "%s\n", foreignLine(f))
+			fmt.Fprintf(&b, "%s\n", foreignLine(md, f))
 		}
 	}
 	section(&b, "Treasury")
@@ -103,7 +104,7 @@ func Text(md *Model) string {
 			if t.Published != "" {
 				state = "published " + t.Published
 			}
-			fmt.Fprintf(&b, "%s %q (%s), %s\n", t.ID, t.Title, ids2(t.Parties), state)
+			fmt.Fprintf(&b, "%s %q (%s), %s\n", t.ID, t.Title, md.nationNames(t.Parties), state)
 			for _, l := range strings.Split(strings.TrimSpace(t.Text), "\n") {
 				fmt.Fprintf(&b, "  %s\n", l)
 			}
@@ -174,7 +175,7 @@ func orNone(s string) string {
 }
 
 // foreignLine prints what the nation knows of a foreign force.
-func foreignLine(f Foreign) string {
+func foreignLine(md *Model, f Foreign) string {
 	id := f.ID
 	if id == "" {
 		id = "force"
@@ -186,7 +187,7 @@ func foreignLine(f Foreign) string {
 			size += ", troops " + string(f.Size)
 		}
 	}
-	s := fmt.Sprintf("%s of %s at %s: %s", id, f.Nation, f.Where, size)
+	s := fmt.Sprintf("%s of %s at %s: %s", id, md.nationName(f.Nation), f.Where, size)
 	if f.Level != "" && f.Level != "size" {
 		s += "; " + f.Level + ": " + revealedText(f)
 	}
@@ -228,6 +229,26 @@ func revealedText(f Foreign) string {
 		parts = append(parts, "unsupplied")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nationName is nation n's name as the report's list of nations gives it
+// (the model keeps IDs, which the JSON attachment carries as they are).
+func (md *Model) nationName(n game.NationID) string {
+	for _, l := range md.Nations {
+		if l.ID == n && l.Name != "" {
+			return l.Name
+		}
+	}
+	return capitalise(string(n))
+}
+
+// nationNames are the names of ns, as a list.
+func (md *Model) nationNames(ns []game.NationID) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = md.nationName(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 func ids2[T ~string](xs []T) string {

@@ -407,9 +407,28 @@ func pacifyChanged(w Words, x *trossian.PacifyChanged) string {
 	return s + "."
 }
 
+// incomeCollected tells the winter's income: the pool is the income of
+// the provinces not besieged and the banks of its cities not besieged
+// (x.Banked); a besieged city's income goes into its own bank.
 func incomeCollected(w Words, x *trossian.IncomeCollected) string {
-	return fmt.Sprintf("%s's provinces paid %d AP from %s; %d AP stay in besieged cities' banks, and %d AP are to spend this winter.",
-		w.nation(x.Nation), x.Income, english.Count(len(x.Provinces), "province"), x.Banked, x.Pool)
+	s := fmt.Sprintf("%s's provinces paid %d AP from %s", w.nation(x.Nation), x.Income, english.Count(len(x.Provinces), "province"))
+	if x.Banked > 0 {
+		s += fmt.Sprintf("; with the %d AP drawn from its cities' banks, %d AP are to spend this winter", x.Banked, x.Pool)
+	} else {
+		s += fmt.Sprintf("; %d AP are to spend this winter", x.Pool)
+	}
+	var besieged []string
+	held := 0
+	for _, p := range x.Provinces {
+		if p.Besieged {
+			besieged = append(besieged, p.Province)
+			held += p.AP
+		}
+	}
+	if held > 0 {
+		s += fmt.Sprintf("; the %d AP of besieged %s stay in %s", held, english.List(besieged), english.Agree(len(besieged), "its bank", "their banks"))
+	}
+	return s + "."
 }
 
 func recruited(w Words, x *trossian.Recruited) string {

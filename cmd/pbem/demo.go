@@ -18,7 +18,7 @@ import (
 func runDemo(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
 	out := fs.String("out", "demo-out", "the folder the reports are written to")
-	seed := fs.Uint64("seed", 1752, "the dice seed: the same seed plays the same game")
+	seed := fs.Uint64("seed", 1752, fmt.Sprintf("the dice seed: the same seed plays the same game (the Trossian demo's default: %d)", demo.TrossianSeed))
 	data := fs.String("data", "", "the game's data folder (default: a temporary folder, removed afterwards)")
 	scen := fs.String("scenario", "", "the scenario folder, or \"trossian\" for the Trossian campaign's (default: the config's game.scenario, or the default scenario built into pbem)")
 	if code, ok := parseNoArgs(e, c, fs, args); !ok {

@@ -133,6 +133,10 @@ func runCheck(e *env, c *command, args []string) int {
 	}
 	defer g.Close()
 	if g.Map == nil { // a campaign played through the seam: its own checker
+		if *forecastMap != "" {
+			e.errorf("check: --forecast: game %s is a %s game, and the forecast is made for the SYW campaign's sheets only (docs/forecast.md); check the sheet without --forecast", cfg.Game.ID, cfg.Game.Ruleset)
+			return exitUsage
+		}
 		text, err := io.ReadAll(io.LimitReader(in, parser.MaxSheetBytes+1))
 		if err != nil {
 			e.errorf("check: %v", err)

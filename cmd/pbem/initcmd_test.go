@@ -126,4 +126,11 @@ func TestInitTrossian(t *testing.T) {
 	if code != 1 || !strings.Contains(out, `line 4: error: no province "Trosburg" on the map; did you mean Trossburg?`) {
 		t.Fatalf("pbem check: exit %d\n%s", code, out)
 	}
+	// The forecast is the SYW campaign's: asked of a Trossian sheet, check
+	// says so rather than writing no map without a word.
+	pdf := filepath.Join(dir, "map.pdf")
+	code, _, errs = run(t, "", "--config", cfgPath, "check", "--forecast", pdf, sheet)
+	if code != exitUsage || !strings.Contains(errs, "the forecast is made for the SYW campaign's sheets only") {
+		t.Errorf("pbem check --forecast of a Trossian sheet: exit %d\n%s", code, errs)
+	}
 }

@@ -150,7 +150,9 @@ func commands() []*command {
 				"(mail.mode: embedded), reads the game's mailbox, answers every order sheet at once and sends\n" +
 				"what is queued. Stops cleanly on Ctrl-C or SIGTERM (a second one stops at once); everything it\n" +
 				"was doing is finished or picked up on the next start. With --host DIR it serves every game of the\n" +
-				"host folder DIR (\"pbem host\") from this process, on one mail server (docs/hosting.md)."},
+				"host folder DIR (\"pbem host\") from this process, on one mail server (docs/hosting.md). A single\n" +
+				"game's run also serves the referee's console in a browser on web.listen (127.0.0.1:8026 unless\n" +
+				"set; off for none) and prints its address: sign in with the referee password (docs/console.md)."},
 		{name: "status", run: runStatus,
 			summary: "prints the open turn, its deadline, who has sent orders, pending requests and the mail queues",
 			description: "Prints the game's status for the referee: the turn open for orders and its deadline (and who set\n" +
@@ -180,7 +182,9 @@ func commands() []*command {
 				"DIR/00-1752-start, each turn's other mail to <nation>-mail.txt and who took part in which battle\n" +
 				"to DIR/involved.json; a summary of the year is printed at the end. It needs no folder beside it:\n" +
 				"the default scenario is built into pbem. The same --seed plays the same game (default --out\n" +
-				"demo-out)."},
+				"demo-out). With --scenario trossian (or in a Trossian game's folder) it plays a year of the\n" +
+				"Trossian campaign instead (with its own default seed): nine phases from Early Spring 1801 and\n" +
+				"winter quarters, each kingdom's report a PDF with its area map (docs/trossian.md)."},
 		{name: "version", run: runVersion,
 			summary:     "prints the version and the rulesets",
 			description: "Prints pbem's version, the Go version it was built with, and the rulesets it knows."},

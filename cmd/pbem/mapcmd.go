@@ -112,6 +112,9 @@ func runMapValidate(e *env, c *command, args []string) int {
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
 	}
+	if file, ok := areaMapFile(e, fs.Args()); ok {
+		return validateAreaMap(e, file)
+	}
 	file, m, rules, code := loadMap(e, fs.Args(), *rulesFlag)
 	if code != exitOK {
 		return code
@@ -185,6 +188,12 @@ func runMapRender(e *env, c *command, args []string) int {
 	if !mapdraw.KnownPageSize(*paper) {
 		e.errorf("map render: unknown paper size %q for --paper: expected one of %s", *paper, strings.Join(mapdraw.PageSizes(), ", "))
 		return exitUsage
+	}
+	if file, ok := areaMapFile(e, fs.Args()); ok {
+		if *gameState {
+			file = "the game's map " + file
+		}
+		return areaMapNotDrawn(e, file)
 	}
 	if *gameState {
 		return renderGameMap(e, *out, *paper)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -58,6 +59,14 @@ func runSend(e *env, c *command, args []string) int {
 	if err != nil {
 		e.errorf("send: cannot read %s: %v", shown, err)
 		return exitFailure
+	}
+	if *smtpAddr != "" && len(to) == 0 && !e.configGiven && e.gameName == "" {
+		if _, err := os.Stat(e.configPath); errors.Is(err, os.ErrNotExist) {
+			// A player posting to a host or another machine's server has no
+			// config of the game: the address is all that was missing.
+			e.errorf("send: no --to, and no %s here to take the game's address from: give the order address with --to ADDR (e.g. --to orders@pbem.localhost)", e.configPath)
+			return exitUsage
+		}
 	}
 	if *smtpAddr == "" || len(to) == 0 {
 		cfg, code := loadConfig(e)

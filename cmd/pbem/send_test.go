@@ -31,3 +31,20 @@ func TestSendLogin(t *testing.T) {
 		t.Error("loopbackAddr")
 	}
 }
+
+// TestSendWithoutConfigAsksForTo: a player posting with --smtp from a folder
+// with no config.yaml (a host's player, say) is told to give --to, not to
+// find a config file the player never had.
+func TestSendWithoutConfigAsksForTo(t *testing.T) {
+	dir := t.TempDir()
+	sheet := filepath.Join(dir, "orders.txt")
+	if err := os.WriteFile(sheet, []byte("GAME syw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out, errb strings.Builder
+	code := realMain([]string{"send", "--from", "a@pbem.localhost", "--smtp", "127.0.0.1:1", "--password", "x", sheet}, strings.NewReader(""), &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "give the order address with --to ADDR") {
+		t.Errorf("exit %d, %q; want %d and a word about --to", code, errb.String(), exitUsage)
+	}
+}
