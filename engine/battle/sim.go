@@ -109,6 +109,11 @@ type sunit struct {
 	firedOut   bool // fired on its side's last fire phase (1752 city)
 	halfMarked bool
 	gunsTaken  bool
+	// limbered (a battery): the moves it still needs to about face and
+	// deploy again before it fires, after a retire made it limber up
+	// (limberedAt: the bound it limbered in, whose move was the retire).
+	limbered   int
+	limberedAt int
 	sub        string
 }
 
@@ -307,7 +312,7 @@ func (b *sim) night() {
 				ss.reserve = append(ss.reserve, u)
 			}
 			u.shaken, u.provisonal, u.retiring, u.routed, u.routTests = false, false, false, 0, 0
-			u.fwd = 0
+			u.fwd, u.limbered = 0, 0
 		}
 		for k := range ss.lineFwd {
 			ss.lineFwd[k] = 0

@@ -8,20 +8,24 @@ import "github.com/syw-pbem/pbem/game"
 // units Morale": the mover's unit is shaken when the score exceeds its
 // morale index.
 
-// fire: every unit of fs that has a target of ts in range fires once.
+// fire: every unit of fs that has a target of ts in range fires once
+// ("Firing Player's units may fire at enemy units": one 2d6 a unit). A
+// battery is one unit whatever its guns: the campaign forms its units at
+// the start of a battle ("infantry battalions and cavalry regiments must be
+// 12 figures strong, guns must start with 4 gunners per model and 2-4 guns
+// per battery"), and 001's ART unit is one ("ART units are made up of 2 gun
+// bases & 2 limber bases"); its guns are its strength (4 gunners a gun),
+// not more fire rolls. A battery limbered — retiring, or not yet deployed
+// again — does not fire.
 func (b *sim) fire(fs, ts *simSide) {
 	for _, u := range fs.units {
 		u.firedOut = false
 	}
 	for _, u := range fs.batt {
-		if u.st != stBattery || u.sp <= 0 {
+		if u.st != stBattery || u.sp <= 0 || u.limbered > 0 {
 			continue
 		}
-		for range min(ceilDiv(u.u.Guns, 2), 2) {
-			if !b.fireOne(fs, ts, u, MCannonade) {
-				break
-			}
-		}
+		b.fireOne(fs, ts, u, MCannonade)
 	}
 	for _, u := range fs.skirm {
 		if u.st == stSkirmish {
@@ -230,7 +234,11 @@ func (b *sim) shot(fs *simSide, u, tgt *sunit, mod int, guns bool) {
 		}
 	}
 	test := true
-	if cov == coverCity && tgt.u.Kind.IsFoot() {
+	// The city's rules are for every target in it: its foot in the blocks
+	// and its guns on the walls ("The defender may place any artillery in
+	// the city on the walls", 1752; "one gun in each perimeter town block",
+	// V4).
+	if cov == coverCity && (tgt.u.Kind.IsFoot() || tgt.u.Kind == Battery) {
 		sp, test, score = b.cityHits(u, tgt, score, guns)
 	}
 	if sp > 0 {

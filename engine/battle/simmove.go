@@ -74,14 +74,47 @@ func (b *sim) retire(ss *simSide, u *sunit) {
 		ss.skirm = slices.DeleteFunc(ss.skirm, func(x *sunit) bool { return x == u })
 	case stBattery:
 		// "When UL & forced to Retire it LU for no cost & moves full move
-		// to the rear": it stays a battery, back on its position.
-		u.fwd = 0
+		// to the rear. Must About Face before UL": it stays a battery, a
+		// move behind where it stood, limbered and facing the rear.
+		u.fwd -= b.moveInches(u)
+		b.limber(u, true)
 		return
 	default:
 		return
 	}
 	u.st, u.fwd = stReserve, 0
 	ss.reserve = append(ss.reserve, u)
+}
+
+// limber: a battery made to retire limbers up ("UL ART required to Retire
+// must LU to do so which will prevent them firing the next move") and
+// fires again only when it has deployed: "Changing formation including
+// UL/LU takes a whole move stationary except Horse ART which takes ½
+// move", and one that retired a full move facing away must first about
+// face ("When LU a battery may About Face as a Formation Change, taking a
+// full move"). Field and heavy guns need a move for each, horse guns one
+// move for both; a retire in good order (3" after a melee) needs only the
+// deploying.
+func (b *sim) limber(u *sunit, aboutFace bool) {
+	if u.u.Kind != Battery {
+		return
+	}
+	n := 1
+	if aboutFace && u.u.GunKind != game.LightGun {
+		n = 2
+	}
+	u.limbered, u.limberedAt = n, b.seq
+}
+
+// deployGuns: the mover's limbered batteries spend their move changing
+// formation (not the move of the retire that limbered them).
+func (b *sim) deployGuns(ms *simSide) {
+	for _, u := range ms.batt {
+		if u.limbered > 0 && u.limberedAt != b.seq {
+			u.limbered--
+			u.moved = true
+		}
+	}
 }
 
 // routs completes the routs of both sides ("Moving Player Completes
@@ -114,6 +147,7 @@ func (b *sim) move(ms, fs *simSide) {
 	for _, u := range ms.units {
 		u.moved, u.advanced = false, false
 	}
+	b.deployGuns(ms)
 	b.fillFront(ms)
 	lb := b.r.LandBattles
 	// Calling the attack off: once voluntary retreats are allowed, an
