@@ -114,6 +114,7 @@ type sunit struct {
 	// (limberedAt: the bound it limbered in, whose move was the retire).
 	limbered   int
 	limberedAt int
+	facedAbout bool // withdrawing from an attack called off, faced to the rear
 	sub        string
 }
 
@@ -312,7 +313,7 @@ func (b *sim) night() {
 				ss.reserve = append(ss.reserve, u)
 			}
 			u.shaken, u.provisonal, u.retiring, u.routed, u.routTests = false, false, false, 0, 0
-			u.fwd, u.limbered = 0, 0
+			u.fwd, u.limbered, u.facedAbout = 0, 0, false
 		}
 		for k := range ss.lineFwd {
 			ss.lineFwd[k] = 0

@@ -152,9 +152,9 @@ func (b *sim) musketRange(u *sunit, g int) (int, bool) {
 // "9"-18"" (−1), long "18"-27"" (−2); light (horse) guns 4", 6", 15", 24";
 // heavy guns as field guns (001 has no range row of their own).
 func (b *sim) gunRange(u *sunit, g int) (int, bool) {
-	can, short, med, long := 6, 9, 18, 27
+	can, short, med, long := 6, 9, 18, b.longRange(u)
 	if u.u.GunKind == game.LightGun {
-		can, short, med, long = 4, 6, 15, 24
+		can, short, med = 4, 6, 15
 	}
 	switch {
 	case g > long:
@@ -167,6 +167,15 @@ func (b *sim) gunRange(u *sunit, g int) (int, bool) {
 		return -1, true
 	}
 	return -2, true
+}
+
+// longRange is the farthest a battery reaches ("Long 18"-27"" field
+// guns, "18"- 24"" horse guns).
+func (b *sim) longRange(u *sunit) int {
+	if u.u.GunKind == game.LightGun {
+		return 24
+	}
+	return 27
 }
 
 // friendsAhead: a friendly unit stands in the battery's arc.

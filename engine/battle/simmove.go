@@ -176,11 +176,9 @@ func (b *sim) move(ms, fs *simSide) {
 		e := b.objective(fs, k)
 		switch {
 		case ms.attack && ms.calledOff:
-			// Out of musket range: 7" or more from the enemy.
-			if e != nil && b.gap(u, e) < b.safeInches() {
-				u.fwd = max(0, b.p.SetupInches-e.fwd-b.safeInches())
-				u.moved = true
-			}
+			b.withdraw(u, fs)
+			ms.lineFwd[k] = u.fwd // the line has drawn back
+			continue
 		case ms.attack:
 			g := b.p.SetupInches - u.fwd
 			if e != nil {
@@ -225,6 +223,55 @@ func (b *sim) move(ms, fs *simSide) {
 	}) && b.closed(ms) {
 		b.moment(Moment{What: MAdvance, Side: ms.idx, Nation: b.leadNation(ms)})
 	}
+}
+
+// withdraw: a unit of an attack called off retires ("About Face/Retire in
+// good order, maintaining the same facing move normal speed less 3" foot,
+// 6" mounted": its first move less the about face, then full moves), back
+// past its starting
+// position ("Repulse Result ... It falls back to its starting positions")
+// until it is out of reach of the enemy's muskets and guns — a voluntary
+// retreat, which the rules allow after the 8th turn, off the table if need
+// be ("Retreating off-table: When forces meet on the tabletop no unit may
+// do any voluntary retreat moves for the first 8 turns"). It stops at its
+// table edge. Before, the line stood 7" from the enemy, in his guns' short
+// range, for the rest of the day.
+func (b *sim) withdraw(u *sunit, fs *simSide) {
+	to := min(0, b.p.SetupInches-b.safeInches()-b.enemyFwd(fs))
+	for _, bt := range fs.batt {
+		if bt.st == stBattery && bt.sp > 0 {
+			to = min(to, b.p.SetupInches-bt.fwd-b.longRange(bt)-1)
+		}
+	}
+	to = max(to, -b.p.TableDepthInches)
+	if u.fwd <= to {
+		return
+	}
+	step := b.moveInches(u)
+	if !u.facedAbout {
+		// The first move faces about (or steps back facing), at the cost
+		// of 3" (foot) or 6" (horse); then it marches to the rear.
+		u.facedAbout = true
+		if u.u.Kind.IsCavalry() {
+			step -= 6
+		} else {
+			step -= 3
+		}
+	}
+	u.fwd = max(to, u.fwd-max(step, 1))
+	u.moved = true
+}
+
+// enemyFwd is how far the enemy's first line stands forward of its
+// positions at most.
+func (b *sim) enemyFwd(fs *simSide) int {
+	f := 0
+	for _, e := range fs.front {
+		if e != nil && e.st == stFront {
+			f = max(f, e.fwd)
+		}
+	}
+	return f
 }
 
 // pointOfAttack orders the mover's slots for its advance: a side on
@@ -408,7 +455,11 @@ func (b *sim) screen(ms, fs *simSide) {
 			u.fwd, u.moved = 0, true
 			continue
 		}
-		if ms.attack && !ms.calledOff {
+		if ms.attack && ms.calledOff {
+			b.withdraw(u, fs)
+			continue
+		}
+		if ms.attack {
 			want := ms.lineFwd[u.slot] + b.p.SecondLineInches
 			if e != nil {
 				want = min(want, b.gap(u, e)+u.fwd-4)

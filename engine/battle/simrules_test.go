@@ -792,3 +792,32 @@ func TestCityGuns(t *testing.T) {
 		}
 	}
 }
+
+// TestCalledOffAttackWithdraws: after the 8th turn "voluntary retreat
+// moves" are allowed ("Retreating off-table: When forces meet on the
+// tabletop no unit may do any voluntary retreat moves for the first 8
+// turns"), and a repulsed attacker "falls back to its starting positions".
+// A line whose attack is called off about faces ("About Face/Retire in good
+// order ... move normal speed less 3" foot") and marches back past its
+// starting position until the enemy's guns no longer reach it (field guns
+// "18"-27""), at most to its table edge. Before, it stood 7" from the
+// enemy, in his guns' short range, for the rest of the day.
+func TestCalledOffAttackWithdraws(t *testing.T) {
+	b, au, _ := gunField(t, ruleset.SYW1752(), game.FieldGun, 2, 1)
+	as, ds := b.sides[0], b.sides[1]
+	as.calledOff = true
+	b.turn = 9
+	var got []int
+	for range 6 {
+		b.move(as, ds)
+		got = append(got, au.fwd)
+	}
+	// 17" forward (1" from the guns): 3", then 6" a move, to 28" from the
+	// battery: 10" behind its own position.
+	if want := []int{14, 8, 2, -4, -10, -10}; !slices.Equal(got, want) {
+		t.Errorf("a battalion withdrawing from 1\" off the enemy's guns stood at %v\" forward, want %v", got, want)
+	}
+	if g := b.gap(au, ds.batt[0]); g <= b.longRange(ds.batt[0]) {
+		t.Errorf("withdrawn %d\" from the enemy's field guns, within their reach", g)
+	}
+}
