@@ -142,7 +142,8 @@ func (b *sim) routs(_ *simSide) {
 // enemy"), a side on the defensive steps back onto its positions; after
 // the first NoRetreatTurns turns ("no unit may do any voluntary retreat
 // moves for the first 8 turns") an attack going badly is called off and
-// its lines draw back out of musket range.
+// its lines withdraw out of the enemy's reach (withdraw); the mover's
+// limbered batteries spend the move deploying (deployGuns).
 func (b *sim) move(ms, fs *simSide) {
 	for _, u := range ms.units {
 		u.moved, u.advanced = false, false
@@ -152,8 +153,7 @@ func (b *sim) move(ms, fs *simSide) {
 	lb := b.r.LandBattles
 	// Calling the attack off: once voluntary retreats are allowed, an
 	// attacker that has lost more than it has inflicted (the morale rule's
-	// count) draws back out of musket range for the day rather than fight
-	// on to its own break.
+	// count) withdraws for the day rather than fight on to its own break.
 	if ms.attack && !ms.calledOff && b.turn > lb.NoRetreatTurns && b.closed(ms) && b.pct(ms) > b.pct(fs) {
 		ms.calledOff = true
 		b.moment(Moment{What: MCallOff, Side: ms.idx, Nation: b.leadNation(ms)})
