@@ -60,6 +60,11 @@ type SimParams struct {
 	// Ground is, by the hex's terrain, the D6 table of what each section of
 	// a defender's position holds.
 	Ground map[game.Terrain][]feature
+	// GunsPerRoll: 0, a battery fires once a bound whatever its guns (it is
+	// one unit, as 001's ART unit is); n, it fires a roll per n guns (a
+	// referee who reads a campaign gun model as one of 001's "2 gun bases"
+	// sets 2, two rolls for a battery of four: docs/rules-notes.md).
+	GunsPerRoll int
 }
 
 // DefaultSimParams are the values docs/battles.md explains.

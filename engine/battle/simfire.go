@@ -15,7 +15,8 @@ import "github.com/syw-pbem/pbem/game"
 // 12 figures strong, guns must start with 4 gunners per model and 2-4 guns
 // per battery"), and 001's ART unit is one ("ART units are made up of 2 gun
 // bases & 2 limber bases"); its guns are its strength (4 gunners a gun),
-// not more fire rolls. A battery limbered — retiring, or not yet deployed
+// not more fire rolls (SimParams.GunsPerRoll 0; a referee may read a gun
+// model as one of 001's gun bases instead). A battery limbered — retiring, or not yet deployed
 // again — does not fire.
 func (b *sim) fire(fs, ts *simSide) {
 	for _, u := range fs.units {
@@ -25,7 +26,15 @@ func (b *sim) fire(fs, ts *simSide) {
 		if u.st != stBattery || u.sp <= 0 || u.limbered > 0 {
 			continue
 		}
-		b.fireOne(fs, ts, u, MCannonade)
+		rolls := 1
+		if n := b.p.GunsPerRoll; n > 0 {
+			rolls = max(1, ceilDiv(u.u.Guns, n))
+		}
+		for range rolls {
+			if !b.fireOne(fs, ts, u, MCannonade) {
+				break
+			}
+		}
 	}
 	for _, u := range fs.skirm {
 		if u.st == stSkirmish {

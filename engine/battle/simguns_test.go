@@ -60,6 +60,15 @@ func TestBatteryFiresOnce(t *testing.T) {
 		if d["fire"] != 2 {
 			t.Errorf("a battery of %d guns threw %d fire dice in a fire phase, want 2 (one 2d6)", guns, d["fire"])
 		}
+		// A referee who reads a gun model as a gun base: a roll per two
+		// guns.
+		b.p.GunsPerRoll = 2
+		d = countDice{}
+		b.d = d
+		b.fire(b.sides[1], b.sides[0])
+		if want := 2 * ceilDiv(guns, 2); d["fire"] != want {
+			t.Errorf("GunsPerRoll 2: a battery of %d guns threw %d fire dice, want %d", guns, d["fire"], want)
+		}
 	}
 }
 
