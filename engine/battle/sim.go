@@ -60,6 +60,11 @@ type SimParams struct {
 	// Ground is, by the hex's terrain, the D6 table of what each section of
 	// a defender's position holds.
 	Ground map[game.Terrain][]feature
+	// GunsPerRoll: 0, a battery fires once a bound whatever its guns (it is
+	// one unit, as 001's ART unit is); n, it fires a roll per n guns (a
+	// referee who reads a campaign gun model as one of 001's "2 gun bases"
+	// sets 2, two rolls for a battery of four: docs/rules-notes.md).
+	GunsPerRoll int
 }
 
 // DefaultSimParams are the values docs/battles.md explains.
@@ -109,6 +114,12 @@ type sunit struct {
 	firedOut   bool // fired on its side's last fire phase (1752 city)
 	halfMarked bool
 	gunsTaken  bool
+	// limbered (a battery): the moves it still needs to about face and
+	// deploy again before it fires, after a retire made it limber up
+	// (limberedAt: the bound it limbered in, whose move was the retire).
+	limbered   int
+	limberedAt int
+	facedAbout bool // withdrawing from an attack called off, faced to the rear
 	sub        string
 }
 
@@ -307,7 +318,7 @@ func (b *sim) night() {
 				ss.reserve = append(ss.reserve, u)
 			}
 			u.shaken, u.provisonal, u.retiring, u.routed, u.routTests = false, false, false, 0, 0
-			u.fwd = 0
+			u.fwd, u.limbered, u.facedAbout = 0, 0, false
 		}
 		for k := range ss.lineFwd {
 			ss.lineFwd[k] = 0

@@ -130,7 +130,7 @@ func (b *sim) chargeTest(u, tgt *sunit, flank bool) bool {
 	if tgt.shaken {
 		m++ // "Defender Shaken +1"
 	}
-	if flank {
+	if flank || tgt.limbered > 0 {
 		m++ // "Charging in the Flank/LU ART +1"
 	}
 	open := b.open(tgt)
@@ -295,9 +295,12 @@ func (b *sim) evades(charger, tgt *sunit, gap int, flank bool) int {
 }
 
 // fallBack retires a unit the inches given from where it stands.
+// A battery limbers to do so ("Equal All units involved will Retire 3" in
+// good order ART must LU").
 func (b *sim) fallBack(u *sunit, inches int) {
 	if u.alive() && u.st != stRouting {
 		u.fwd -= inches
+		b.limber(u, false)
 	}
 }
 
@@ -322,7 +325,7 @@ func (b *sim) meleeMod(u, enemy *sunit, charging, flanked bool) int {
 		m-- // "Irregular LI in Bad Going -1"
 	}
 	m -= tired(u) // "-1 combat point"
-	if flanked {
+	if flanked || u.limbered > 0 {
 		m-- // "Attacked in flank or LU ART -1"
 	}
 	if b.overlapped(u) {

@@ -8,16 +8,29 @@ import "github.com/syw-pbem/pbem/game"
 // units Morale": the mover's unit is shaken when the score exceeds its
 // morale index.
 
-// fire: every unit of fs that has a target of ts in range fires once.
+// fire: every unit of fs that has a target of ts in range fires once
+// ("Firing Player's units may fire at enemy units": one 2d6 a unit). A
+// battery is one unit whatever its guns: the campaign forms its units at
+// the start of a battle ("infantry battalions and cavalry regiments must be
+// 12 figures strong, guns must start with 4 gunners per model and 2-4 guns
+// per battery"), and 001's ART unit is one ("ART units are made up of 2 gun
+// bases & 2 limber bases"); its guns are its strength (4 gunners a gun),
+// not more fire rolls (SimParams.GunsPerRoll 0; a referee may read a gun
+// model as one of 001's gun bases instead). A battery limbered — retiring, or not yet deployed
+// again — does not fire.
 func (b *sim) fire(fs, ts *simSide) {
 	for _, u := range fs.units {
 		u.firedOut = false
 	}
 	for _, u := range fs.batt {
-		if u.st != stBattery || u.sp <= 0 {
+		if u.st != stBattery || u.sp <= 0 || u.limbered > 0 {
 			continue
 		}
-		for range min(ceilDiv(u.u.Guns, 2), 2) {
+		rolls := 1
+		if n := b.p.GunsPerRoll; n > 0 {
+			rolls = max(1, ceilDiv(u.u.Guns, n))
+		}
+		for range rolls {
 			if !b.fireOne(fs, ts, u, MCannonade) {
 				break
 			}
@@ -148,9 +161,9 @@ func (b *sim) musketRange(u *sunit, g int) (int, bool) {
 // "9"-18"" (−1), long "18"-27"" (−2); light (horse) guns 4", 6", 15", 24";
 // heavy guns as field guns (001 has no range row of their own).
 func (b *sim) gunRange(u *sunit, g int) (int, bool) {
-	can, short, med, long := 6, 9, 18, 27
+	can, short, med, long := 6, 9, 18, b.longRange(u)
 	if u.u.GunKind == game.LightGun {
-		can, short, med, long = 4, 6, 15, 24
+		can, short, med = 4, 6, 15
 	}
 	switch {
 	case g > long:
@@ -163,6 +176,15 @@ func (b *sim) gunRange(u *sunit, g int) (int, bool) {
 		return -1, true
 	}
 	return -2, true
+}
+
+// longRange is the farthest a battery reaches ("Long 18"-27"" field
+// guns, "18"- 24"" horse guns).
+func (b *sim) longRange(u *sunit) int {
+	if u.u.GunKind == game.LightGun {
+		return 24
+	}
+	return 27
 }
 
 // friendsAhead: a friendly unit stands in the battery's arc.
@@ -230,7 +252,11 @@ func (b *sim) shot(fs *simSide, u, tgt *sunit, mod int, guns bool) {
 		}
 	}
 	test := true
-	if cov == coverCity && tgt.u.Kind.IsFoot() {
+	// The city's rules are for every target in it: its foot in the blocks
+	// and its guns on the walls ("The defender may place any artillery in
+	// the city on the walls", 1752; "one gun in each perimeter town block",
+	// V4).
+	if cov == coverCity && (tgt.u.Kind.IsFoot() || tgt.u.Kind == Battery) {
 		sp, test, score = b.cityHits(u, tgt, score, guns)
 	}
 	if sp > 0 {

@@ -74,14 +74,47 @@ func (b *sim) retire(ss *simSide, u *sunit) {
 		ss.skirm = slices.DeleteFunc(ss.skirm, func(x *sunit) bool { return x == u })
 	case stBattery:
 		// "When UL & forced to Retire it LU for no cost & moves full move
-		// to the rear": it stays a battery, back on its position.
-		u.fwd = 0
+		// to the rear. Must About Face before UL": it stays a battery, a
+		// move behind where it stood, limbered and facing the rear.
+		u.fwd -= b.moveInches(u)
+		b.limber(u, true)
 		return
 	default:
 		return
 	}
 	u.st, u.fwd = stReserve, 0
 	ss.reserve = append(ss.reserve, u)
+}
+
+// limber: a battery made to retire limbers up ("UL ART required to Retire
+// must LU to do so which will prevent them firing the next move") and
+// fires again only when it has deployed: "Changing formation including
+// UL/LU takes a whole move stationary except Horse ART which takes ½
+// move", and one that retired a full move facing away must first about
+// face ("When LU a battery may About Face as a Formation Change, taking a
+// full move"). Field and heavy guns need a move for each, horse guns one
+// move for both; a retire in good order (3" after a melee) needs only the
+// deploying.
+func (b *sim) limber(u *sunit, aboutFace bool) {
+	if u.u.Kind != Battery {
+		return
+	}
+	n := 1
+	if aboutFace && u.u.GunKind != game.LightGun {
+		n = 2
+	}
+	u.limbered, u.limberedAt = n, b.seq
+}
+
+// deployGuns: the mover's limbered batteries spend their move changing
+// formation (not the move of the retire that limbered them).
+func (b *sim) deployGuns(ms *simSide) {
+	for _, u := range ms.batt {
+		if u.limbered > 0 && u.limberedAt != b.seq {
+			u.limbered--
+			u.moved = true
+		}
+	}
 }
 
 // routs completes the routs of both sides ("Moving Player Completes
@@ -109,17 +142,18 @@ func (b *sim) routs(_ *simSide) {
 // enemy"), a side on the defensive steps back onto its positions; after
 // the first NoRetreatTurns turns ("no unit may do any voluntary retreat
 // moves for the first 8 turns") an attack going badly is called off and
-// its lines draw back out of musket range.
+// its lines withdraw out of the enemy's reach (withdraw); the mover's
+// limbered batteries spend the move deploying (deployGuns).
 func (b *sim) move(ms, fs *simSide) {
 	for _, u := range ms.units {
 		u.moved, u.advanced = false, false
 	}
+	b.deployGuns(ms)
 	b.fillFront(ms)
 	lb := b.r.LandBattles
 	// Calling the attack off: once voluntary retreats are allowed, an
 	// attacker that has lost more than it has inflicted (the morale rule's
-	// count) draws back out of musket range for the day rather than fight
-	// on to its own break.
+	// count) withdraws for the day rather than fight on to its own break.
 	if ms.attack && !ms.calledOff && b.turn > lb.NoRetreatTurns && b.closed(ms) && b.pct(ms) > b.pct(fs) {
 		ms.calledOff = true
 		b.moment(Moment{What: MCallOff, Side: ms.idx, Nation: b.leadNation(ms)})
@@ -142,11 +176,9 @@ func (b *sim) move(ms, fs *simSide) {
 		e := b.objective(fs, k)
 		switch {
 		case ms.attack && ms.calledOff:
-			// Out of musket range: 7" or more from the enemy.
-			if e != nil && b.gap(u, e) < b.safeInches() {
-				u.fwd = max(0, b.p.SetupInches-e.fwd-b.safeInches())
-				u.moved = true
-			}
+			b.withdraw(u, fs)
+			ms.lineFwd[k] = u.fwd // the line has drawn back
+			continue
 		case ms.attack:
 			g := b.p.SetupInches - u.fwd
 			if e != nil {
@@ -191,6 +223,55 @@ func (b *sim) move(ms, fs *simSide) {
 	}) && b.closed(ms) {
 		b.moment(Moment{What: MAdvance, Side: ms.idx, Nation: b.leadNation(ms)})
 	}
+}
+
+// withdraw: a unit of an attack called off retires ("About Face/Retire in
+// good order, maintaining the same facing move normal speed less 3" foot,
+// 6" mounted": its first move less the about face, then full moves), back
+// past its starting
+// position ("Repulse Result ... It falls back to its starting positions")
+// until it is out of reach of the enemy's muskets and guns — a voluntary
+// retreat, which the rules allow after the 8th turn, off the table if need
+// be ("Retreating off-table: When forces meet on the tabletop no unit may
+// do any voluntary retreat moves for the first 8 turns"). It stops at its
+// table edge. Before, the line stood 7" from the enemy, in his guns' short
+// range, for the rest of the day.
+func (b *sim) withdraw(u *sunit, fs *simSide) {
+	to := min(0, b.p.SetupInches-b.safeInches()-b.enemyFwd(fs))
+	for _, bt := range fs.batt {
+		if bt.st == stBattery && bt.sp > 0 {
+			to = min(to, b.p.SetupInches-bt.fwd-b.longRange(bt)-1)
+		}
+	}
+	to = max(to, -b.p.TableDepthInches)
+	if u.fwd <= to {
+		return
+	}
+	step := b.moveInches(u)
+	if !u.facedAbout {
+		// The first move faces about (or steps back facing), at the cost
+		// of 3" (foot) or 6" (horse); then it marches to the rear.
+		u.facedAbout = true
+		if u.u.Kind.IsCavalry() {
+			step -= 6
+		} else {
+			step -= 3
+		}
+	}
+	u.fwd = max(to, u.fwd-max(step, 1))
+	u.moved = true
+}
+
+// enemyFwd is how far the enemy's first line stands forward of its
+// positions at most.
+func (b *sim) enemyFwd(fs *simSide) int {
+	f := 0
+	for _, e := range fs.front {
+		if e != nil && e.st == stFront {
+			f = max(f, e.fwd)
+		}
+	}
+	return f
 }
 
 // pointOfAttack orders the mover's slots for its advance: a side on
@@ -374,7 +455,11 @@ func (b *sim) screen(ms, fs *simSide) {
 			u.fwd, u.moved = 0, true
 			continue
 		}
-		if ms.attack && !ms.calledOff {
+		if ms.attack && ms.calledOff {
+			b.withdraw(u, fs)
+			continue
+		}
+		if ms.attack {
 			want := ms.lineFwd[u.slot] + b.p.SecondLineInches
 			if e != nil {
 				want = min(want, b.gap(u, e)+u.fwd-4)

@@ -71,7 +71,7 @@ func combatState(tb testing.TB) (*engine.State, []engine.Orders) {
 func TestCombatTurnDefaultMap(t *testing.T) {
 	m, _ := load(t)
 	st, orders := combatState(t)
-	seed := uint64(4) // a seed whose dice give a breach, no surrender, then an assault
+	seed := uint64(3) // a seed whose dice give a breach, no surrender, then an assault
 	if s := os.Getenv("COMBAT_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
