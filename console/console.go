@@ -92,6 +92,20 @@ type Game interface {
 
 var _ Game = (*daemon.Game)(nil)
 
+// A session is bound to the Game value it signed in to, compared with ==:
+// implement Game on a pointer, and give a game served anew (stopped and
+// started again, or another game under its name) a new value, so that the
+// sessions of the old one end with it.
+
+// Titled is what a Game may also tell the list of games: its name for
+// people and its rules. *daemon.Game does.
+type Titled interface {
+	DeskTitle() string
+	RulesName() string
+}
+
+var _ Titled = (*daemon.Game)(nil)
+
 // Games is the games a console serves: one for "pbem run" (Single), the
 // host's list when one process runs many. The list may change between
 // calls; a game is found by its ID.
@@ -107,6 +121,19 @@ type GamesFunc func() []Game
 
 // Games calls f.
 func (f GamesFunc) Games() []Game { return f() }
+
+// Unserved is what Games may also tell: the games it has but does not
+// serve now (a host's games stopped, held or starting), named on the list
+// of games so that their referees know why their desk does not open.
+type Unserved interface {
+	Unserved() []UnservedGame
+}
+
+// UnservedGame is a game not served now.
+type UnservedGame struct {
+	ID     string
+	Status string // "stopped", "held", "starting": a word, no detail (the list is public)
+}
 
 // Single is the Games of one game.
 func Single(g Game) Games { return single{g} }

@@ -25,7 +25,7 @@ import (
 // origin checks on a POST as the referee's.
 func (c *Console) nationSignedIn(h sessionHandler) gameHandler {
 	return func(w http.ResponseWriter, r *http.Request, g Game) {
-		s, ok := c.sessionOf(r, g.ID())
+		s, ok := c.sessionOf(r, g)
 		if !ok || s.nation == "" {
 			if r.Method == http.MethodGet && r.URL.Path == "/g/"+g.ID()+"/nation/" {
 				http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
@@ -104,11 +104,11 @@ func (c *Console) doNationLogin(w http.ResponseWriter, r *http.Request, g Game) 
 	}
 	c.limit.succeeded(addr)
 	old := ""
-	if ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS)); err == nil {
+	if ck, err := r.Cookie(c.sessionCookieOf(g.ID())); err == nil {
 		old = ck.Value
 	}
-	s := c.session.start(g.ID(), "nation "+nation, nation, old)
-	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), s.id, int(c.opts.SessionTTL/time.Second))
+	s := c.session.start(g, "nation "+nation, nation, old)
+	c.setCookie(w, c.sessionCookieOf(g.ID()), s.id, int(c.opts.SessionTTL/time.Second))
 	c.setCookie(w, c.cookieName(loginCookie, loginCookieTLS), "", -1)
 	http.Redirect(w, r, "/g/"+g.ID()+"/nation/", http.StatusSeeOther)
 }
