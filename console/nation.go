@@ -122,6 +122,7 @@ type nationPage struct {
 	Deadline, Now     time.Time
 	Zone              *time.Location
 	Over              bool
+	MapImage          bool // the map is drawn as an image too (else in the PDFs only)
 	Victory           string
 	Sheet             daemon.DeskSheet
 	Requests          []daemon.RequestStatus
@@ -135,7 +136,7 @@ func (c *Console) serveNation(w http.ResponseWriter, r *http.Request, g Game, s 
 		return
 	}
 	p := nationPage{Title: "Your nation", Game: g.ID(), Token: s.csrf, TurnLabel: v.TurnLabel, Turn: v.Turn, LastTurn: v.LastTurn,
-		Deadline: v.Deadline, Now: v.Now, Zone: v.Zone, Over: v.Over, Victory: v.Victory}
+		Deadline: v.Deadline, Now: v.Now, Zone: v.Zone, Over: v.Over, Victory: v.Victory, MapImage: v.MapImage}
 	for _, sh := range v.Sheets {
 		if sh.ID == s.nation {
 			p.Sheet, p.Name = sh, sh.Name
