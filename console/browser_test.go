@@ -336,7 +336,10 @@ func TestBrowserTabletop(t *testing.T) {
 
 	fill := func(losses, hits string) {
 		t.Helper()
-		br.run("result", setField(`#result input[name="hex"]`, hex.String()),
+		// A fresh desk first (the last answer shown once, gone), so that
+		// the answer waited for is this result's.
+		br.run("result", chromedp.Navigate(br.url+"/g/syw/?look=result"), chromedp.WaitReady(chromedp.CSS(`#result`)),
+			setField(`#result input[name="hex"]`, hex.String()),
 			setField(`#result select[name="outcome"]`, "decisive"),
 			setField(`#result input[name="winner"]`, string(a.Nation)),
 			setField(`#result textarea[name="losses"]`, losses),

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/syw-pbem/pbem/console"
+	"github.com/syw-pbem/pbem/host"
+	"github.com/syw-pbem/pbem/mailserver"
+)
+
+// hostLimit bounds every wait on the host; waits return as soon as done.
+const hostLimit = 60 * time.Second
+
+// browser is a cookie-keeping client of a console.
+type browser struct {
+	t   *testing.T
+	url string
+	c   *http.Client
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func (b *browser) get(path string) (int, string) {
+	b.t.Helper()
+	resp, err := b.c.Get(b.url + path)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func (b *browser) post(path string, form url.Values) int {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.url+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", b.url)
+	resp, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// signIn signs in to a game's desk and reports whether it opened.
+func (b *browser) signIn(game, pw string) bool {
+	b.t.Helper()
+	_, page := b.get("/g/" + game + "/login")
+	m := csrfRE.FindStringSubmatch(page)
+	if m == nil {
+		b.t.Fatalf("no sign-in form for %s:\n%s", game, page)
+	}
+	if b.post("/g/"+game+"/login", url.Values{"csrf": {m[1]}, "password": {pw}}) != http.StatusSeeOther {
+		return false
+	}
+	code, _ := b.get("/g/" + game + "/")
+	return code == http.StatusOK
+}
+
+func mustJar(t *testing.T) http.CookieJar {
+	j, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func readSecret(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for start := time.Now(); !ok(); time.Sleep(20 * time.Millisecond) {
+		if time.Since(start) > hostLimit {
+			t.Fatalf("not within %v: %s", hostLimit, what)
+		}
+	}
+}
+
+// TestHostConsole: "pbem run --host"'s console over a real host serving
+// an SYW game and a Trossian game beside it (added with --scenario
+// trossian): a sheet by mail to each, through the host's one address, seen
+// on its own desk; each desk opened with its own game's referee password
+// and giving nothing of the other; a game stopped leaves the list and
+// comes back, asking its referee to sign in again; a game added appears.
+// No game is held.
+func TestHostConsole(t *testing.T) {
+	dir := t.TempDir()
+	if err := host.Init(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := host.ReadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Mail.IMAPListen, s.Mail.SMTPListen = "127.0.0.1:0", "127.0.0.1:0"
+	if err := host.WriteSettings(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.AddGame(dir, "alpha", host.AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := host.AddGame(dir, "tross", host.AddOptions{Scenario: "trossian"}); err != nil || a.Ruleset != "trossian" || len(a.Nations) != 5 {
+		t.Fatalf("host add --scenario trossian: %v %+v", err, a)
+	}
+	logs := &syncWriter{}
+	h, err := host.Open(dir, &host.Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Reread: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := h.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done; h.Close() })
+	for _, g := range h.Games() {
+		if g.Status != host.StatusRunning {
+			t.Fatalf("game %s is %s: %s", g.Name, g.Status, g.Err)
+		}
+	}
+
+	// A sheet to each game through the host's one address.
+	send := func(from, game, body string) {
+		t.Helper()
+		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: orders\r\nMessage-ID: <%d.%s>\r\nDate: %s\r\n\r\n%s", from, h.Address(),
+			time.Now().UnixNano(), from, time.Now().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
+		pw := readSecret(t, filepath.Join(dir, "secrets", "mail", from+".txt"))
+		sctx, scancel := context.WithTimeout(context.Background(), hostLimit)
+		defer scancel()
+		if err := mailserver.SendAs(sctx, h.Mail().SMTPAddr(), &mailserver.Login{User: from, Password: pw}, from, []string{h.Address()}, []byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nationPW := func(game, nation string) string {
+		return readSecret(t, filepath.Join(host.GameDir(dir, game), "secrets", nation+".txt"))
+	}
+	send("norvale@pbem.localhost", "tross", fmt.Sprintf("GAME tross\nNATION norvale\nPASSWORD %s\nTURN 1\nMOVE N1 TO Trossburg\nEND\n", nationPW("tross", "norvale")))
+	send("eisenmark@pbem.localhost", "alpha", fmt.Sprintf("GAME alpha\nNATION eisenmark\nPASSWORD %s\nTURN 1\nEND\n", nationPW("alpha", "eisenmark")))
+	sheetIn := func(game, nation string) func() bool {
+		return func() bool {
+			g, ok := h.Game(game)
+			if !ok {
+				return false
+			}
+			v, err := g.Desk(context.Background())
+			if err != nil {
+				t.Fatalf("%s's desk: %v", game, err)
+			}
+			for _, s := range v.Sheets {
+				if s.ID == nation && s.Receipt != "" {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	waitFor(t, "Norvale's sheet in tross", sheetIn("tross", "norvale"))
+	waitFor(t, "Eisenmark's sheet in alpha", sheetIn("alpha", "eisenmark"))
+
+	srv := httptest.NewServer(console.New(hostGames{h}, nil))
+	t.Cleanup(srv.Close)
+	b := &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	if code, list := b.get("/"); code != http.StatusOK || !strings.Contains(list, `href="/g/alpha/"`) || !strings.Contains(list, `href="/g/tross/"`) {
+		t.Fatalf("the list of games: %d\n%s", code, list)
+	}
+	trossPW := readSecret(t, filepath.Join(host.GameDir(dir, "tross"), "secrets", "referee.txt"))
+	alphaPW := readSecret(t, filepath.Join(host.GameDir(dir, "alpha"), "secrets", "referee.txt"))
+	if !b.signIn("tross", trossPW) {
+		t.Fatal("tross's referee password did not open its desk")
+	}
+	if code, desk := b.get("/g/tross/"); code != http.StatusOK || !strings.Contains(desk, "Turn 1, Early Spring 1801") || !strings.Contains(desk, "MOVE N1 TO Trossburg") {
+		t.Fatalf("tross's desk: %d\n%s", code, desk)
+	}
+	for _, path := range []string{"/g/alpha/", "/g/alpha/archive", "/g/alpha/report/0/referee.pdf", "/g/alpha/version"} {
+		if code, body := b.get(path); code == http.StatusOK || strings.Contains(body, "eisenmark") {
+			t.Errorf("tross's session: GET %s gave %d", path, code)
+		}
+	}
+	if code, pdf := b.get("/g/tross/report/0/referee.pdf"); code != http.StatusOK || !strings.HasPrefix(pdf, "%PDF") {
+		t.Errorf("tross's opening report: %d", code)
+	}
+	// Tross's turn resolved from its desk; alpha's untouched.
+	_, desk := b.get("/g/tross/")
+	if code := b.post("/g/tross/act/resolve", url.Values{"csrf": {csrfRE.FindStringSubmatch(desk)[1]}, "turn": {"1"}}); code != http.StatusSeeOther {
+		t.Fatalf("resolve from tross's desk: %d", code)
+	}
+	lastTurn := func(game string) int {
+		g, ok := h.Game(game)
+		if !ok {
+			t.Fatalf("game %s is not served", game)
+		}
+		v, err := g.Desk(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.LastTurn
+	}
+	waitFor(t, "tross's turn 1 resolved", func() bool { return lastTurn("tross") == 1 })
+	if code, pdf := b.get("/g/tross/report/1/norvale.pdf"); code != http.StatusOK || !strings.HasPrefix(pdf, "%PDF") {
+		t.Errorf("Norvale's report of turn 1 on tross's desk: %d", code)
+	}
+	if n := lastTurn("alpha"); n != 0 {
+		t.Errorf("alpha's last turn is %d after tross resolved; want 0", n)
+	}
+	if !b.signIn("alpha", alphaPW) {
+		t.Fatal("alpha's referee password did not open its desk")
+	}
+	if code, desk := b.get("/g/alpha/"); code != http.StatusOK || !strings.Contains(desk, "Eisenmark") || strings.Contains(desk, "Norvale") {
+		t.Fatalf("alpha's desk: %d", code)
+	}
+
+	// Tross stopped: off the list, its desk says why; started again: back,
+	// and its referee signs in again.
+	if err := host.StopGame(dir, "tross"); err != nil {
+		t.Fatal(err)
+	}
+	h.Reload(ctx)
+	waitFor(t, "tross stopped", func() bool { _, ok := h.Game("tross"); return !ok })
+	if _, list := b.get("/"); strings.Contains(list, `href="/g/tross/"`) || !strings.Contains(list, "not served now: stopped") {
+		t.Errorf("tross stopped, the list:\n%s", list)
+	}
+	if code, body := b.get("/g/tross/"); code != http.StatusNotFound || !strings.Contains(body, "pbem host start tross") {
+		t.Errorf("tross stopped, its desk: %d %s", code, body)
+	}
+	if err := host.StartGame(dir, "tross"); err != nil {
+		t.Fatal(err)
+	}
+	h.Reload(ctx)
+	waitFor(t, "tross served again", func() bool { _, ok := h.Game("tross"); return ok })
+	if code, _ := b.get("/g/tross/"); code != http.StatusSeeOther {
+		t.Errorf("tross served again, the old session: %d; want a redirect to sign in", code)
+	}
+	// A game added while the host runs appears on the list.
+	if _, err := host.AddGame(dir, "charlie", host.AddOptions{Ruleset: "syw-v4"}); err != nil {
+		t.Fatal(err)
+	}
+	h.Reload(ctx)
+	waitFor(t, "charlie served", func() bool { _, ok := h.Game("charlie"); return ok })
+	if _, list := b.get("/"); !strings.Contains(list, `href="/g/charlie/"`) {
+		t.Errorf("charlie added, the list:\n%s", list)
+	}
+	// Another game's referee password opens no desk (tried last: a wrong
+	// password slows the next sign-in from the address).
+	fresh := &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: b.c.CheckRedirect}}
+	if fresh.signIn("alpha", trossPW) {
+		t.Error("tross's referee password opened alpha's desk")
+	}
+	for _, g := range h.Games() {
+		if g.Status == host.StatusHeld {
+			t.Errorf("game %s held: %s", g.Name, g.Err)
+		}
+	}
+	if strings.Contains(logs.String(), "panic") {
+		t.Errorf("a panic in the host's log:\n%s", logs.String())
+	}
+}
+
+// syncWriter is a log kept for the test, written from many goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
