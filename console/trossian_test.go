@@ -88,7 +88,18 @@ func TestTrossianDesk(t *testing.T) {
 
 	l.send("norvale@pbem.localhost", "orders", trossianSheet("norvale", 1, "MOVE N1 TO Trossburg", "ATTACK N1"))
 	l.send("ostmark@pbem.localhost", "orders", trossianSheet("ostmark", 1, "MOVE O1 TO Trossburg"))
-	l.waitDesk("both sheets", func(v *daemon.DeskView) bool { return v.Sheets[1].Receipt != "" && v.Sheets[2].Receipt != "" })
+	l.send("carrowland@pbem.localhost", "orders", trossianSheet("carrowland", 1, "MOVE C1 TO Nowhere"))
+	v := l.waitDesk("three sheets", func(v *daemon.DeskView) bool {
+		return v.Sheets[0].Receipt != "" && v.Sheets[1].Receipt != "" && v.Sheets[2].Receipt != ""
+	})
+	// Each sheet as the campaign's checker reads it again: Carrowland's
+	// mistake by its line, Norvale's clean (no password to check again).
+	if p := v.Sheets[0].Problems; len(p) == 0 || !strings.HasPrefix(p[0], "line 5: error:") {
+		t.Errorf("Carrowland's sheet's problems on the desk: %q", p)
+	}
+	if p := v.Sheets[1].Problems; len(p) > 0 {
+		t.Errorf("Norvale's good sheet shows problems: %q", p)
+	}
 	resp, desk := r.get("/g/tross/")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("the desk: %s\n%s", resp.Status, desk)
@@ -145,7 +156,7 @@ func TestTrossianDesk(t *testing.T) {
 	act("resolve", url.Values{"turn": {"1"}})
 	l.waitDesk("turn 1 resolved", func(v *daemon.DeskView) bool { return v.LastTurn == 1 })
 	act("resolve", url.Values{"turn": {"2"}})
-	v := l.waitDesk("the battle at Trossburg", func(v *daemon.DeskView) bool { return len(v.Battles) == 1 && v.Battles[0].Answer != "" })
+	v = l.waitDesk("the battle at Trossburg", func(v *daemon.DeskView) bool { return len(v.Battles) == 1 && v.Battles[0].Answer != "" })
 	if b := v.Battles[0]; b.Hex != "Trossburg" || !strings.Contains(b.Sheet, "Trossburg") || !strings.HasPrefix(b.Answer, "RESULT Trossburg") {
 		t.Fatalf("the battle on the desk: %+v", b)
 	}

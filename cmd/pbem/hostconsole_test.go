@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/syw-pbem/pbem/console"
+	"github.com/syw-pbem/pbem/daemon"
 	"github.com/syw-pbem/pbem/host"
 	"github.com/syw-pbem/pbem/mailserver"
 )
@@ -103,10 +104,48 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // an SYW game and a Trossian game beside it (added with --scenario
 // trossian): a sheet by mail to each, through the host's one address, seen
 // on its own desk; each desk opened with its own game's referee password
-// and giving nothing of the other; a game stopped leaves the list and
+// and giving nothing of the other; the Trossian game's turn resolved from
+// its desk, the SYW game's untouched; a game stopped leaves the list and
 // comes back, asking its referee to sign in again; a game added appears.
-// No game is held.
+// No game is held, nothing panics.
 func TestHostConsole(t *testing.T) {
+	x := startTestHost(t)
+	x.sheetsByMail()
+	srv := httptest.NewServer(console.New(hostGames{x.h}, nil))
+	t.Cleanup(srv.Close)
+	x.b = &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	x.eachDeskItsOwn()
+	x.gamesComeAndGo()
+	// Another game's referee password opens no desk (tried last: a wrong
+	// password slows the next sign-in from the address).
+	fresh := &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: x.b.c.CheckRedirect}}
+	if fresh.signIn("alpha", x.refereePW("tross")) {
+		t.Error("tross's referee password opened alpha's desk")
+	}
+	for _, g := range x.h.Games() {
+		if g.Status == host.StatusHeld {
+			t.Errorf("game %s held: %s", g.Name, g.Err)
+		}
+	}
+	if strings.Contains(x.logs.String(), "panic") {
+		t.Errorf("a panic in the host's log:\n%s", x.logs.String())
+	}
+}
+
+// testHost is a host running for a test, and a browser on its console.
+type testHost struct {
+	t    *testing.T
+	dir  string
+	h    *host.Host
+	ctx  context.Context
+	logs *syncWriter
+	b    *browser
+}
+
+// startTestHost makes a host folder with alpha (SYW 1752) and tross (the
+// Trossian campaign), its mail server on ports the kernel picks, and runs
+// it until the test ends.
+func startTestHost(t *testing.T) *testHost {
 	dir := t.TempDir()
 	if err := host.Init(dir, ""); err != nil {
 		t.Fatal(err)
@@ -125,8 +164,8 @@ func TestHostConsole(t *testing.T) {
 	if a, err := host.AddGame(dir, "tross", host.AddOptions{Scenario: "trossian"}); err != nil || a.Ruleset != "trossian" || len(a.Nations) != 5 {
 		t.Fatalf("host add --scenario trossian: %v %+v", err, a)
 	}
-	logs := &syncWriter{}
-	h, err := host.Open(dir, &host.Options{Logger: slog.New(slog.NewTextHandler(logs, nil)), Reread: time.Hour})
+	x := &testHost{t: t, dir: dir, logs: &syncWriter{}}
+	h, err := host.Open(dir, &host.Options{Logger: slog.New(slog.NewTextHandler(x.logs, nil)), Reread: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,35 +181,52 @@ func TestHostConsole(t *testing.T) {
 			t.Fatalf("game %s is %s: %s", g.Name, g.Status, g.Err)
 		}
 	}
+	x.h, x.ctx = h, ctx
+	return x
+}
 
-	// A sheet to each game through the host's one address.
-	send := func(from, game, body string) {
-		t.Helper()
-		raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: orders\r\nMessage-ID: <%d.%s>\r\nDate: %s\r\n\r\n%s", from, h.Address(),
-			time.Now().UnixNano(), from, time.Now().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
-		pw := readSecret(t, filepath.Join(dir, "secrets", "mail", from+".txt"))
-		sctx, scancel := context.WithTimeout(context.Background(), hostLimit)
-		defer scancel()
-		if err := mailserver.SendAs(sctx, h.Mail().SMTPAddr(), &mailserver.Login{User: from, Password: pw}, from, []string{h.Address()}, []byte(raw)); err != nil {
-			t.Fatal(err)
-		}
+func (x *testHost) refereePW(game string) string {
+	return readSecret(x.t, filepath.Join(host.GameDir(x.dir, game), "secrets", "referee.txt"))
+}
+
+// send mails a sheet from a player's account to the host's one address.
+func (x *testHost) send(from, body string) {
+	x.t.Helper()
+	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: orders\r\nMessage-ID: <%d.%s>\r\nDate: %s\r\n\r\n%s", from, x.h.Address(),
+		time.Now().UnixNano(), from, time.Now().Format(time.RFC1123Z), strings.ReplaceAll(body, "\n", "\r\n"))
+	pw := readSecret(x.t, filepath.Join(x.dir, "secrets", "mail", from+".txt"))
+	ctx, cancel := context.WithTimeout(context.Background(), hostLimit)
+	defer cancel()
+	if err := mailserver.SendAs(ctx, x.h.Mail().SMTPAddr(), &mailserver.Login{User: from, Password: pw}, from, []string{x.h.Address()}, []byte(raw)); err != nil {
+		x.t.Fatal(err)
 	}
+}
+
+// desk reads a served game's desk.
+func (x *testHost) desk(game string) *daemon.DeskView {
+	x.t.Helper()
+	g, ok := x.h.Game(game)
+	if !ok {
+		x.t.Fatalf("game %s is not served", game)
+	}
+	v, err := g.Desk(context.Background())
+	if err != nil {
+		x.t.Fatalf("%s's desk: %v", game, err)
+	}
+	return v
+}
+
+// sheetsByMail sends a sheet to each game through the host's one address
+// and waits for each on its game's desk.
+func (x *testHost) sheetsByMail() {
 	nationPW := func(game, nation string) string {
-		return readSecret(t, filepath.Join(host.GameDir(dir, game), "secrets", nation+".txt"))
+		return readSecret(x.t, filepath.Join(host.GameDir(x.dir, game), "secrets", nation+".txt"))
 	}
-	send("norvale@pbem.localhost", "tross", fmt.Sprintf("GAME tross\nNATION norvale\nPASSWORD %s\nTURN 1\nMOVE N1 TO Trossburg\nEND\n", nationPW("tross", "norvale")))
-	send("eisenmark@pbem.localhost", "alpha", fmt.Sprintf("GAME alpha\nNATION eisenmark\nPASSWORD %s\nTURN 1\nEND\n", nationPW("alpha", "eisenmark")))
+	x.send("norvale@pbem.localhost", fmt.Sprintf("GAME tross\nNATION norvale\nPASSWORD %s\nTURN 1\nMOVE N1 TO Trossburg\nEND\n", nationPW("tross", "norvale")))
+	x.send("eisenmark@pbem.localhost", fmt.Sprintf("GAME alpha\nNATION eisenmark\nPASSWORD %s\nTURN 1\nEND\n", nationPW("alpha", "eisenmark")))
 	sheetIn := func(game, nation string) func() bool {
 		return func() bool {
-			g, ok := h.Game(game)
-			if !ok {
-				return false
-			}
-			v, err := g.Desk(context.Background())
-			if err != nil {
-				t.Fatalf("%s's desk: %v", game, err)
-			}
-			for _, s := range v.Sheets {
+			for _, s := range x.desk(game).Sheets {
 				if s.ID == nation && s.Receipt != "" {
 					return true
 				}
@@ -178,21 +234,23 @@ func TestHostConsole(t *testing.T) {
 			return false
 		}
 	}
-	waitFor(t, "Norvale's sheet in tross", sheetIn("tross", "norvale"))
-	waitFor(t, "Eisenmark's sheet in alpha", sheetIn("alpha", "eisenmark"))
+	waitFor(x.t, "Norvale's sheet in tross", sheetIn("tross", "norvale"))
+	waitFor(x.t, "Eisenmark's sheet in alpha", sheetIn("alpha", "eisenmark"))
+}
 
-	srv := httptest.NewServer(console.New(hostGames{h}, nil))
-	t.Cleanup(srv.Close)
-	b := &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+// eachDeskItsOwn signs in to tross and alpha, each with its own referee's
+// password, and checks that tross's session gets nothing of alpha; tross's
+// turn is resolved from its desk, and alpha's is not.
+func (x *testHost) eachDeskItsOwn() {
+	t, b := x.t, x.b
 	if code, list := b.get("/"); code != http.StatusOK || !strings.Contains(list, `href="/g/alpha/"`) || !strings.Contains(list, `href="/g/tross/"`) {
 		t.Fatalf("the list of games: %d\n%s", code, list)
 	}
-	trossPW := readSecret(t, filepath.Join(host.GameDir(dir, "tross"), "secrets", "referee.txt"))
-	alphaPW := readSecret(t, filepath.Join(host.GameDir(dir, "alpha"), "secrets", "referee.txt"))
-	if !b.signIn("tross", trossPW) {
+	if !b.signIn("tross", x.refereePW("tross")) {
 		t.Fatal("tross's referee password did not open its desk")
 	}
-	if code, desk := b.get("/g/tross/"); code != http.StatusOK || !strings.Contains(desk, "Turn 1, Early Spring 1801") || !strings.Contains(desk, "MOVE N1 TO Trossburg") {
+	code, desk := b.get("/g/tross/")
+	if code != http.StatusOK || !strings.Contains(desk, "Turn 1, Early Spring 1801") || !strings.Contains(desk, "MOVE N1 TO Trossburg") {
 		t.Fatalf("tross's desk: %d\n%s", code, desk)
 	}
 	for _, path := range []string{"/g/alpha/", "/g/alpha/archive", "/g/alpha/report/0/referee.pdf", "/g/alpha/version"} {
@@ -203,79 +261,54 @@ func TestHostConsole(t *testing.T) {
 	if code, pdf := b.get("/g/tross/report/0/referee.pdf"); code != http.StatusOK || !strings.HasPrefix(pdf, "%PDF") {
 		t.Errorf("tross's opening report: %d", code)
 	}
-	// Tross's turn resolved from its desk; alpha's untouched.
-	_, desk := b.get("/g/tross/")
 	if code := b.post("/g/tross/act/resolve", url.Values{"csrf": {csrfRE.FindStringSubmatch(desk)[1]}, "turn": {"1"}}); code != http.StatusSeeOther {
 		t.Fatalf("resolve from tross's desk: %d", code)
 	}
-	lastTurn := func(game string) int {
-		g, ok := h.Game(game)
-		if !ok {
-			t.Fatalf("game %s is not served", game)
-		}
-		v, err := g.Desk(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v.LastTurn
-	}
-	waitFor(t, "tross's turn 1 resolved", func() bool { return lastTurn("tross") == 1 })
+	waitFor(t, "tross's turn 1 resolved", func() bool { return x.desk("tross").LastTurn == 1 })
 	if code, pdf := b.get("/g/tross/report/1/norvale.pdf"); code != http.StatusOK || !strings.HasPrefix(pdf, "%PDF") {
 		t.Errorf("Norvale's report of turn 1 on tross's desk: %d", code)
 	}
-	if n := lastTurn("alpha"); n != 0 {
+	if n := x.desk("alpha").LastTurn; n != 0 {
 		t.Errorf("alpha's last turn is %d after tross resolved; want 0", n)
 	}
-	if !b.signIn("alpha", alphaPW) {
+	if !b.signIn("alpha", x.refereePW("alpha")) {
 		t.Fatal("alpha's referee password did not open its desk")
 	}
 	if code, desk := b.get("/g/alpha/"); code != http.StatusOK || !strings.Contains(desk, "Eisenmark") || strings.Contains(desk, "Norvale") {
 		t.Fatalf("alpha's desk: %d", code)
 	}
+}
 
-	// Tross stopped: off the list, its desk says why; started again: back,
-	// and its referee signs in again.
-	if err := host.StopGame(dir, "tross"); err != nil {
+// gamesComeAndGo stops tross (off the list, its desk says why), starts it
+// again (back, its referee signs in again), and adds charlie (on the list).
+func (x *testHost) gamesComeAndGo() {
+	t, b, ctx := x.t, x.b, x.ctx
+	if err := host.StopGame(x.dir, "tross"); err != nil {
 		t.Fatal(err)
 	}
-	h.Reload(ctx)
-	waitFor(t, "tross stopped", func() bool { _, ok := h.Game("tross"); return !ok })
+	x.h.Reload(ctx)
+	waitFor(t, "tross stopped", func() bool { _, ok := x.h.Game("tross"); return !ok })
 	if _, list := b.get("/"); strings.Contains(list, `href="/g/tross/"`) || !strings.Contains(list, "not served now: stopped") {
 		t.Errorf("tross stopped, the list:\n%s", list)
 	}
 	if code, body := b.get("/g/tross/"); code != http.StatusNotFound || !strings.Contains(body, "pbem host start tross") {
 		t.Errorf("tross stopped, its desk: %d %s", code, body)
 	}
-	if err := host.StartGame(dir, "tross"); err != nil {
+	if err := host.StartGame(x.dir, "tross"); err != nil {
 		t.Fatal(err)
 	}
-	h.Reload(ctx)
-	waitFor(t, "tross served again", func() bool { _, ok := h.Game("tross"); return ok })
+	x.h.Reload(ctx)
+	waitFor(t, "tross served again", func() bool { _, ok := x.h.Game("tross"); return ok })
 	if code, _ := b.get("/g/tross/"); code != http.StatusSeeOther {
 		t.Errorf("tross served again, the old session: %d; want a redirect to sign in", code)
 	}
-	// A game added while the host runs appears on the list.
-	if _, err := host.AddGame(dir, "charlie", host.AddOptions{Ruleset: "syw-v4"}); err != nil {
+	if _, err := host.AddGame(x.dir, "charlie", host.AddOptions{Ruleset: "syw-v4"}); err != nil {
 		t.Fatal(err)
 	}
-	h.Reload(ctx)
-	waitFor(t, "charlie served", func() bool { _, ok := h.Game("charlie"); return ok })
+	x.h.Reload(ctx)
+	waitFor(t, "charlie served", func() bool { _, ok := x.h.Game("charlie"); return ok })
 	if _, list := b.get("/"); !strings.Contains(list, `href="/g/charlie/"`) {
 		t.Errorf("charlie added, the list:\n%s", list)
-	}
-	// Another game's referee password opens no desk (tried last: a wrong
-	// password slows the next sign-in from the address).
-	fresh := &browser{t: t, url: srv.URL, c: &http.Client{Jar: mustJar(t), CheckRedirect: b.c.CheckRedirect}}
-	if fresh.signIn("alpha", trossPW) {
-		t.Error("tross's referee password opened alpha's desk")
-	}
-	for _, g := range h.Games() {
-		if g.Status == host.StatusHeld {
-			t.Errorf("game %s held: %s", g.Name, g.Err)
-		}
-	}
-	if strings.Contains(logs.String(), "panic") {
-		t.Errorf("a panic in the host's log:\n%s", logs.String())
 	}
 }
 
