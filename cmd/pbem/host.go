@@ -81,7 +81,7 @@ func hostCommands() *command {
 			description: "Writes a new host folder DIR: host.yaml (the host's embedded mail server, its one order address\n" +
 				"orders@DOMAIN, the games' limits on mail), secrets/mail/ for the mail accounts' passwords, games/ and\n" +
 				"archive/. Add games with \"pbem host add\", serve them all with \"pbem run --host DIR\"."},
-		{name: "add", args: "[--host DIR] [--scenario DIR|trossian] [--ruleset syw-1752|syw-v4|trossian] [--referee ADDR] NAME", run: runHostAdd,
+		{name: "add", args: "[--host DIR] [--scenario DIR] [--ruleset syw-1752|syw-v4] [--referee ADDR] NAME", run: runHostAdd,
 			summary: "adds a game folder games/NAME to the host: its config on the host's mail server, fresh passwords, the scenario to edit",
 			description: "Adds game NAME to the host folder: games/NAME written as \"pbem init\" writes a game folder (config.yaml,\n" +
 				"secrets/, scenario/), with mail on the host's server at the game's own address orders+NAME@DOMAIN,\n" +
