@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -69,6 +70,25 @@ func (x hostGames) Unserved() []console.UnservedGame {
 	return out
 }
 
+// checkHostWeb refuses, before anything starts, a host.yaml whose console
+// names a certificate or key that cannot be read — as a game's config is
+// refused: a mistake to fix, not a console to go without.
+func checkHostWeb(e *env, dir string, s *host.Settings) int {
+	if !s.Web.ConsoleOn() {
+		return exitOK
+	}
+	for _, f := range []struct{ key, path string }{{"web.tls_cert", s.Web.TLSCert}, {"web.tls_key", s.Web.TLSKey}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(s.WebPath(dir, f.path)); err != nil {
+			e.errorf("host.yaml %s: cannot be read: %v", f.key, err)
+			return exitConfig
+		}
+	}
+	return exitOK
+}
+
 // startHostConsole starts the one console of "pbem run --host" (host.yaml's
 // web block, docs/hosting.md): every game's desk, each signed in to with
 // that game's referee password. As for one game: beyond loopback without
@@ -79,7 +99,8 @@ func startHostConsole(e *env, dir string, s *host.Settings, h *host.Host, log *s
 		fmt.Fprintln(e.stdout, "pbem: no web console (host.yaml web.listen: off)")
 		return nil, exitOK
 	}
-	srv, err := console.Listen(s.Web.Listen, s.WebPath(dir, s.Web.TLSCert), s.WebPath(dir, s.Web.TLSKey), hostGames{h},
+	cert, key := s.WebPath(dir, s.Web.TLSCert), s.WebPath(dir, s.Web.TLSKey)
+	srv, err := console.Listen(s.Web.Listen, cert, key, hostGames{h},
 		&console.Options{SessionTTL: time.Duration(s.Web.SessionHours) * time.Hour, Logger: log.With("part", "console")})
 	if errors.Is(err, console.ErrNeedsTLS) {
 		e.errorf("host.yaml web.listen %s: %v", s.Web.Listen, err)

@@ -263,6 +263,9 @@ func runHost(e *env) int {
 		e.errorf("%v", err)
 		return exitConfig
 	}
+	if code := checkHostWeb(e, dir, settings); code != exitOK {
+		return code
+	}
 	if err := h.Start(ctx); err != nil {
 		e.errorf("%v", err)
 		return exitFailure

@@ -10,10 +10,10 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -138,7 +138,7 @@ type testHost struct {
 	dir  string
 	h    *host.Host
 	ctx  context.Context
-	logs *syncWriter
+	logs *syncLog
 	b    *browser
 }
 
@@ -164,7 +164,7 @@ func startTestHost(t *testing.T) *testHost {
 	if a, err := host.AddGame(dir, "tross", host.AddOptions{Scenario: "trossian"}); err != nil || a.Ruleset != "trossian" || len(a.Nations) != 5 {
 		t.Fatalf("host add --scenario trossian: %v %+v", err, a)
 	}
-	x := &testHost{t: t, dir: dir, logs: &syncWriter{}}
+	x := &testHost{t: t, dir: dir, logs: &syncLog{}}
 	h, err := host.Open(dir, &host.Options{Logger: slog.New(slog.NewTextHandler(x.logs, nil)), Reread: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -312,20 +312,91 @@ func (x *testHost) gamesComeAndGo() {
 	}
 }
 
-// syncWriter is a log kept for the test, written from many goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
+// TestRunHostConsole: "pbem run --host DIR" as a user runs it serves the
+// console where host.yaml's web block says, printed in the banner with
+// each game's desk, and the list of the host's games is there; a web
+// block beyond loopback without TLS stops the host before it starts.
+func TestRunHostConsole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the pbem binary: not under -short")
+	}
+	dir := t.TempDir()
+	if err := host.Init(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	s, err := host.ReadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	s.Mail.IMAPListen, s.Mail.SMTPListen = fmt.Sprintf("127.0.0.1:%d", freePort(t)), fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	s.Web.Listen = "0.0.0.0:8443"
+	if err := host.WriteSettings(dir, s); err == nil {
+		t.Fatal("host.yaml written with a console beyond loopback without TLS")
+	}
+	s.Web.Listen = web
+	if err := host.WriteSettings(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []host.AddOptions{{}, {Scenario: "trossian"}} {
+		name := "alpha"
+		if g.Scenario != "" {
+			name = "tross"
+		}
+		if _, err := host.AddGame(dir, name, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(pbemBinary(t), "run", "--host", dir)
+	var log syncLog
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+	waitFor(t, "pbem run --host running", func() bool { return strings.Contains(log.String(), "pbem: running") })
+	out := log.String()
+	for _, want := range []string{"the referees' console: http://" + web + "/", "desk http://" + web + "/g/alpha/", "desk http://" + web + "/g/tross/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the banner lacks %q:\n%s", want, out)
+		}
+	}
+	resp, err := http.Get("http://" + web + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(body), `href="/g/alpha/login"`) || !strings.Contains(string(body), `href="/g/tross/login"`) {
+		t.Errorf("the list of games:\n%s", body)
+	}
 }
 
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
+// TestRunHostRefusesConsoleInClear: a host.yaml whose console listens
+// beyond loopback without TLS stops "pbem run --host" before anything
+// starts, saying why; so does a certificate named but missing.
+func TestRunHostRefusesConsoleInClear(t *testing.T) {
+	dir := t.TempDir()
+	if err := host.Init(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, host.SettingsFile)
+	yaml, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ listen, want string }{
+		{"listen: 0.0.0.0:8443", "needs TLS"},
+		{"listen: 0.0.0.0:8443\n    tls_cert: nosuch.pem\n    tls_key: nosuch.key", "web.tls_cert: cannot be read"},
+	} {
+		text := strings.Replace(string(yaml), "listen: "+host.DefaultWebListen, c.listen, 1)
+		text = strings.Replace(text, "    tls_cert: \"\"\n    tls_key: \"\"\n", "", 1)
+		text = strings.NewReplacer("127.0.0.1:1143", "127.0.0.1:0", "127.0.0.1:2525", "127.0.0.1:0").Replace(text) // were it to start after all
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := run(t, "", "run", "--host", dir); code != exitConfig || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, want %d saying %q\n%s%s", c.listen, code, exitConfig, c.want, out, errs)
+		}
+	}
 }
