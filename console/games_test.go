@@ -74,6 +74,9 @@ func (r *rig) signInTo(game, pw string) bool {
 func TestHostGamesSealed(t *testing.T) {
 	t.Parallel()
 	r, _, alpha, bravo := hostRig(t)
+	if _, page := r.get("/g/alpha/login"); strings.Contains(page, "Sign out") || strings.Contains(page, `href="/g/alpha/archive"`) {
+		t.Error("the sign-in page shows the referee's links")
+	}
 	if r.signInTo("bravo", "alpha-referee") {
 		t.Fatal("alpha's referee password opened bravo's desk")
 	}

@@ -55,9 +55,11 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		}
 		return hex
 	},
-	"outbox": func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
-	"err":    func(f *flash, action, field string) string { return f.fieldError(action, field) },
-	"val":    func(f *flash, action, field string) string { return f.value(action, field) },
+	"outbox":     func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
+	"err":        func(f *flash, action, field string) string { return f.fieldError(action, field) },
+	"val":        func(f *flash, action, field string) string { return f.value(action, field) },
+	"nav":        func(page any) bool { show, _ := navOf(page); return show },
+	"navPreview": func(page any) bool { _, preview := navOf(page); return preview },
 	"turns": func(last int) []int {
 		out := []int{}
 		for t := last; t >= 1; t-- {
@@ -66,6 +68,23 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		return out
 	},
 }).ParseFS(templateFS, "templates/*.html"))
+
+// navOf says which of the referee's links the page's header shows: none on
+// a sign-in page (its CSRF token is the sign-in form's, not a session's),
+// and Preview only for a game that takes PREVIEW.
+func navOf(page any) (show, preview bool) {
+	switch p := page.(type) {
+	case loginPage, nationLoginPage:
+		return false, false
+	case deskPage:
+		return true, p.V == nil || p.V.Takes("preview")
+	case map[string]any:
+		if v, ok := p["V"].(*daemon.DeskView); ok && v != nil {
+			return true, v.Takes("preview")
+		}
+	}
+	return true, true
+}
 
 func (f *flash) fieldError(action, field string) string {
 	if f == nil || f.Action != action {
