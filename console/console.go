@@ -3,8 +3,8 @@
 //
 // # What it serves
 //
-// For each game (Games: one today, several when a host runs many) a page
-// with the open turn and its deadline counting down, every nation's sheet
+// For each game (Games: the one game of "pbem run", or every game a host
+// serves for "pbem run --host", listed at /) a page with the open turn and its deadline counting down, every nation's sheet
 // (received when, from whom, FINAL, its problems, the orders as
 // understood), missing sheets and NMR streaks, the requests waiting with
 // their text and token, the battles waiting on the table with their sheets,
@@ -20,11 +20,15 @@
 //
 // # Who may enter
 //
-// The referee signs in with the referee password (game.referee_password:
-// the hash the PASSWORD line of a referee's mail is checked against).
-// Sessions live in memory, end after web.session_hours (sooner when idle),
-// and get a new ID at sign-in (no fixation). The cookie is HttpOnly,
-// SameSite=Strict, and Secure (with the __Host- prefix) under TLS. Every
+// The referee signs in with the game's referee password
+// (game.referee_password: the hash the PASSWORD line of a referee's mail
+// is checked against). A session is for one game — the game as it was
+// served when it signed in: it opens nothing of another game of a host,
+// and ends when its game is served anew (restarted, or another game under
+// its name). Sessions live in memory, end after web.session_hours (sooner
+// when idle), and get a new ID at sign-in (no fixation). The cookie, one
+// per game, is HttpOnly, SameSite=Strict, and Secure (with the __Host-
+// prefix) under TLS. Every
 // form carries a CSRF token (the session's; before sign-in, a cookie's
 // double), and a POST whose Origin is another site is refused. Failed
 // sign-ins slow the address that made them: after each, the next attempt
