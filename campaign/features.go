@@ -45,3 +45,28 @@ type HexPlayed interface {
 type NationNamer interface {
 	NationName(n game.NationID) string
 }
+
+// Archived is a Game whose turns the game archive holds ("pbem export",
+// "pbem verify"). Each turn record of the archive carries the state, the
+// inputs (the orders as EncodeOrders writes them, the referee's rulings
+// and tabletop results as the campaign stores them, the seed), the dice and
+// the events; the archive's header carries the rest of what the campaign
+// resolves a turn on, which ArchiveRules gives: the version of its rule
+// tables and its map as text. The Campaign opens the game again from that
+// header alone (ArchiveOpener), so that anyone can resolve every turn of
+// the archive again with pbem and nothing else.
+type Archived interface {
+	// ArchiveRules returns the version of the game's rule tables (a hash:
+	// two builds whose tables differ in any number give two versions) and
+	// its map in the map's text format.
+	ArchiveRules() (version, mapText string, err error)
+}
+
+// ArchiveOpener is a Campaign whose games' archives pbem verifies: it opens
+// a game from an archive's header — the ruleset and the map's text — to
+// decode and resolve its turns again. Such a game has no starting position
+// of its own (NewState fails): the archive's first record holds it. The
+// rules version is the caller's to compare (Archived.ArchiveRules).
+type ArchiveOpener interface {
+	OpenArchived(ruleset, mapText string) (Game, error)
+}

@@ -1,11 +1,16 @@
 package campaign
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/syw-pbem/pbem/areamap"
 	"github.com/syw-pbem/pbem/engine"
@@ -40,19 +45,9 @@ func (trossianCampaign) LoadScenario(fsys fs.FS, dir string) (Scenario, error) {
 		return nil, fmt.Errorf("%s: %w", path.Join(dir, "map.txt"), err)
 	}
 	defer f.Close()
-	m, err := areamap.Parse(f, path.Join(dir, "map.txt"))
+	m, err := readTrossianMap(f, path.Join(dir, "map.txt"))
 	if err != nil {
 		return nil, err
-	}
-	if probs := m.Validate(areamap.ValidateOptions{FrozenLanes: 4}); len(probs) > 0 {
-		msg := ""
-		for i, p := range probs {
-			if i > 0 {
-				msg += "\n"
-			}
-			msg += p.In(path.Join(dir, "map.txt"))
-		}
-		return nil, fmt.Errorf("%s", msg)
 	}
 	data, err := fs.ReadFile(fsys, "scenario.yaml")
 	if err != nil {
@@ -63,6 +58,26 @@ func (trossianCampaign) LoadScenario(fsys fs.FS, dir string) (Scenario, error) {
 		return nil, err
 	}
 	return trossianScenario{sc}, nil
+}
+
+// readTrossianMap reads an area map and validates it with the rules' four
+// frozen lanes; name names it in messages.
+func readTrossianMap(r io.Reader, name string) (*areamap.Map, error) {
+	m, err := areamap.Parse(r, name)
+	if err != nil {
+		return nil, err
+	}
+	if probs := m.Validate(areamap.ValidateOptions{FrozenLanes: 4}); len(probs) > 0 {
+		msg := ""
+		for i, p := range probs {
+			if i > 0 {
+				msg += "\n"
+			}
+			msg += p.In(name)
+		}
+		return nil, fmt.Errorf("%s", msg)
+	}
+	return m, nil
 }
 
 func (trossianCampaign) Open(ruleset string, sc Scenario) (Game, error) {
@@ -81,6 +96,40 @@ func (trossianCampaign) Open(ruleset string, sc Scenario) (Game, error) {
 type trossianGame struct {
 	sc *trossian.Scenario
 	r  *trossian.Rules
+	// archived: opened from an archive's header (OpenArchived), with the
+	// map but no starting position.
+	archived bool
+}
+
+// OpenArchived opens a Trossian game from an archive's header: its ruleset
+// and map (campaign.ArchiveOpener). It resolves, decodes and views turns;
+// its starting position is the archive's first record.
+func (trossianCampaign) OpenArchived(ruleset, mapText string) (Game, error) {
+	r, err := trossian.ByID(ruleset)
+	if err != nil {
+		return nil, err
+	}
+	m, err := readTrossianMap(strings.NewReader(mapText), "the archive's map")
+	if err != nil {
+		return nil, err
+	}
+	return &trossianGame{sc: &trossian.Scenario{Name: m.Name, Map: m}, r: r, archived: true}, nil
+}
+
+// ArchiveRules returns the version of the Trossian rule tables — the first
+// 16 hex digits of the SHA-256 of the rules value as JSON — and the map in
+// the area map's text format (campaign.Archived).
+func (g *trossianGame) ArchiveRules() (version, mapText string, err error) {
+	b, err := json.Marshal(g.r)
+	if err != nil {
+		return "", "", err
+	}
+	sum := sha256.Sum256(b)
+	var text strings.Builder
+	if err := areamap.Format(&text, g.sc.Map); err != nil {
+		return "", "", err
+	}
+	return hex.EncodeToString(sum[:8]), text.String(), nil
 }
 
 // trossianState wraps the engine's state.
@@ -109,6 +158,9 @@ func TrossianState(st State) (*trossian.State, bool) {
 func (g *trossianGame) Ruleset() string { return g.r.ID }
 
 func (g *trossianGame) NewState(gameID string) (State, error) {
+	if g.archived {
+		return nil, errors.New("a Trossian game opened from its archive has no starting position of its own: the archive's first record holds it")
+	}
 	return trossianState{g.sc.InitialState(gameID, g.r)}, nil
 }
 
@@ -271,7 +323,9 @@ func (g *trossianGame) NationName(n game.NationID) string {
 }
 
 var (
-	_ TurnLabeller = (*trossianGame)(nil)
-	_ AreaMapped   = (*trossianGame)(nil)
-	_ NationNamer  = (*trossianGame)(nil)
+	_ Archived      = (*trossianGame)(nil)
+	_ ArchiveOpener = trossianCampaign{}
+	_ TurnLabeller  = (*trossianGame)(nil)
+	_ AreaMapped    = (*trossianGame)(nil)
+	_ NationNamer   = (*trossianGame)(nil)
 )

@@ -126,8 +126,18 @@ func (b *browser) imageLoaded(id string) {
 }
 
 // answered waits for the desk's answer to the act of that name.
+// The answer on the page the click left is marked stale first (staleAnswer),
+// so that a second answer to the same action is waited for, not the first.
 func answered(action string) chromedp.Action[chromedp.Void] {
-	return chromedp.WaitVisible(chromedp.CSS(`#answer[data-action="` + action + `"]`))
+	return chromedp.WaitVisible(chromedp.CSS(`#answer[data-action="` + action + `"]:not([data-stale])`))
+}
+
+// staleAnswer marks the answer now on the page as an old one.
+func staleAnswer() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Evaluate[bool](`(document.querySelectorAll("#answer").forEach(e => e.dataset.stale = "1"), true)`)(ctx, t)
+		return chromedp.Void{}, err
+	}
 }
 
 // setField sets a form field's value, as typing would.
@@ -352,10 +362,7 @@ func TestBrowserTabletop(t *testing.T) {
 
 	fill := func(losses, hits string) {
 		t.Helper()
-		// A fresh desk first (the last answer shown once, gone), so that
-		// the answer waited for is this result's.
-		br.run("result", chromedp.Navigate(br.url+"/g/syw/?look=result"), chromedp.WaitReady(chromedp.CSS(`#result`)),
-			setField(`#result input[name="hex"]`, hex.String()),
+		br.run("result", staleAnswer(), setField(`#result input[name="hex"]`, hex.String()),
 			setField(`#result select[name="outcome"]`, "decisive"),
 			setField(`#result input[name="winner"]`, string(a.Nation)),
 			setField(`#result textarea[name="losses"]`, losses),

@@ -46,6 +46,11 @@ import (
 // with its orders, rulings and seed — requiring the same state, events and
 // dice, byte for byte. Voided records (set aside by a rollback or a rerun)
 // are chained but not resolved again: their inputs are no longer known.
+//
+// The format, the chain and the verifier are one for every campaign; the
+// header's ruleset chooses how a turn is written and resolved again: an
+// SYW edition by the SYW path here (the treaty ledger, the NMR stances, the
+// hex map), any other campaign through the seam (seam_archive.go).
 
 // ArchiveFormat is the format name in an archive's header.
 const ArchiveFormat = "pbem-archive/1"
@@ -68,14 +73,17 @@ type archiveOrders struct {
 
 // archiveRecord is a turn line's object.
 type archiveRecord struct {
-	Turn    int                     `json:"turn"`
-	Version int                     `json:"version"`
-	Voided  bool                    `json:"voided,omitempty"`
-	Prev    string                  `json:"prev"`
-	State   json.RawMessage         `json:"state"`
-	Orders  []archiveOrders         `json:"orders,omitempty"`
-	Rulings []engine.Ruling         `json:"rulings,omitempty"`
-	Battles []engine.TabletopBattle `json:"battles,omitempty"`
+	Turn    int             `json:"turn"`
+	Version int             `json:"version"`
+	Voided  bool            `json:"voided,omitempty"`
+	Prev    string          `json:"prev"`
+	State   json.RawMessage `json:"state"`
+	Orders  []archiveOrders `json:"orders,omitempty"`
+	// Rulings are the referee's rulings in force for the turn and Battles
+	// his tabletop results, each as its campaign stores it
+	// (engine.Ruling and engine.TabletopBattle for SYW).
+	Rulings []json.RawMessage `json:"rulings,omitempty"`
+	Battles []json.RawMessage `json:"battles,omitempty"`
 	// Treaties are the treaty ledger the turn was resolved from (the
 	// treaties sent and attested by mail between turns), which the turn
 	// runner puts into the state before resolving.
@@ -164,19 +172,18 @@ func resolvedBytes(in engine.Input) (state, events, dice []byte, err error) {
 // (and not run again) is an error naming it, since its archive would not
 // verify.
 func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
-	if g.seamOnly != nil { // seam.go: the archive's format holds a hex map and the SYW engine's turns
-		return 0, fmt.Errorf("game %s plays the %s campaign: the archive (pbem export, pbem verify) holds SYW games only; its turns are in the store %s",
-			g.ID(), g.rulesetID(), g.Config.StorePath())
-	}
 	if err := g.ensureSeedKey(ctx); err != nil {
 		return 0, err
 	}
-	var mapText bytes.Buffer
-	if err := hexmap.Format(&mapText, g.Map); err != nil {
+	header := g.archiveSYWHeader
+	if g.seamOnly != nil {
+		header = g.archiveCampaignHeader // seam_archive.go
+	}
+	h, err := header()
+	if err != nil {
 		return 0, err
 	}
-	head, err := json.Marshal(archiveHeader{Format: ArchiveFormat, Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID,
-		RulesVersion: g.rulesVersion(), Map: mapText.String()})
+	head, err := json.Marshal(h)
 	if err != nil {
 		return 0, err
 	}
@@ -189,6 +196,10 @@ func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	turn := g.archiveSYWTurn
+	if g.seamOnly != nil {
+		turn = g.archiveCampaignTurn // seam_archive.go
+	}
 	var before *store.TurnRecord // the turn in force before the record
 	for i := range recs {
 		rec := recs[i]
@@ -198,37 +209,9 @@ func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
 			if before == nil || before.Turn != rec.Turn-1 {
 				return 0, fmt.Errorf("turn %d: no turn %d in force before it", rec.Turn, rec.Turn-1)
 			}
-			st, err := g.decoded(*before)
-			if err != nil {
+			if err := turn(ctx, *before, rec, &ar); err != nil {
 				return 0, err
 			}
-			in, err := g.turnInput(ctx, st, rec.Turn)
-			if err != nil {
-				return 0, fmt.Errorf("turn %d: %w", rec.Turn, err)
-			}
-			if in.Seed != rec.Seed {
-				return 0, fmt.Errorf("turn %d was resolved with seed %d, but the game's dice key gives %d", rec.Turn, rec.Seed, in.Seed)
-			}
-			state, events, dice, err := resolvedBytes(in)
-			if err != nil {
-				return 0, fmt.Errorf("resolving turn %d again: %w", rec.Turn, err)
-			}
-			if what := differs(state, events, dice, rec.State, rec.EventLog, rec.Dice); what != "" {
-				return 0, fmt.Errorf("turn %d (version %d): its stored inputs no longer give its stored result (%s differ): its sheets or "+
-					"rulings changed after it was resolved; RERUN %d first", rec.Turn, rec.Version, what, rec.Turn)
-			}
-			for _, o := range in.Orders {
-				js, err := encodeOrders(o.List)
-				if err != nil {
-					return 0, err
-				}
-				ar.Orders = append(ar.Orders, archiveOrders{Nation: o.Nation, Orders: js})
-			}
-			ar.Rulings, ar.Battles, ar.Seed = in.Rulings, in.Battles, rec.Seed
-			if !slices.EqualFunc(in.State.Treaties, st.Treaties, func(a, b game.Treaty) bool { return reflect.DeepEqual(a, b) }) {
-				ar.Treaties = in.State.Treaties
-			}
-			ar.Dice, ar.Events = json.RawMessage(rec.Dice), json.RawMessage(rec.EventLog)
 		}
 		body, err := json.Marshal(ar)
 		if err != nil {
@@ -243,6 +226,83 @@ func (g *Game) Export(ctx context.Context, w io.Writer) (int, error) {
 		}
 	}
 	return len(recs), bw.Flush()
+}
+
+// archiveSYWHeader is an SYW game's archive header: the edition, the hash
+// of its tables and the hex map.
+func (g *Game) archiveSYWHeader() (archiveHeader, error) {
+	var mapText bytes.Buffer
+	if err := hexmap.Format(&mapText, g.Map); err != nil {
+		return archiveHeader{}, err
+	}
+	return archiveHeader{Format: ArchiveFormat, Game: g.ID(), Name: g.Config.Game.Name, Ruleset: g.Rules.ID,
+		RulesVersion: g.rulesVersion(), Map: mapText.String()}, nil
+}
+
+// archiveSYWTurn fills in the archive record of an SYW turn resolved from
+// before's state: its inputs, resolved again first to the stored bytes.
+func (g *Game) archiveSYWTurn(ctx context.Context, before, rec store.TurnRecord, ar *archiveRecord) error {
+	st, err := g.decoded(before)
+	if err != nil {
+		return err
+	}
+	in, err := g.turnInput(ctx, st, rec.Turn)
+	if err != nil {
+		return fmt.Errorf("turn %d: %w", rec.Turn, err)
+	}
+	if in.Seed != rec.Seed {
+		return fmt.Errorf("turn %d was resolved with seed %d, but the game's dice key gives %d", rec.Turn, rec.Seed, in.Seed)
+	}
+	state, events, dice, err := resolvedBytes(in)
+	if err != nil {
+		return fmt.Errorf("resolving turn %d again: %w", rec.Turn, err)
+	}
+	if err := storedInputsGive(rec, state, events, dice); err != nil {
+		return err
+	}
+	for _, o := range in.Orders {
+		js, err := encodeOrders(o.List)
+		if err != nil {
+			return err
+		}
+		ar.Orders = append(ar.Orders, archiveOrders{Nation: o.Nation, Orders: js})
+	}
+	if ar.Rulings, err = rawEach(in.Rulings); err != nil {
+		return err
+	}
+	if ar.Battles, err = rawEach(in.Battles); err != nil {
+		return err
+	}
+	ar.Seed = rec.Seed
+	if !slices.EqualFunc(in.State.Treaties, st.Treaties, func(a, b game.Treaty) bool { return reflect.DeepEqual(a, b) }) {
+		ar.Treaties = in.State.Treaties
+	}
+	ar.Dice, ar.Events = json.RawMessage(rec.Dice), json.RawMessage(rec.EventLog)
+	return nil
+}
+
+// storedInputsGive checks that a turn resolved again from its stored
+// inputs gives its stored record, byte for byte: otherwise its archive
+// would not verify.
+func storedInputsGive(rec store.TurnRecord, state, events, dice []byte) error {
+	if what := differs(state, events, dice, rec.State, rec.EventLog, rec.Dice); what != "" {
+		return fmt.Errorf("turn %d (version %d): its stored inputs no longer give its stored result (%s differ): its sheets or "+
+			"rulings changed after it was resolved; RERUN %d first", rec.Turn, rec.Version, what, rec.Turn)
+	}
+	return nil
+}
+
+// rawEach writes each value as JSON, as the archive keeps it.
+func rawEach[T any](xs []T) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for _, x := range xs {
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 // ExportFile writes the game's archive (Export) to the file path and
@@ -370,12 +430,11 @@ func VerifyArchive(r io.Reader) (ArchiveSummary, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
 	var (
-		head   archiveHeader
-		m      *hexmap.Map
-		rules  *ruleset.Ruleset
-		prev   string
-		before *archiveRecord
-		n      int
+		head    archiveHeader
+		resolve turnResolver
+		prev    string
+		before  *archiveRecord
+		n       int
 	)
 	for sc.Scan() {
 		n++
@@ -394,15 +453,8 @@ func VerifyArchive(r io.Reader) (ArchiveSummary, error) {
 				return sum, &ArchiveError{n, -1, fmt.Sprintf("not a %s header (format %q, %v)", ArchiveFormat, head.Format, err)}
 			}
 			var err error
-			if rules, err = ruleset.ByID(head.Ruleset); err != nil {
+			if resolve, err = openArchive(head); err != nil {
 				return sum, &ArchiveError{n, -1, err.Error()}
-			}
-			if v := rulesVersion(rules); v != head.RulesVersion {
-				return sum, &ArchiveError{n, -1, fmt.Sprintf("the archive was made under other tables of %s (%s; this pbem has %s): "+
-					"verify it with the pbem that made it", head.Ruleset, head.RulesVersion, v)}
-			}
-			if m, err = hexmap.Parse(strings.NewReader(head.Map), "the archive's map"); err != nil {
-				return sum, &ArchiveError{n, -1, "the map: " + err.Error()}
 			}
 			sum.Game, sum.Ruleset, prev = head.Game, head.Ruleset, l.Hash
 			continue
@@ -430,7 +482,7 @@ func VerifyArchive(r io.Reader) (ArchiveSummary, error) {
 		case before == nil || before.Turn != rec.Turn-1:
 			return sum, &ArchiveError{n, rec.Turn, "no turn in force before it in the archive"}
 		default:
-			if err := reresolve(m, rules, before, &rec); err != nil {
+			if err := resolve(before, &rec); err != nil {
 				return sum, &ArchiveError{n, rec.Turn, err.Error()}
 			}
 			sum.Resolved++
@@ -447,8 +499,44 @@ func VerifyArchive(r io.Reader) (ArchiveSummary, error) {
 	return sum, nil
 }
 
-// reresolve resolves rec's turn from before's state with rec's inputs and
-// compares the result with rec.
+// turnResolver resolves a record's turn again from the state of the record
+// before it, with the record's inputs, and says what differs from the
+// record; nil when nothing does.
+type turnResolver func(before, rec *archiveRecord) error
+
+// openArchive opens the rules an archive's header names: an SYW edition
+// with its hex map, or a campaign played through the seam (seam_archive.go).
+// The rules' tables must be the header's.
+func openArchive(head archiveHeader) (turnResolver, error) {
+	if _, isCampaign := seamCampaign(head.Ruleset); isCampaign {
+		return openCampaignArchive(head)
+	}
+	rules, err := ruleset.ByID(head.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameTables(head, rulesVersion(rules)); err != nil {
+		return nil, err
+	}
+	m, err := hexmap.Parse(strings.NewReader(head.Map), "the archive's map")
+	if err != nil {
+		return nil, errors.New("the map: " + err.Error())
+	}
+	return func(before, rec *archiveRecord) error { return reresolve(m, rules, before, rec) }, nil
+}
+
+// sameTables checks that the archive was made under the rule tables this
+// pbem has (version: their hash here).
+func sameTables(head archiveHeader, version string) error {
+	if version != head.RulesVersion {
+		return fmt.Errorf("the archive was made under other tables of %s (%s; this pbem has %s): "+
+			"verify it with the pbem that made it", head.Ruleset, head.RulesVersion, version)
+	}
+	return nil
+}
+
+// reresolve resolves rec's turn of an SYW game from before's state with
+// rec's inputs and compares the result with rec.
 func reresolve(m *hexmap.Map, rules *ruleset.Ruleset, before, rec *archiveRecord) error {
 	var st engine.State
 	if err := json.Unmarshal(before.State, &st); err != nil {
@@ -458,7 +546,21 @@ func reresolve(m *hexmap.Map, rules *ruleset.Ruleset, before, rec *archiveRecord
 		st.Treaties = rec.Treaties
 		st.Normalize()
 	}
-	in := engine.Input{Map: m, Rules: rules, State: &st, Rulings: rec.Rulings, Battles: rec.Battles, Seed: rec.Seed}
+	in := engine.Input{Map: m, Rules: rules, State: &st, Seed: rec.Seed}
+	for i, raw := range rec.Rulings {
+		var r engine.Ruling
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return fmt.Errorf("ruling %d cannot be read: %v", i+1, err)
+		}
+		in.Rulings = append(in.Rulings, r)
+	}
+	for i, raw := range rec.Battles {
+		var b engine.TabletopBattle
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return fmt.Errorf("tabletop result %d cannot be read: %v", i+1, err)
+		}
+		in.Battles = append(in.Battles, b)
+	}
 	for _, o := range rec.Orders {
 		list, err := decodeOrders(o.Orders)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/syw-pbem/pbem/internal/doorbell"
 	"github.com/syw-pbem/pbem/outbox"
 	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
@@ -83,8 +84,57 @@ func BenchmarkResolveBesideRun(b *testing.B) {
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
 	defer func() { cancel(); <-done }()
+	awaitBell(b, d)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		resolveBeside(b, d, i+1, time.Minute)
+	}
+}
+
+// TestResolveBesideRunLeavesTheTurnToIt: "pbem resolve" beside a running
+// "pbem run" closes the turn and leaves the resolving to the running
+// process, which the bell wakes: the turn is resolved once, by the runner,
+// and the command says so. Without a "pbem run" the command resolves it.
+func TestResolveBesideRunLeavesTheTurnToIt(t *testing.T) {
+	t.Parallel()
+	d, _ := startGame(t, t.TempDir(), killConfig)
+	defer d.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	awaitBell(t, d)
+	cli, err := Open(context.Background(), d.Game.Config, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	line, err := cli.RunReferee(context.Background(), refcmd.ResolveNow{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, `resolved by the running "pbem run"`) {
+		t.Errorf("pbem resolve beside pbem run answered %q, want it to say the running pbem run resolved the turn", line)
+	}
+	rec, err := d.Game.DB.LatestTurnHead(context.Background(), d.Game.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Turn != 1 || rec.Version != 1 {
+		t.Errorf("the latest turn is %d version %d, want turn 1 resolved once (version 1)", rec.Turn, rec.Version)
+	}
+}
+
+// awaitBell waits until the running daemon d listens at its doorbell (a
+// ring heard wakes its outbox and turn runner, who find nothing to do).
+func awaitBell(tb testing.TB, d *Daemon) {
+	tb.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if doorbell.Ring(doorbell.Beside(d.Game.Config.StorePath())) {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatal("the running daemon made no doorbell in 10 s")
+		}
 	}
 }

@@ -27,6 +27,10 @@ type previewPlan struct {
 // turn's own dice.
 func (g *Game) previewOf(ctx context.Context) (previewPlan, error) {
 	out, err := g.decideTurn(ctx)
+	var waiting *battlesWaitingError // seam_turn.go: a turn waiting for the referee's table
+	if errors.As(err, &waiting) {
+		return previewPlan{label: waiting.label, resolved: waiting.turn, text: waiting.previewText()}, nil
+	}
 	if err != nil {
 		return previewPlan{}, err
 	}

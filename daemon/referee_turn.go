@@ -37,7 +37,7 @@ var resolveKind = refKind[refcmd.ResolveNow, resolvePlan]{
 			"the reports follow. %s", r.g.labelOf(r.st, p.turn), p.turn, p.note)
 	},
 	atOnce: func(ctx context.Context, r *refRun, p resolvePlan) (string, error) {
-		return r.g.ResolveOpen(ctx, p.turn)
+		return r.g.resolveAtOnce(ctx, p.turn) // resolve_beside.go
 	},
 	cli: []string{"pbem resolve", "pbem referee"},
 }

@@ -217,7 +217,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// referee's command) rings the bell beside it: the outbox sends it at
 	// once rather than at its next poll. Without a bell it still polls.
 	if d.Game.ownDB {
-		if err := doorbell.Listen(ctx, doorbell.Beside(d.Game.Config.StorePath()), d.Outbox.Wake); err != nil && !errors.Is(err, doorbell.ErrUnsupported) {
+		// A ring also wakes the turn runner: "pbem resolve" leaves the turn
+		// it closed to this process (resolve_beside.go).
+		wake := func() { d.Outbox.Wake(); d.Game.WakeTurns() }
+		if err := doorbell.Listen(ctx, doorbell.Beside(d.Game.Config.StorePath()), wake); err != nil && !errors.Is(err, doorbell.ErrUnsupported) {
 			d.Game.Log.Warn("no doorbell: mail queued by other pbem commands waits for the outbox's poll", "error", err)
 		}
 	}

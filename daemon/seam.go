@@ -224,13 +224,15 @@ func (g *Game) campaignStateOf(rec store.TurnRecord) (campaign.State, error) {
 }
 
 // seamCommands are the referee's commands a game played through the seam
-// takes: those about the turn, its deadline, the mail and the passwords,
-// and RULE, the campaign's rulings (referee_rule.go).
-// The others read what only SYW has — requests and their rulings, treaties
-// (BREACH, LIFT), the battle model (BATTLE hex TABLE: every battle of such
-// a campaign is fought on the table already), PREVIEW and ROLLBACK/RERUN,
-// which resolve with the SYW engine's inputs.
-var seamCommands = []string{"resolve", "deadline-extend", "deadline-set", "reset-password", "resend", "requeue", "status", "rule"}
+// takes: those about the turn — RESOLVE NOW, and PREVIEW, ROLLBACK and
+// RERUN, which resolve a turn by decideFrom as the turn runner does
+// (decideCampaign) —, its deadline, the mail and the passwords, and RULE,
+// the campaign's rulings (referee_rule.go). The others read what only SYW
+// has: requests and their rulings (APPROVE, DENY), treaties (BREACH, LIFT),
+// the battle model (BATTLE hex TABLE: every battle of such a campaign is
+// fought on the table already).
+var seamCommands = []string{"resolve", "preview", "rollback", "rerun", "deadline-extend", "deadline-set", "reset-password",
+	"resend", "requeue", "status", "rule"}
 
 // seamRefusal refuses a referee's command a game played through the seam
 // does not take; nil for one it does (and for every command of an SYW

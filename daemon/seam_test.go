@@ -103,8 +103,8 @@ func (h *harness) waitTurn(n int) {
 // its line), a turn resolved by the trossian engine through the campaign
 // seam, the next turn stopped at a battle whose sheet goes to the referee,
 // his RESULT with a mistake refused by line and a good one recorded, and
-// the turn resolved with it; an SYW-only referee command refused with the
-// reason.
+// the turn resolved with it; the referee's PREVIEW mailed, his ROLLBACK
+// and RERUN answered; an SYW-only referee command refused with the reason.
 func TestTrossianGameByMail(t *testing.T) {
 	h := newTrossianHarness(t, "scenarios/trossian") // not on disk beside the config: the built-in copy
 	g := h.d.Game
@@ -208,11 +208,43 @@ func TestTrossianGameByMail(t *testing.T) {
 		t.Errorf("Ostmark was not told the ruling:\n%s", body(rep))
 	}
 
-	// A command only SYW has is refused with the reason.
+	// PREVIEW by mail: the open turn as it would resolve, in a mail of
+	// its own; nothing is saved.
 	cmd = h.send("referee@pbem.localhost", "preview", refereeCommand("PREVIEW"))
 	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "the preview of Turn 4, Early Summer 1801 follows in a separate mail") {
+		t.Fatalf("the answer to PREVIEW in a Trossian game:\n%s", body(ans))
+	}
+	pv, _ := h.waitFor("referee@pbem.localhost", "pw-referee", subjectHas("PREVIEW of Turn 4, Early Summer 1801"))
+	if !strings.Contains(body(pv), "Nothing was saved, and nothing was sent to the players") || !strings.Contains(body(pv), "Early Summer 1801") {
+		t.Fatalf("the preview mail:\n%s", body(pv))
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "tross"); rec.Turn != 3 {
+		t.Fatalf("PREVIEW resolved turn 4 (latest record %d)", rec.Turn)
+	}
+
+	// ROLLBACK and RERUN by mail: turn 3 set aside and open again, then
+	// resolved to the same bytes, restored without a mail to the players.
+	t3, _ := g.DB.Turn(ctx, "tross", 3)
+	cmd = h.send("referee@pbem.localhost", "rollback", refereeCommand("ROLLBACK 3"))
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "Turn 3, Late Spring 1801 is open again: 1 turn record set aside") {
+		t.Fatalf("the answer to ROLLBACK 3:\n%s", body(ans))
+	}
+	cmd = h.send("referee@pbem.localhost", "rerun", refereeCommand("RERUN 3"))
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
+	if !strings.Contains(body(ans), "same result as before the rollback, byte for byte") {
+		t.Fatalf("the answer to RERUN 3:\n%s", body(ans))
+	}
+	if rec, _ := g.DB.LatestTurn(ctx, "tross"); rec.Turn != 3 || rec.Version != t3.Version {
+		t.Fatalf("after RERUN 3: turn %d v%d, want turn 3 v%d restored", rec.Turn, rec.Version, t3.Version)
+	}
+
+	// A command only SYW has is refused with the reason.
+	cmd = h.send("referee@pbem.localhost", "approve", refereeCommand("APPROVE R1a2b3c"))
+	ans, _ = h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(cmd))
 	if !strings.Contains(body(ans), "REFUSED") || !strings.Contains(body(ans), "campaign's games do not take this command") {
-		t.Fatalf("PREVIEW in a Trossian game:\n%s", body(ans))
+		t.Fatalf("APPROVE in a Trossian game:\n%s", body(ans))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
 	"github.com/syw-pbem/pbem/inbox"
+	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/store"
 )
 
@@ -139,12 +140,7 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 		return turnOutcome{}, fmt.Errorf("resolving turn %d: %w", turn, err)
 	}
 	if res.State == nil {
-		var keys []string
-		for _, a := range res.Awaiting {
-			keys = append(keys, a.Key)
-		}
-		return turnOutcome{}, fmt.Errorf("%s waits for the referee's result of the battle at %s: send the RESULT from its battle sheet first",
-			out.label, strings.Join(keys, ", "))
+		return turnOutcome{}, &battlesWaitingError{label: out.label, turn: turn, sheets: res.Awaiting}
 	}
 	stateJSON, err := res.State.MarshalJSON()
 	if err != nil {
@@ -227,6 +223,40 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 	return out, nil
 }
 
+// battlesWaitingError is decideCampaign's answer for a turn that waits
+// for the referee's result of a battle: the turn, and the battles' sheets.
+type battlesWaitingError struct {
+	label  string
+	turn   int
+	sheets []campaign.BattleSheet
+}
+
+func (e *battlesWaitingError) Error() string {
+	var keys []string
+	for _, a := range e.sheets {
+		keys = append(keys, a.Key)
+	}
+	return fmt.Sprintf("%s waits for the referee's result of the battle at %s: send the RESULT from its battle sheet first",
+		e.label, strings.Join(keys, ", "))
+}
+
+// previewText is what PREVIEW shows of a turn waiting for battles: which
+// ones, and their sheets, as the referee is (or will be) mailed them.
+func (e *battlesWaitingError) previewText() string {
+	var keys []string
+	for _, a := range e.sheets {
+		keys = append(keys, a.Key)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s cannot be resolved yet: it waits for the referee's result of the %s at %s, fought on the table. "+
+		"It resolves when every battle has its RESULT; the battle %s.\n", e.label,
+		english.Agree(len(keys), "battle", "battles"), strings.Join(keys, ", "), english.Agree(len(keys), "sheet follows", "sheets follow"))
+	for _, sh := range e.sheets {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(sh.Text, "\n"))
+	}
+	return b.String()
+}
+
 // campaignTrial resolves the open turn on trial (nothing saved), with
 // extra results besides the stored ones: the battles still waiting for
 // the referee, and the state resolved from.
@@ -280,17 +310,20 @@ func (g *Game) campaignTabletopWait(ctx context.Context) (bool, error) {
 }
 
 // campaignResultLines reads a referee's RESULT for a game played through
-// the seam: the campaign reads it against the battles waiting; when it
-// fits, the submission to store. The lines are the answer.
+// the seam: the campaign reads it against the battles of the open turn;
+// when it fits, the submission to store. A result sent again for a battle
+// replaces the one recorded before (the last counts: campaignResults), so
+// that after a ROLLBACK of the turn a corrected RESULT and a RERUN put it
+// right. The lines are the answer.
 func (g *Game) campaignResultLines(ctx context.Context, text string, mailID int64, now time.Time) ([]string, *store.Submission, error) {
-	res, cs, err := g.campaignTrial(ctx)
+	battles, cs, err := g.campaignBattles(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(res.Awaiting) == 0 {
-		return []string{fmt.Sprintf("No battle of %s waits for a result: nothing was recorded.", cs.TurnLabel())}, nil, nil
+	if len(battles) == 0 {
+		return []string{fmt.Sprintf("No battle is fought in %s: nothing was recorded.", cs.TurnLabel())}, nil, nil
 	}
-	key, result, probs := g.seamOnly.ReadResult(text, res.Awaiting)
+	key, result, probs := g.seamOnly.ReadResult(text, battles)
 	if len(probs) > 0 {
 		var lines []string
 		for _, d := range probs {
@@ -305,18 +338,54 @@ func (g *Game) campaignResultLines(ctx context.Context, text string, mailID int6
 		}
 		return append(lines, "Nothing was recorded: correct the lines and send the RESULT again."), nil, nil
 	}
+	res, _, err := g.campaignTrial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	answered := true
+	left := 0
+	for _, a := range res.Awaiting {
+		if a.Key == key {
+			answered = false
+		} else {
+			left++
+		}
+	}
 	raw := text
 	if i := strings.Index(strings.ToUpper(raw), "RESULT"); i >= 0 {
 		raw = raw[i:]
 	}
 	sub := store.Submission{GameID: g.ID(), Turn: cs.TurnNumber(), Nation: "referee", Kind: KindTabletop, MailID: mailID,
 		RawText: raw, CanonicalText: string(result), ReceiptHash: key, Valid: true, SubmittedAt: now}
-	left := len(res.Awaiting) - 1
+	head := fmt.Sprintf("The result of the battle at %s is recorded", key)
+	if answered {
+		head += " in place of the one recorded before"
+	}
 	tail := "the turn goes on now that every battle has its result."
 	if left > 0 {
 		tail = fmt.Sprintf("%d more %s to come before the turn goes on.", left, map[bool]string{true: "result", false: "results"}[left == 1])
 	}
-	return []string{fmt.Sprintf("The result of the battle at %s is recorded; %s", key, tail)}, &sub, nil
+	return []string{head + "; " + tail}, &sub, nil
+}
+
+// campaignBattles resolves the open turn on trial without the referee's
+// results: every battle the turn meets, each with its sheet, and the
+// state it is resolved from.
+func (g *Game) campaignBattles(ctx context.Context) ([]campaign.BattleSheet, campaign.State, error) {
+	rec, err := g.DB.LatestTurn(ctx, g.ID())
+	if err != nil {
+		return nil, nil, err
+	}
+	in, _, err := g.campaignInput(ctx, rec)
+	if err != nil {
+		return nil, nil, err
+	}
+	in.Results = nil
+	out, err := g.seamOnly.Resolve(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.Awaiting, in.State, nil
 }
 
 // handleCampaignResult answers a referee's RESULT mail for a game played

@@ -221,6 +221,14 @@ func (g *trossianGame) playYear(ctx context.Context) error {
 	g.step("The year: %s fought on the table, %s captured, %s lost in the ice, %s recruited in winter.",
 		english.Count(g.sets.TableBattles, "battle"), english.Count(g.sets.CouriersCaptured, "courier"),
 		english.Count(g.sets.NaviesIced, "navy"), english.Count(g.sets.WinterRecruits, "kingdom"))
+	// The game itself, as the hash-chained archive "pbem export" writes:
+	// "pbem verify" resolves every turn of it again to the same bytes.
+	archive := filepath.Join(g.o.Out, "game.archive")
+	n, err := g.d.Game.ExportFile(ctx, archive)
+	if err != nil {
+		return err
+	}
+	g.step("The game's archive (%s) is %s: \"pbem verify %s\" resolves it again.", english.Count(n, "turn record"), archive, archive)
 	return nil
 }
 

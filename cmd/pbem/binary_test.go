@@ -26,8 +26,12 @@ func TestMain(m *testing.M) {
 	if !set {
 		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
 	}
-	password.SetCostForTests()
-	reports.MemoizeRenderForTests()
+	// A benchmark measures what a real game costs (BenchmarkRunMemory):
+	// only the tests take the shortcuts.
+	if flag.Lookup("test.bench").Value.String() == "" {
+		password.SetCostForTests()
+		reports.MemoizeRenderForTests()
+	}
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

@@ -11,21 +11,25 @@ import (
 	"syscall"
 )
 
-// Ring wakes the process listening at path, if there is one. It never
-// blocks and reports nothing: a ring nobody hears is not an error.
-func Ring(path string) {
+// Ring wakes the process listening at path, if there is one, and reports
+// whether one was: a process held the bell open to hear it. It never
+// blocks; a ring nobody hears is not an error.
+func Ring(path string) bool {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
-		return // no bell (or something else by its name): never write into a file
+		return false // no bell (or something else by its name): never write into a file
 	}
 	// O_NONBLOCK: with no reader the open fails (ENXIO) at once rather than
 	// waiting for one; a full pipe means a ring is pending already.
 	f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return
+		return false
 	}
-	f.Write([]byte{1})
-	f.Close()
+	defer f.Close()
+	if _, err := f.Write([]byte{1}); err != nil && !errors.Is(err, syscall.EAGAIN) {
+		return false
+	}
+	return true
 }
 
 // Listen creates the bell at path if it is not there (readable and

@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -43,6 +44,13 @@ type Dovecot struct {
 	roots      *x509.CertPool // trusts the server's certificate (with TLS)
 	cmd        *exec.Cmd
 	exited     chan struct{}
+	// greeting is this server's own login greeting: Start waits for it,
+	// so that a port some other test's server took in the meantime is
+	// never mistaken for this one.
+	greeting string
+	opts     DovecotOptions
+	group    string
+	started  bool // Start has succeeded once: the ports are the clients' now
 }
 
 // DovecotOptions vary the server.
@@ -97,28 +105,74 @@ func StartDovecot(t testing.TB, o DovecotOptions) *Dovecot {
 	if err := os.Chmod(d.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d.imap, d.lmtp = freePort(t), freePort(t)
+	d.opts = o
+	d.greeting = fmt.Sprintf("pbem test Dovecot %d.%s ready.", os.Getpid(), filepath.Base(d.dir))
+	if o.TLS {
+		d.roots = writeSelfSigned(t, d.dir)
+	}
+	d.group = d.runAs
+	if u, err := user.Lookup(d.runAs); err == nil {
+		if g, err := user.LookupGroupId(u.Gid); err == nil {
+			d.group = g.Name
+		} else {
+			d.group = u.Gid
+		}
+	}
+	d.choosePorts()
+	var passwd strings.Builder
+	users := make([]string, 0, len(o.Users))
+	for u := range o.Users {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	for _, u := range users {
+		fmt.Fprintf(&passwd, "%s:{PLAIN}%s::::::\n", u, o.Users[u])
+	}
+	for name, content := range map[string]string{"dovecot.conf": d.conf(), "passwd": passwd.String()} {
+		if err := os.WriteFile(filepath.Join(d.dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sub := range []string{"run", "state", "home"} {
+		if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.chown()
+	d.Start()
+	t.Cleanup(func() { d.Stop(syscall.SIGTERM) })
+	return d
+}
+
+// choosePorts picks free loopback ports for the server. Free when asked:
+// another test process may take one before Dovecot binds it, which Start
+// sees and answers by choosing again.
+func (d *Dovecot) choosePorts() {
+	d.imap, d.lmtp = pickPort(d.t), pickPort(d.t)
+	if d.opts.TLS {
+		d.imaps = pickPort(d.t)
+	}
+}
+
+// conf is dovecot.conf for the chosen ports and options.
+func (d *Dovecot) conf() string {
 	extra := ""
-	if o.TrimCaps {
+	if d.opts.TrimCaps {
 		extra = "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ NAMESPACE CHILDREN UNSELECT\n"
 	}
 	ssl := "ssl = no"
-	if o.TLS {
-		d.imaps = freePort(t)
-		d.roots = writeSelfSigned(t, d.dir)
+	if d.opts.TLS {
 		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%[1]s/cert.pem\nssl_key = <%[1]s/key.pem", d.dir)
 	}
-	group := d.runAs
-	if u, err := user.Lookup(d.runAs); err == nil {
-		if g, err := user.LookupGroupId(u.Gid); err == nil {
-			group = g.Name
-		} else {
-			group = u.Gid
-		}
-	}
-	conf := fmt.Sprintf(`protocols = imap lmtp
+	return fmt.Sprintf(dovecotConf, d.dir, d.runAs, d.group, d.imap, d.lmtp, extra, d.imaps, ssl, d.greeting)
+}
+
+// dovecotConf is the server's configuration: folder, user, group, IMAP
+// port, LMTP port, extra lines, IMAPS port, TLS lines, greeting.
+const dovecotConf = `protocols = imap lmtp
 listen = 127.0.0.1
 %[8]s
+login_greeting = %[9]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 base_dir = %[1]s/run
@@ -157,31 +211,7 @@ service lmtp {
 service anvil {
   chroot =
 }
-`, d.dir, d.runAs, group, d.imap, d.lmtp, extra, d.imaps, ssl)
-	var passwd strings.Builder
-	users := make([]string, 0, len(o.Users))
-	for u := range o.Users {
-		users = append(users, u)
-	}
-	slices.Sort(users)
-	for _, u := range users {
-		fmt.Fprintf(&passwd, "%s:{PLAIN}%s::::::\n", u, o.Users[u])
-	}
-	for name, content := range map[string]string{"dovecot.conf": conf, "passwd": passwd.String()} {
-		if err := os.WriteFile(filepath.Join(d.dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, sub := range []string{"run", "state", "home"} {
-		if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d.chown()
-	d.Start()
-	t.Cleanup(func() { d.Stop(syscall.SIGTERM) })
-	return d
-}
+`
 
 // chown gives the folder to the user Dovecot runs as.
 func (d *Dovecot) chown() {
@@ -292,9 +322,36 @@ func (d *Dovecot) Logs() string {
 }
 
 // Start starts Dovecot again after Stop (StartDovecot starts it the first
-// time), in the foreground (-F), and waits until IMAP answers.
+// time), in the foreground (-F), and waits until IMAP answers with this
+// server's own greeting. The first time, a port taken by another process
+// between choosing and binding it is chosen again (a few times); after
+// that the ports are the clients', and a clash fails the test.
 func (d *Dovecot) Start() {
 	d.t.Helper()
+	for attempt := 1; ; attempt++ {
+		err := d.start()
+		if err == nil {
+			d.started = true
+			return
+		}
+		if d.started || attempt == 5 || !errors.Is(err, errPortTaken) {
+			d.t.Fatalf("%v:\n%s", err, d.Logs())
+		}
+		d.choosePorts()
+		if err := os.WriteFile(filepath.Join(d.dir, "dovecot.conf"), []byte(d.conf()), 0o644); err != nil {
+			d.t.Fatal(err)
+		}
+		os.Remove(filepath.Join(d.dir, "dovecot.log"))
+		os.Remove(filepath.Join(d.dir, "stdout.log"))
+		d.chown()
+	}
+}
+
+// errPortTaken is a start that failed because a port was in use.
+var errPortTaken = errors.New("a port Dovecot was to listen on is in use")
+
+// start runs the server once and waits for its greeting.
+func (d *Dovecot) start() error {
 	args := []string{d.bin, "-F", "-c", filepath.Join(d.dir, "dovecot.conf")}
 	if os.Geteuid() == 0 {
 		args = append([]string{"runuser", "-u", d.runAs, "--"}, args...)
@@ -303,12 +360,12 @@ func (d *Dovecot) Start() {
 	// A file, not a pipe: Wait must not wait for Dovecot's children.
 	out, err := os.OpenFile(filepath.Join(d.dir, "stdout.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		d.t.Fatal(err)
+		return err
 	}
 	defer out.Close()
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
-		d.t.Fatalf("starting dovecot: %v", err)
+		return fmt.Errorf("starting dovecot: %w", err)
 	}
 	d.cmd, d.exited = cmd, make(chan struct{})
 	go func() { cmd.Wait(); close(d.exited) }()
@@ -320,17 +377,22 @@ func (d *Dovecot) Start() {
 			buf := make([]byte, 512)
 			n, _ := c.Read(buf)
 			c.Close()
-			if bytes.Contains(buf[:n], []byte("* OK")) && !bytes.Contains(buf[:n], []byte("Waiting")) {
-				return
+			if bytes.Contains(buf[:n], []byte(d.greeting)) {
+				return nil
 			}
 		}
 		select {
 		case <-d.exited:
-			d.t.Fatalf("dovecot exited at start:\n%s", d.Logs())
+			d.cmd = nil
+			if strings.Contains(d.Logs(), "Address already in use") {
+				return errPortTaken
+			}
+			return errors.New("dovecot exited at start")
 		default:
 		}
 		if time.Now().After(deadline) {
-			d.t.Fatalf("dovecot did not answer on %s:\n%s", d.IMAPAddr(), d.Logs())
+			d.Stop(syscall.SIGKILL)
+			return fmt.Errorf("dovecot did not answer on %s with its greeting", d.IMAPAddr())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -416,6 +478,10 @@ func descendants(pid int) []int {
 	}
 	return out
 }
+
+// pickPort is how the server's ports are chosen (a test of the harness
+// hands it a taken one).
+var pickPort = freePort
 
 func freePort(t testing.TB) int {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
