@@ -67,10 +67,10 @@ func trossianSheet(nation string, turn int, orders ...string) string {
 // campaign's calendar and its deadline, each kingdom's sheet as the
 // campaign's checker read it, the rulings of the turn; offers the commands
 // the game takes (a RULE recorded from the desk, the deadline extended, the
-// turn resolved) and not those it does not (requests, treaties, preview,
-// rollback), saying why; serves the campaign's reports; and a battle that
-// waits for the table shows its sheet, answered from the desk with its
-// RESULT block.
+// turn previewed, resolved and rolled back) and not those it does not
+// (requests, treaties, the SYW battle model), saying why; serves the
+// campaign's reports; and a battle that waits for the table shows its
+// sheet, answered from the desk with its RESULT block.
 func TestTrossianDesk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a live game: not under -short")
@@ -111,7 +111,7 @@ func TestTrossianDesk(t *testing.T) {
 			t.Errorf("the desk lacks %q", want)
 		}
 	}
-	for _, not := range []string{"Requests and SPECIALs", `id="treaties"`, `href="/g/tross/preview"`, `id="result-box"`, "act/table", "mapimg/"} {
+	for _, not := range []string{"Requests and SPECIALs", `id="treaties"`, `id="result-box"`, "act/table", "mapimg/"} {
 		if strings.Contains(desk, not) {
 			t.Errorf("the desk offers %q, which a Trossian game does not take", not)
 		}
@@ -142,14 +142,14 @@ func TestTrossianDesk(t *testing.T) {
 	// said plainly rather than failed.
 	for path, want := range map[string]int{"/g/tross/report/0/referee.pdf": 200, "/g/tross/report/0/norvale.pdf": 200, "/g/tross/report/0/map.pdf": 200,
 		"/g/tross/report/0/eisenmark.pdf": 404, "/g/tross/report/9/referee.pdf": 404, "/g/tross/mapimg/0/referee.svg": 404,
-		"/g/tross/reports?turn=0&nation=norvale": 200, "/g/tross/preview": 200} {
+		"/g/tross/reports?turn=0&nation=norvale": 200, "/g/tross/preview": 200, "/g/tross/archive": 200} {
 		resp, body := r.get(path)
 		if resp.StatusCode != want || want == 200 && strings.HasSuffix(path, ".pdf") && !strings.HasPrefix(body, "%PDF") {
 			t.Errorf("GET %s: %s, want %d\n%.200s", path, resp.Status, want, body)
 		}
 	}
-	if _, body := r.get("/g/tross/preview"); !strings.Contains(body, "do not take this command") {
-		t.Errorf("the preview of a Trossian game does not say why there is none:\n%s", body)
+	if _, body := r.get("/g/tross/preview"); !strings.Contains(body, `id="preview"`) || strings.Contains(body, `class="error"`) {
+		t.Errorf("the preview of a Trossian turn:\n%s", body)
 	}
 
 	// Turn 1 resolved from the desk; turn 2 stops at a battle at Trossburg.
@@ -184,4 +184,10 @@ func TestTrossianDesk(t *testing.T) {
 	if resp, body := n.get("/g/tross/nation/report/2.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
 		t.Errorf("Norvale's report of turn 2: %s", resp.Status)
 	}
+
+	// Rolled back from the desk, after its confirmation: turn 2 open again.
+	if page := act("rollback", url.Values{"turn": {"3"}, "target": {"2"}, "confirm": {"yes"}}); !strings.Contains(page, "ROLLBACK 2") {
+		t.Fatalf("the rollback from the desk:\n%s", page)
+	}
+	l.waitDesk("turn 2 open again", func(v *daemon.DeskView) bool { return v.Turn == 2 && v.LastTurn == 1 })
 }

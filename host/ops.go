@@ -108,10 +108,7 @@ func gameRunning(ctx context.Context, cfg *config.Config) (bool, error) {
 
 // ArchiveGame stops a game, writes its archive ("pbem export") to
 // archive/NAME.jsonl, and moves its folder to archive/NAME. It returns the
-// archive file and how many turn records it holds. A game of a campaign
-// the archive's format does not hold (no hex map: the Trossian campaign,
-// until "pbem export" takes it) is archived without the file: out is "",
-// and its store in archive/NAME/data/ is its record.
+// archive file and how many turn records it holds.
 func ArchiveGame(ctx context.Context, dir, name string) (string, int, error) {
 	if err := StopGame(dir, name); err != nil {
 		return "", 0, err
@@ -144,15 +141,8 @@ func ArchiveGame(ctx context.Context, dir, name string) (string, int, error) {
 			return "", 0, err
 		}
 		n, err = g.ExportFile(ctx, out)
-		noHexMap := g.Map == nil
 		g.Close()
-		switch {
-		case err != nil && noHexMap:
-			// A campaign whose games the archive's format does not hold
-			// yet (the Trossian one): the game's folder is archived all
-			// the same, its store the record.
-			out, n = "", 0
-		case err != nil:
+		if err != nil {
 			return "", 0, fmt.Errorf("exporting game %s: %w", name, err)
 		}
 	}

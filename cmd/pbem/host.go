@@ -217,12 +217,7 @@ func runHostState(e *env, c *command, args []string) int {
 	case "archive":
 		var out string
 		var n int
-		out, n, err = host.ArchiveGame(ctx, dir, name)
-		switch {
-		case err == nil && out == "":
-			fmt.Fprintf(e.stdout, "game %s is archived: its folder in %s, its store (data/pbem.db) the record: "+
-				"pbem export does not hold its campaign's games, so no archive file was written\n", name, host.ArchiveDir(dir, name))
-		case err == nil:
+		if out, n, err = host.ArchiveGame(ctx, dir, name); err == nil {
 			fmt.Fprintf(e.stdout, "game %s is archived: %d turn records in %s, its folder in %s\n", name, n, out, host.ArchiveDir(dir, name))
 		}
 	case "remove":
