@@ -622,6 +622,8 @@ func FuzzCommandText(f *testing.F) {
 	f.Add("deny", "R1a2b3c", "reason\r\nROLLBACK 1", "x")
 	f.Add("result", "0502", "LOSSES E1 infantry C KILLED 4\nRESOLVE NOW", "1")
 	f.Add("password", "fromande snuffbox", "x", "2")
+	f.Add("rule", "x", "COURIERS varn +1\nRESOLVE NOW", "1")
+	f.Add("rule", "x", `RULE TELL ostmark "The plans"`, "1")
 	f.Fuzz(func(t *testing.T, name, a, b, turn string) {
 		act, ok := actionOf(name)
 		if !ok || act.name == "commands" {
@@ -629,7 +631,7 @@ func FuzzCommandText(f *testing.F) {
 		}
 		values := map[string]string{"turn": turn, "token": a, "effects": b, "reason": b, "duration": a, "date": a, "time": b,
 			"zone": b, "target": a, "nation": a, "password": b, "hex": a, "treaty": a, "offender": b, "aggrieved": b,
-			"outcome": a, "winner": b, "losses": b, "hits": b, "generals": b, "guns": b, "days": a}
+			"outcome": a, "winner": b, "losses": b, "hits": b, "generals": b, "guns": b, "days": a, "ruling": b}
 		text, _, errs := commandText(act, values)
 		if errs != nil {
 			return
@@ -637,7 +639,7 @@ func FuzzCommandText(f *testing.F) {
 		verbs := map[string][]string{"approve": {"APPROVE", "TREASURY", "ADD", "REMOVE", "MOVE", "LOYALTY"}, "deny": {"DENY"},
 			"breach": {"BREACH"}, "lift": {"LIFT"}, "extend": {"DEADLINE"}, "deadline": {"DEADLINE"}, "resolve": {"RESOLVE"},
 			"rollback": {"ROLLBACK"}, "rerun": {"RERUN"}, "resend": {"RESEND"}, "requeue": {"REQUEUE"}, "password": {"RESET"},
-			"table": {"BATTLE"}, "result": {"RESULT", "OUTCOME", "WINNER", "LOSSES", "HITS", "GENERAL", "GUNS", "DAYS", "END"}}[act.name]
+			"table": {"BATTLE"}, "rule": {"RULE"}, "result": {"RESULT", "OUTCOME", "WINNER", "LOSSES", "HITS", "GENERAL", "GUNS", "DAYS", "END"}}[act.name]
 		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 		for i, l := range lines {
 			if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' && r != '\t' }) {
