@@ -46,8 +46,9 @@ type DeskView struct {
 	TurnNote, Health string
 	// Refuses are the referee commands (by the registry's verb: approve,
 	// breach, preview, rollback, battle …) the game does not take, each
-	// with the reason; empty for an SYW game, which takes them all. A
-	// game of another campaign (desk_campaign.go) takes fewer.
+	// with the reason: for an SYW game only RULE (a campaign's ruling); a
+	// game of another campaign (desk_campaign.go) takes what the campaign
+	// seam lets it.
 	Refuses map[string]string
 	// Rulings are the referee's RULE lines recorded for the open turn (a
 	// campaign's rulings; an SYW game's rulings answer its Requests).

@@ -187,7 +187,7 @@ func readScenario(o *AddOptions) (*addScenario, error) {
 	if sc.yaml, err = fs.ReadFile(fsys, "scenario.yaml"); err != nil {
 		return nil, fmt.Errorf("--scenario %s: cannot read its scenario.yaml: %v", o.Scenario, err)
 	}
-	if _, isSYW := ruleset.ByID(o.Ruleset); isSYW == nil {
+	if _, err := ruleset.ByID(o.Ruleset); err == nil { // an SYW edition: a hex map
 		m, err := hexmap.Parse(bytes.NewReader(sc.mapText), filepath.Join(o.Scenario, "map.txt"))
 		if err != nil {
 			return nil, fmt.Errorf("--scenario %s: %v", o.Scenario, err)
