@@ -117,10 +117,12 @@ type Games interface {
 	Games() []Game
 }
 
-// GamesFunc is a func listing games, as Games: a host's list adapted
-// where both are known (cmd/pbem), such as
+// GamesFunc is a func listing games, as Games, such as
 //
 //	console.GamesFunc(func() []console.Game { … h.Game(name) for each running game … })
+//
+// ("pbem run --host" adapts its host with a type of its own,
+// cmd/pbem/console.go, that is also Unserved.)
 type GamesFunc func() []Game
 
 // Games calls f.
