@@ -102,10 +102,11 @@ var _ Game = (*daemon.Game)(nil)
 // sessions of the old one end with it.
 
 // Titled is what a Game may also tell the list of games: its name for
-// people and its rules. *daemon.Game does.
+// people, its rules and its map. *daemon.Game does.
 type Titled interface {
 	DeskTitle() string
 	RulesName() string
+	ScenarioName() string
 }
 
 var _ Titled = (*daemon.Game)(nil)

@@ -207,7 +207,7 @@ func (c *Console) fail(w http.ResponseWriter, g Game, what string, err error) {
 
 // gameEntry is a game on the list of games.
 type gameEntry struct {
-	ID, Title, Rules, Status string
+	ID, Title, Rules, Map, Status string
 }
 
 // serveGames lists the games served, each opening its desk (signed in
@@ -228,7 +228,7 @@ func (c *Console) serveGames(w http.ResponseWriter, r *http.Request) {
 	for _, g := range gs {
 		e := gameEntry{ID: g.ID()}
 		if t, ok := g.(Titled); ok {
-			e.Title, e.Rules = t.DeskTitle(), t.RulesName()
+			e.Title, e.Rules, e.Map = t.DeskTitle(), t.RulesName(), t.ScenarioName()
 		}
 		list = append(list, e)
 	}
