@@ -219,6 +219,21 @@ var actions = []action{
 		return one("hex", "BATTLE "+f.word("hex", "the battle's hex, such as 0502")+" TABLE")
 	}},
 	{name: "result", title: "Enter a tabletop result", build: buildResult},
+	{name: "rule", title: "Record a ruling", bound: true, build: func(f form) (string, map[int]string) {
+		v := strings.TrimSpace(f.values["ruling"])
+		if w, rest, ok := strings.Cut(v, " "); ok && strings.EqualFold(w, "RULE") {
+			v = strings.TrimSpace(rest) // the word RULE typed again
+		}
+		switch {
+		case v == "":
+			f.errs["ruling"] = "give the ruling, such as COURIERS varn +1"
+		case strings.ContainsFunc(v, unicode.IsControl):
+			f.errs["ruling"] = "the ruling must be one line"
+		case len(v) > 500:
+			f.errs["ruling"] = fmt.Sprintf("the ruling is %d characters long; at most 500", len(v))
+		}
+		return one("ruling", "RULE "+v)
+	}},
 	{name: "commands", title: "Referee commands as in a mail", build: func(f form) (string, map[int]string) {
 		v := strings.ReplaceAll(f.raw("text"), "\r\n", "\n")
 		if strings.TrimSpace(v) == "" {

@@ -19,6 +19,7 @@ import (
 type session struct {
 	id      string
 	game    string // the game it is for
+	inst    Game   // the game as served when it began: a game served anew (restarted, or another under its name) needs a new sign-in
 	who     string // who signed in, for the log ("referee")
 	nation  string // a player's session: the nation whose page it sees ("" for the referee)
 	csrf    string // the token every form of the session carries
@@ -51,9 +52,9 @@ func newSessions(ttl time.Duration, now func() time.Time) *sessions {
 	return &sessions{byID: map[string]*session{}, ttl: ttl, idle: max(ttl/4, 30*time.Minute), now: now}
 }
 
-// start makes a new session for who in game, with a new ID and CSRF
+// start makes a new session for who in game g, with a new ID and CSRF
 // token; the session of old (the browser's earlier cookie), if any, ends.
-func (s *sessions) start(game, who, nation, old string) *session {
+func (s *sessions) start(g Game, who, nation, old string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.byID, old)
@@ -63,7 +64,7 @@ func (s *sessions) start(game, who, nation, old string) *session {
 			delete(s.byID, id)
 		}
 	}
-	x := &session{id: randomToken(), game: game, who: who, nation: nation, csrf: randomToken(), created: now, seen: now}
+	x := &session{id: randomToken(), game: g.ID(), inst: g, who: who, nation: nation, csrf: randomToken(), created: now, seen: now}
 	s.byID[x.id] = x
 	return x
 }
@@ -72,8 +73,9 @@ func (s *sessions) expired(x *session, now time.Time) bool {
 	return now.Sub(x.created) >= s.ttl || now.Sub(x.seen) >= s.idle
 }
 
-// get returns the live session of id for game, and marks it seen.
-func (s *sessions) get(id, game string) (*session, bool) {
+// get returns the live session of id for game g — begun for this game as
+// it is served now — and marks it seen.
+func (s *sessions) get(id string, g Game) (*session, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	x, ok := s.byID[id]
@@ -85,7 +87,7 @@ func (s *sessions) get(id, game string) (*session, bool) {
 		delete(s.byID, id)
 		return nil, false
 	}
-	if x.game != game {
+	if x.game != g.ID() || x.inst != g {
 		return nil, false
 	}
 	x.seen = now
@@ -126,14 +128,23 @@ func sameToken(a, b string) bool {
 	return a != "" && b != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-// The cookies. Under TLS the session cookie has the __Host- prefix: the
-// browser then takes it only Secure, from this host, for path /.
+// The cookies. Under TLS they have the __Host- prefix: the browser then
+// takes them only Secure, from this host, for path /. The session cookie
+// is one per game (its name ends in the game's ID), so that a browser can
+// be signed in to several games of a host at once, each with its own
+// session that opens nothing of the others.
 const (
-	sessionCookie    = "pbem_session"
-	sessionCookieTLS = "__Host-pbem_session"
+	sessionCookie    = "pbem_session_"
+	sessionCookieTLS = "__Host-pbem_session_"
 	loginCookie      = "pbem_login"
 	loginCookieTLS   = "__Host-pbem_login"
 )
+
+// sessionCookieOf is the name of game's session cookie (a game ID is
+// lower-case letters, digits and '-': a cookie name as it is).
+func (c *Console) sessionCookieOf(game string) string {
+	return c.cookieName(sessionCookie, sessionCookieTLS) + game
+}
 
 func (c *Console) cookieName(plain, secure string) string {
 	if c.opts.TLS {
@@ -147,13 +158,14 @@ func (c *Console) setCookie(w http.ResponseWriter, name, value string, maxAge in
 		Secure: c.opts.TLS, SameSite: http.SameSiteStrictMode})
 }
 
-// sessionOf returns the request's session for game, if it has a live one.
-func (c *Console) sessionOf(r *http.Request, game string) (*session, bool) {
-	ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS))
+// sessionOf returns the request's session for game g, if it has a live
+// one.
+func (c *Console) sessionOf(r *http.Request, g Game) (*session, bool) {
+	ck, err := r.Cookie(c.sessionCookieOf(g.ID()))
 	if err != nil {
 		return nil, false
 	}
-	return c.session.get(ck.Value, game)
+	return c.session.get(ck.Value, g)
 }
 
 // loginToken returns the CSRF token of the sign-in form: the browser's

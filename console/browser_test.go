@@ -110,6 +110,21 @@ func (b *browser) shot(name string) {
 	}
 }
 
+// imageLoaded waits until the image of that id has loaded (a screenshot of
+// the whole page taken before would be cut at the window's height).
+func (b *browser) imageLoaded(id string) {
+	b.t.Helper()
+	js := fmt.Sprintf(`document.getElementById(%q).complete && document.getElementById(%q).naturalWidth > 0`, id, id)
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) { // the DOM gives no load signal to wait on from here
+		if ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](js)); err == nil && ok {
+			return
+		}
+		if time.Since(start) > stepLimit {
+			b.t.Fatalf("the image %s did not load within %v", id, stepLimit)
+		}
+	}
+}
+
 // answered waits for the desk's answer to the act of that name.
 // The answer on the page the click left is marked stale first (staleAnswer),
 // so that a second answer to the same action is waited for, not the first.
@@ -264,6 +279,7 @@ func TestBrowserDesk(t *testing.T) {
 		t.Errorf("the nation's page lacks its sheet or its opening report:\n%s", page)
 	}
 	checkFog(t, l, "eisenmark", page)
+	b.imageLoaded("nation-map")
 	b.shot("nation")
 }
 

@@ -3,8 +3,8 @@
 //
 // # What it serves
 //
-// For each game (Games: one today, several when a host runs many) a page
-// with the open turn and its deadline counting down, every nation's sheet
+// For each game (Games: the one game of "pbem run", or every game a host
+// serves for "pbem run --host", listed at /) a page with the open turn and its deadline counting down, every nation's sheet
 // (received when, from whom, FINAL, its problems, the orders as
 // understood), missing sheets and NMR streaks, the requests waiting with
 // their text and token, the battles waiting on the table with their sheets,
@@ -20,11 +20,15 @@
 //
 // # Who may enter
 //
-// The referee signs in with the referee password (game.referee_password:
-// the hash the PASSWORD line of a referee's mail is checked against).
-// Sessions live in memory, end after web.session_hours (sooner when idle),
-// and get a new ID at sign-in (no fixation). The cookie is HttpOnly,
-// SameSite=Strict, and Secure (with the __Host- prefix) under TLS. Every
+// The referee signs in with the game's referee password
+// (game.referee_password: the hash the PASSWORD line of a referee's mail
+// is checked against). A session is for one game — the game as it was
+// served when it signed in: it opens nothing of another game of a host,
+// and ends when its game is served anew (restarted, or another game under
+// its name). Sessions live in memory, end after web.session_hours (sooner
+// when idle), and get a new ID at sign-in (no fixation). The cookie, one
+// per game, is HttpOnly, SameSite=Strict, and Secure (with the __Host-
+// prefix) under TLS. Every
 // form carries a CSRF token (the session's; before sign-in, a cookie's
 // double), and a POST whose Origin is another site is refused. Failed
 // sign-ins slow the address that made them: after each, the next attempt
@@ -92,6 +96,21 @@ type Game interface {
 
 var _ Game = (*daemon.Game)(nil)
 
+// A session is bound to the Game value it signed in to, compared with ==:
+// implement Game on a pointer, and give a game served anew (stopped and
+// started again, or another game under its name) a new value, so that the
+// sessions of the old one end with it.
+
+// Titled is what a Game may also tell the list of games: its name for
+// people, its rules and its map. *daemon.Game does.
+type Titled interface {
+	DeskTitle() string
+	RulesName() string
+	ScenarioName() string
+}
+
+var _ Titled = (*daemon.Game)(nil)
+
 // Games is the games a console serves: one for "pbem run" (Single), the
 // host's list when one process runs many. The list may change between
 // calls; a game is found by its ID.
@@ -99,14 +118,29 @@ type Games interface {
 	Games() []Game
 }
 
-// GamesFunc is a func listing games, as Games: a host's list adapted
-// where both are known (cmd/pbem), such as
+// GamesFunc is a func listing games, as Games, such as
 //
 //	console.GamesFunc(func() []console.Game { … h.Game(name) for each running game … })
+//
+// ("pbem run --host" adapts its host with a type of its own,
+// cmd/pbem/console.go, that is also Unserved.)
 type GamesFunc func() []Game
 
 // Games calls f.
 func (f GamesFunc) Games() []Game { return f() }
+
+// Unserved is what Games may also tell: the games it has but does not
+// serve now (a host's games stopped, held or starting), named on the list
+// of games so that their referees know why their desk does not open.
+type Unserved interface {
+	Unserved() []UnservedGame
+}
+
+// UnservedGame is a game not served now.
+type UnservedGame struct {
+	ID     string
+	Status string // "stopped", "held", "starting": a word, no detail (the list is public)
+}
 
 // Single is the Games of one game.
 func Single(g Game) Games { return single{g} }

@@ -30,6 +30,9 @@ type fakeGame struct {
 	reports  []string
 	// noReferee: no referee password is configured.
 	noReferee bool
+	// id and password, when set, are the game's ID and referee password
+	// (default "syw" and rightPassword).
+	id, password string
 }
 
 const rightPassword = "the-referee-password"
@@ -55,7 +58,12 @@ func newFakeGame() *fakeGame {
 	return g
 }
 
-func (g *fakeGame) ID() string { return "syw" }
+func (g *fakeGame) ID() string {
+	if g.id != "" {
+		return g.id
+	}
+	return "syw"
+}
 func (g *fakeGame) Desk(context.Context) (*daemon.DeskView, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -94,6 +102,9 @@ func (g *fakeGame) VerifyReferee(pw string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.verified++
+	if g.password != "" {
+		return pw == g.password
+	}
 	return pw == rightPassword
 }
 
@@ -324,11 +335,11 @@ func TestSessionFixation(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, nil)
 	u, _ := url.Parse(r.srv.URL)
-	r.jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: "planted-by-an-attacker", Path: "/"}})
+	r.jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie + "syw", Value: "planted-by-an-attacker", Path: "/"}})
 	resp, _ := r.login(rightPassword)
 	var set *http.Cookie
 	for _, c := range resp.Cookies() {
-		if c.Name == sessionCookie {
+		if c.Name == sessionCookie+"syw" {
 			set = c
 		}
 	}
@@ -345,7 +356,7 @@ func TestSessionFixation(t *testing.T) {
 		t.Fatalf("sign out: %s", resp.Status)
 	}
 	stale := &http.Client{Jar: mustJar(), CheckRedirect: r.c.CheckRedirect}
-	stale.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: old, Path: "/"}})
+	stale.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie + "syw", Value: old, Path: "/"}})
 	if resp, err := stale.Get(r.srv.URL + "/g/syw/"); err != nil || resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("the session signed out still opens the desk: %v %v", resp.Status, err)
 	}
@@ -611,6 +622,8 @@ func FuzzCommandText(f *testing.F) {
 	f.Add("deny", "R1a2b3c", "reason\r\nROLLBACK 1", "x")
 	f.Add("result", "0502", "LOSSES E1 infantry C KILLED 4\nRESOLVE NOW", "1")
 	f.Add("password", "fromande snuffbox", "x", "2")
+	f.Add("rule", "x", "COURIERS varn +1\nRESOLVE NOW", "1")
+	f.Add("rule", "x", `RULE TELL ostmark "The plans"`, "1")
 	f.Fuzz(func(t *testing.T, name, a, b, turn string) {
 		act, ok := actionOf(name)
 		if !ok || act.name == "commands" {
@@ -618,7 +631,7 @@ func FuzzCommandText(f *testing.F) {
 		}
 		values := map[string]string{"turn": turn, "token": a, "effects": b, "reason": b, "duration": a, "date": a, "time": b,
 			"zone": b, "target": a, "nation": a, "password": b, "hex": a, "treaty": a, "offender": b, "aggrieved": b,
-			"outcome": a, "winner": b, "losses": b, "hits": b, "generals": b, "guns": b, "days": a}
+			"outcome": a, "winner": b, "losses": b, "hits": b, "generals": b, "guns": b, "days": a, "ruling": b}
 		text, _, errs := commandText(act, values)
 		if errs != nil {
 			return
@@ -626,7 +639,7 @@ func FuzzCommandText(f *testing.F) {
 		verbs := map[string][]string{"approve": {"APPROVE", "TREASURY", "ADD", "REMOVE", "MOVE", "LOYALTY"}, "deny": {"DENY"},
 			"breach": {"BREACH"}, "lift": {"LIFT"}, "extend": {"DEADLINE"}, "deadline": {"DEADLINE"}, "resolve": {"RESOLVE"},
 			"rollback": {"ROLLBACK"}, "rerun": {"RERUN"}, "resend": {"RESEND"}, "requeue": {"REQUEUE"}, "password": {"RESET"},
-			"table": {"BATTLE"}, "result": {"RESULT", "OUTCOME", "WINNER", "LOSSES", "HITS", "GENERAL", "GUNS", "DAYS", "END"}}[act.name]
+			"table": {"BATTLE"}, "rule": {"RULE"}, "result": {"RESULT", "OUTCOME", "WINNER", "LOSSES", "HITS", "GENERAL", "GUNS", "DAYS", "END"}}[act.name]
 		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 		for i, l := range lines {
 			if strings.ContainsFunc(l, func(r rune) bool { return r < ' ' && r != '\t' }) {
@@ -711,4 +724,10 @@ func TestNationPage(t *testing.T) {
 	if len(r.g.actsDone()) > 0 {
 		t.Error("a nation's session did something")
 	}
+}
+
+func (g *fakeGame) reportsAsked() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.reports...)
 }

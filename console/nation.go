@@ -25,7 +25,7 @@ import (
 // origin checks on a POST as the referee's.
 func (c *Console) nationSignedIn(h sessionHandler) gameHandler {
 	return func(w http.ResponseWriter, r *http.Request, g Game) {
-		s, ok := c.sessionOf(r, g.ID())
+		s, ok := c.sessionOf(r, g)
 		if !ok || s.nation == "" {
 			if r.Method == http.MethodGet && r.URL.Path == "/g/"+g.ID()+"/nation/" {
 				http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
@@ -104,11 +104,11 @@ func (c *Console) doNationLogin(w http.ResponseWriter, r *http.Request, g Game) 
 	}
 	c.limit.succeeded(addr)
 	old := ""
-	if ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS)); err == nil {
+	if ck, err := r.Cookie(c.sessionCookieOf(g.ID())); err == nil {
 		old = ck.Value
 	}
-	s := c.session.start(g.ID(), "nation "+nation, nation, old)
-	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), s.id, int(c.opts.SessionTTL/time.Second))
+	s := c.session.start(g, "nation "+nation, nation, old)
+	c.setCookie(w, c.sessionCookieOf(g.ID()), s.id, int(c.opts.SessionTTL/time.Second))
 	c.setCookie(w, c.cookieName(loginCookie, loginCookieTLS), "", -1)
 	http.Redirect(w, r, "/g/"+g.ID()+"/nation/", http.StatusSeeOther)
 }
@@ -122,6 +122,7 @@ type nationPage struct {
 	Deadline, Now     time.Time
 	Zone              *time.Location
 	Over              bool
+	MapImage          bool // the map is drawn as an image too (else in the PDFs only)
 	Victory           string
 	Sheet             daemon.DeskSheet
 	Requests          []daemon.RequestStatus
@@ -135,7 +136,7 @@ func (c *Console) serveNation(w http.ResponseWriter, r *http.Request, g Game, s 
 		return
 	}
 	p := nationPage{Title: "Your nation", Game: g.ID(), Token: s.csrf, TurnLabel: v.TurnLabel, Turn: v.Turn, LastTurn: v.LastTurn,
-		Deadline: v.Deadline, Now: v.Now, Zone: v.Zone, Over: v.Over, Victory: v.Victory}
+		Deadline: v.Deadline, Now: v.Now, Zone: v.Zone, Over: v.Over, Victory: v.Victory, MapImage: v.MapImage}
 	for _, sh := range v.Sheets {
 		if sh.ID == s.nation {
 			p.Sheet, p.Name = sh, sh.Name

@@ -55,9 +55,11 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		}
 		return hex
 	},
-	"outbox": func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
-	"err":    func(f *flash, action, field string) string { return f.fieldError(action, field) },
-	"val":    func(f *flash, action, field string) string { return f.value(action, field) },
+	"outbox":     func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
+	"err":        func(f *flash, action, field string) string { return f.fieldError(action, field) },
+	"val":        func(f *flash, action, field string) string { return f.value(action, field) },
+	"nav":        func(page any) bool { show, _ := navOf(page); return show },
+	"navPreview": func(page any) bool { _, preview := navOf(page); return preview },
 	"turns": func(last int) []int {
 		out := []int{}
 		for t := last; t >= 1; t-- {
@@ -66,6 +68,23 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 		return out
 	},
 }).ParseFS(templateFS, "templates/*.html"))
+
+// navOf says which of the referee's links the page's header shows: none on
+// a sign-in page (its CSRF token is the sign-in form's, not a session's),
+// and Preview only for a game that takes PREVIEW.
+func navOf(page any) (show, preview bool) {
+	switch p := page.(type) {
+	case loginPage, nationLoginPage:
+		return false, false
+	case deskPage:
+		return true, p.V == nil || p.V.Takes("preview")
+	case map[string]any:
+		if v, ok := p["V"].(*daemon.DeskView); ok && v != nil {
+			return true, v.Takes("preview")
+		}
+	}
+	return true, true
+}
 
 func (f *flash) fieldError(action, field string) string {
 	if f == nil || f.Action != action {
@@ -129,9 +148,10 @@ type sessionHandler func(w http.ResponseWriter, r *http.Request, g Game, s *sess
 
 func (c *Console) withGame(h gameHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		g, ok := c.game(r.PathValue("game"))
+		id := r.PathValue("game")
+		g, ok := c.game(id)
 		if !ok {
-			http.Error(w, "no such game", http.StatusNotFound)
+			http.Error(w, c.notServed(id), http.StatusNotFound)
 			return
 		}
 		h(w, r, g)
@@ -143,7 +163,7 @@ func (c *Console) withGame(h gameHandler) http.HandlerFunc {
 // come from this site.
 func (c *Console) signedIn(h sessionHandler) gameHandler {
 	return func(w http.ResponseWriter, r *http.Request, g Game) {
-		s, ok := c.sessionOf(r, g.ID())
+		s, ok := c.sessionOf(r, g)
 		if ok && s.nation != "" { // a player's session sees the nation's page only
 			ok = false
 		}
@@ -185,19 +205,50 @@ func (c *Console) fail(w http.ResponseWriter, g Game, what string, err error) {
 	http.Error(w, what+": "+err.Error(), http.StatusInternalServerError)
 }
 
-// serveGames lists the games; with one, it goes straight to it.
+// gameEntry is a game on the list of games.
+type gameEntry struct {
+	ID, Title, Rules, Map, Status string
+}
+
+// serveGames lists the games served, each opening its desk (signed in
+// with its own referee password), and those not served now; with one game
+// served and no other, it goes straight to it. The list is public: it
+// shows what the games' addresses show anyway, never a game's state.
 func (c *Console) serveGames(w http.ResponseWriter, r *http.Request) {
 	gs := c.games.Games()
-	if len(gs) == 1 {
+	var absent []UnservedGame
+	if u, ok := c.games.(Unserved); ok {
+		absent = u.Unserved()
+	}
+	if len(gs) == 1 && len(absent) == 0 {
 		http.Redirect(w, r, "/g/"+gs[0].ID()+"/", http.StatusSeeOther)
 		return
 	}
-	var ids []string
+	var list []gameEntry
 	for _, g := range gs {
-		ids = append(ids, g.ID())
+		e := gameEntry{ID: g.ID()}
+		if t, ok := g.(Titled); ok {
+			e.Title, e.Rules, e.Map = t.DeskTitle(), t.RulesName(), t.ScenarioName()
+		}
+		list = append(list, e)
 	}
-	slices.Sort(ids)
-	c.render(w, http.StatusOK, "games.html", map[string]any{"Title": "Games", "Games": ids})
+	for _, a := range absent {
+		list = append(list, gameEntry{ID: a.ID, Status: a.Status})
+	}
+	slices.SortFunc(list, func(a, b gameEntry) int { return strings.Compare(a.ID, b.ID) })
+	c.render(w, http.StatusOK, "games.html", map[string]any{"Title": "Games", "Games": list})
+}
+
+// notServed says why there is no desk at /g/id/.
+func (c *Console) notServed(id string) string {
+	if u, ok := c.games.(Unserved); ok {
+		for _, a := range u.Unserved() {
+			if a.ID == id {
+				return fmt.Sprintf("game %s is not served now (%s): its referee starts it with \"pbem host start %s\"; the list of games is at /", id, a.Status, id)
+			}
+		}
+	}
+	return "no such game: the list of games is at /"
 }
 
 // loginPage is the sign-in form's data.
@@ -206,7 +257,7 @@ type loginPage struct {
 }
 
 func (c *Console) serveLogin(w http.ResponseWriter, r *http.Request, g Game) {
-	if _, ok := c.sessionOf(r, g.ID()); ok {
+	if _, ok := c.sessionOf(r, g); ok {
 		http.Redirect(w, r, "/g/"+g.ID()+"/", http.StatusSeeOther)
 		return
 	}
@@ -252,11 +303,11 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 	}
 	c.limit.succeeded(addr)
 	old := ""
-	if ck, err := r.Cookie(c.cookieName(sessionCookie, sessionCookieTLS)); err == nil {
+	if ck, err := r.Cookie(c.sessionCookieOf(g.ID())); err == nil {
 		old = ck.Value
 	}
-	s := c.session.start(g.ID(), "referee", "", old)
-	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), s.id, int(c.opts.SessionTTL/time.Second))
+	s := c.session.start(g, "referee", "", old)
+	c.setCookie(w, c.sessionCookieOf(g.ID()), s.id, int(c.opts.SessionTTL/time.Second))
 	c.setCookie(w, c.cookieName(loginCookie, loginCookieTLS), "", -1)
 	c.log.Info("console: the referee signed in", "game", g.ID(), "from", addr)
 	http.Redirect(w, r, "/g/"+g.ID()+"/", http.StatusSeeOther)
@@ -264,7 +315,7 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 
 func (c *Console) doLogout(w http.ResponseWriter, r *http.Request, g Game, s *session) {
 	c.session.end(s.id)
-	c.setCookie(w, c.cookieName(sessionCookie, sessionCookieTLS), "", -1)
+	c.setCookie(w, c.sessionCookieOf(g.ID()), "", -1)
 	if s.nation != "" {
 		http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
 		return

@@ -16,7 +16,6 @@ import (
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
-	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/reports"
 	"github.com/syw-pbem/pbem/store"
 )
@@ -45,7 +44,27 @@ type DeskView struct {
 	// TurnNote and Health are what "pbem status" says of the open turn
 	// (closed early, held, waiting) and of the mail's health.
 	TurnNote, Health string
+	// Refuses are the referee commands (by the registry's verb: approve,
+	// breach, preview, rollback, battle …) the game does not take, each
+	// with the reason: for an SYW game only RULE (a campaign's ruling); a
+	// game of another campaign (desk_campaign.go) takes what the campaign
+	// seam lets it.
+	Refuses map[string]string
+	// Rulings are the referee's RULE lines recorded for the open turn (a
+	// campaign's rulings; an SYW game's rulings answer its Requests).
+	Rulings []string
+	// MapImage says whether DeskMapSVG draws the game's map; when false,
+	// the map is in the reports' PDFs only.
+	MapImage bool
+	// ResultForm says whether a tabletop result is written with the SYW
+	// RESULT form's fields (OUTCOME, WINNER, LOSSES, HITS, GENERAL, GUNS,
+	// DAYS); otherwise it is the RESULT block at the end of the battle's
+	// sheet (DeskBattle.Answer), filled in.
+	ResultForm bool
 }
+
+// Takes reports whether the game takes the referee command verb.
+func (v *DeskView) Takes(verb string) bool { _, refused := v.Refuses[verb]; return !refused }
 
 // DeskSheet is one nation's orders for the open turn.
 type DeskSheet struct {
@@ -62,6 +81,9 @@ type DeskSheet struct {
 type DeskBattle struct {
 	BattleStatus
 	Sheet string
+	// Answer is the RESULT block the sheet ends with, to fill in (a
+	// campaign's battle; "" for SYW's, entered in the RESULT form).
+	Answer string
 }
 
 // DeskMail is a mail in a queue the referee looks after.
@@ -97,7 +119,7 @@ func (g *Game) Desk(ctx context.Context) (*DeskView, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &DeskView{Status: s, Now: g.Now().UTC()}
+	v := &DeskView{Status: s, Now: g.Now().UTC(), Refuses: g.deskRefusals(), MapImage: g.Map != nil, ResultForm: g.seamOnly == nil}
 	var note strings.Builder
 	s.turnStateText(&note, v.Now)
 	v.TurnNote, v.Health = strings.TrimSpace(note.String()), strings.TrimSpace(s.healthText(v.Now))
@@ -123,6 +145,9 @@ func (g *Game) Desk(ctx context.Context) (*DeskView, error) {
 		return nil, err
 	}
 	if v.Log, err = g.DeskLog(ctx); err != nil {
+		return nil, err
+	}
+	if v.Rulings, err = g.deskRulings(ctx, s.Turn); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -159,17 +184,8 @@ func (g *Game) deskSheets(ctx context.Context, st *engine.State, s *Status) ([]D
 				continue
 			}
 			d.Orders = sub.CanonicalText
-			rep := parser.Check(sub.RawText, parser.CheckContext{Map: g.Map, Rules: g.Rules, State: st, Game: g.ID(),
-				Nation: game.NationID(n.ID), Turn: st.Turn, Zone: g.Zone})
-			for _, dg := range rep.Diagnostics {
-				if dg.Severity == parser.Note {
-					continue
-				}
-				line := fmt.Sprintf("%s: %s", dg.Severity, dg.Message)
-				if dg.Line > 0 {
-					line = fmt.Sprintf("line %d: %s", dg.Line, line)
-				}
-				d.Problems = append(d.Problems, line)
+			if d.Problems, err = g.sheetProblems(ctx, st, n.ID, sub.RawText); err != nil {
+				return nil, err
 			}
 		}
 		if n.Receipt == "" && !n.Eliminated {
@@ -210,6 +226,9 @@ func (g *Game) deskBattles(ctx context.Context, bs []BattleStatus) ([]DeskBattle
 	}
 	if !pending {
 		return out, nil
+	}
+	if g.seamOnly != nil {
+		return out, g.campaignDeskBattles(ctx, out)
 	}
 	st, lbs, _, err := g.trialBattles(ctx, nil)
 	if err != nil {
@@ -344,6 +363,9 @@ var ErrNoReport = errors.New("no such report")
 // report. A turn not in the store, or a nation not of the game, is
 // ErrNoReport.
 func (g *Game) DeskReport(ctx context.Context, turn int, nation string) ([]byte, error) {
+	if g.seamOnly != nil {
+		return g.campaignDeskReport(ctx, turn, nation)
+	}
 	st, events, rec, err := archivedTurn(ctx, g.DB, g.ID(), turn)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: game %s has no turn %d", ErrNoReport, g.ID(), turn)
@@ -373,8 +395,12 @@ func (g *Game) DeskReport(ctx context.Context, turn int, nation string) ([]byte,
 }
 
 // DeskMap renders the map after a resolved turn (every force, as the
-// referee's report draws it) as a one-page PDF.
+// referee's report draws it) as a one-page PDF. For a game played through
+// the seam it is the referee's report, whose map page draws every force.
 func (g *Game) DeskMap(ctx context.Context, turn int) ([]byte, error) {
+	if g.seamOnly != nil {
+		return g.campaignDeskReport(ctx, turn, "referee")
+	}
 	st, events, rec, err := archivedTurn(ctx, g.DB, g.ID(), turn)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, fmt.Errorf("%w: game %s has no turn %d", ErrNoReport, g.ID(), turn)
@@ -433,6 +459,9 @@ const deskMapWidth = 1400
 // or the referee's (every force) for nation "referee". A turn not in the
 // store, or a nation not of the game, is ErrNoReport.
 func (g *Game) DeskMapSVG(ctx context.Context, turn int, nation string) ([]byte, error) {
+	if g.Map == nil {
+		return nil, g.errNoMapImage()
+	}
 	var b bytes.Buffer
 	if nation == "referee" {
 		st, events, rec, err := archivedTurn(ctx, g.DB, g.ID(), turn)

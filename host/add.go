@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/syw-pbem/pbem/campaign"
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/hexmap"
 	"github.com/syw-pbem/pbem/ruleset"
@@ -20,9 +21,12 @@ import (
 // the default scenario under the SYW 1752 rules.
 type AddOptions struct {
 	// Scenario is the scenario folder (map.txt, scenario.yaml) copied into
-	// the game folder. Default: the default scenario built into pbem.
+	// the game folder, or "trossian" for the Trossian campaign's (built
+	// into pbem). Default: the default scenario built into pbem.
 	Scenario string
-	// Ruleset is the rules edition (ruleset.IDs). Default "syw-1752".
+	// Ruleset is the rules (campaign.RulesetIDs): an SYW edition, or
+	// "trossian". Default "syw-1752", or "trossian" with the Trossian
+	// scenario (and "trossian" alone picks that scenario).
 	Ruleset string
 	// Referee is the referee's address. Default "referee@" the host's
 	// domain, an account on the host's server.
@@ -66,27 +70,9 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	if _, err := os.Stat(gdir); err == nil {
 		return nil, fmt.Errorf("%s exists already: remove it or choose another name", gdir)
 	}
-	if o.Ruleset == "" {
-		o.Ruleset = "syw-1752"
-	}
-	if _, err := ruleset.ByID(o.Ruleset); err != nil {
-		return nil, fmt.Errorf("--ruleset %s: %v", o.Ruleset, err)
-	}
-	if o.Scenario == "" {
-		o.Scenario = "scenarios/default"
-	}
-	fsys, from := scenarioFS(o.Scenario)
-	mapText, err := fs.ReadFile(fsys, "map.txt")
+	sc, err := readScenario(&o)
 	if err != nil {
-		return nil, fmt.Errorf("--scenario %s: cannot read its map.txt: %v (name a folder holding map.txt and scenario.yaml)", o.Scenario, err)
-	}
-	m, err := hexmap.Parse(bytes.NewReader(mapText), filepath.Join(o.Scenario, "map.txt"))
-	if err != nil {
-		return nil, fmt.Errorf("--scenario %s: %v", o.Scenario, err)
-	}
-	scen, err := fs.ReadFile(fsys, "scenario.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("--scenario %s: cannot read its scenario.yaml: %v", o.Scenario, err)
+		return nil, err
 	}
 	domain := s.Mail.Domain
 	if o.Referee == "" {
@@ -96,10 +82,7 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 		o.Name = "Game " + name
 	}
 	address := gameAddress(s, name)
-	var nations []string
-	for _, n := range m.Nations {
-		nations = append(nations, string(n.ID))
-	}
+	nations := sc.nations
 	// The accounts on the host's server this game names: its own address,
 	// the referee's and each nation's, each with the host's one password
 	// file for that account.
@@ -121,8 +104,8 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	}
 	files := map[string][]byte{
 		"config.yaml":            []byte(gameConfigText(s, name, o, address, nations, accounts, secretOf)),
-		"scenario/map.txt":       mapText,
-		"scenario/scenario.yaml": scen,
+		"scenario/map.txt":       sc.mapText,
+		"scenario/scenario.yaml": sc.yaml,
 		"secrets/referee.txt":    []byte(NewPassword() + "\n"),
 	}
 	for _, n := range nations {
@@ -155,7 +138,74 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	if err := WriteSettings(dir, s); err != nil {
 		return nil, err
 	}
-	return &Added{Dir: gdir, Address: address, Nations: nations, Ruleset: o.Ruleset, From: from}, nil
+	return &Added{Dir: gdir, Address: address, Nations: nations, Ruleset: o.Ruleset, From: sc.from}, nil
+}
+
+// addScenario is the scenario a game is added with, read and checked.
+type addScenario struct {
+	mapText, yaml []byte
+	nations       []string
+	from          string // where it was copied from
+}
+
+// readScenario reads and checks the scenario of o, and settles o's
+// ruleset: SYW 1752 by default; for the Trossian campaign's scenario
+// (--scenario trossian, or its folder) or ruleset (--ruleset trossian),
+// the campaign's ruleset and its scenario, checked by the campaign's own
+// loader (an area map, not a hex map).
+func readScenario(o *AddOptions) (*addScenario, error) {
+	if o.Scenario == "" {
+		o.Scenario = "scenarios/default"
+	}
+	trossianScenario := o.Scenario == "trossian" || scenarios.IsTrossian(o.Scenario)
+	if o.Ruleset == "trossian" && scenarios.IsDefault(o.Scenario) {
+		o.Scenario, trossianScenario = scenarios.TrossianDir, true
+	}
+	if trossianScenario {
+		if o.Scenario == "trossian" {
+			o.Scenario = scenarios.TrossianDir
+		}
+		if o.Ruleset == "" {
+			o.Ruleset = "trossian"
+		}
+	}
+	if o.Ruleset == "" {
+		o.Ruleset = "syw-1752"
+	}
+	c, err := campaign.ForRuleset(o.Ruleset)
+	if err != nil {
+		return nil, fmt.Errorf("--ruleset %s: %v", o.Ruleset, err)
+	}
+	if trossianScenario && c.ID() != "trossian" {
+		return nil, fmt.Errorf("--scenario %s is the Trossian campaign's, played under its own rules: leave out --ruleset %s (or give --ruleset trossian)", o.Scenario, o.Ruleset)
+	}
+	fsys, from := scenarioFS(o.Scenario)
+	sc := &addScenario{from: from}
+	if sc.mapText, err = fs.ReadFile(fsys, "map.txt"); err != nil {
+		return nil, fmt.Errorf("--scenario %s: cannot read its map.txt: %v (name a folder holding map.txt and scenario.yaml)", o.Scenario, err)
+	}
+	if sc.yaml, err = fs.ReadFile(fsys, "scenario.yaml"); err != nil {
+		return nil, fmt.Errorf("--scenario %s: cannot read its scenario.yaml: %v", o.Scenario, err)
+	}
+	if _, err := ruleset.ByID(o.Ruleset); err == nil { // an SYW edition: a hex map
+		m, err := hexmap.Parse(bytes.NewReader(sc.mapText), filepath.Join(o.Scenario, "map.txt"))
+		if err != nil {
+			return nil, fmt.Errorf("--scenario %s: %v", o.Scenario, err)
+		}
+		for _, n := range m.Nations {
+			sc.nations = append(sc.nations, string(n.ID))
+		}
+		return sc, nil
+	}
+	// A campaign on another kind of map: its own loader checks it.
+	loaded, err := c.LoadScenario(fsys, o.Scenario)
+	if err != nil {
+		return nil, fmt.Errorf("--scenario %s: %v", o.Scenario, err)
+	}
+	for _, n := range loaded.Nations() {
+		sc.nations = append(sc.nations, string(n.ID))
+	}
+	return sc, nil
 }
 
 // gameAddress is a game's own order address on the host: the host's
@@ -172,6 +222,11 @@ func scenarioFS(dir string) (fs.FS, string) {
 	if scenarios.IsDefault(dir) {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return scenarios.Default(), "the default scenario built into pbem"
+		}
+	}
+	if scenarios.IsTrossian(dir) {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return scenarios.Trossian(), "the Trossian scenario built into pbem"
 		}
 	}
 	return os.DirFS(dir), dir

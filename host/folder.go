@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/syw-pbem/pbem/config"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,6 +40,14 @@ type Settings struct {
 	// Limits are every game's limits on the mail it takes, unless the
 	// game's entry sets its own.
 	Limits Limits `yaml:"limits"`
+	// Web is the host's one web console, serving every game's referee's
+	// desk (each signed in to with that game's own referee password) and
+	// its nations' pages: web.listen, web.tls_cert, web.tls_key and
+	// web.session_hours, as in a game's config.yaml (docs/config.md) —
+	// loopback by default, refused beyond loopback without TLS; relative
+	// paths are resolved against the host folder. The games' own web
+	// blocks are used only when a game runs alone.
+	Web config.Web `yaml:"web"`
 	// Games are the host's games by name (the name is the game's folder
 	// under games/ and its game.id).
 	Games map[string]*GameEntry `yaml:"games"`
@@ -100,9 +110,15 @@ func DefaultSettings() *Settings {
 	return &Settings{
 		Mail: MailSettings{Domain: "pbem.localhost", Address: "orders@pbem.localhost",
 			IMAPListen: "127.0.0.1:1143", SMTPListen: "127.0.0.1:2525"},
+		Web:   config.Web{Listen: DefaultWebListen, SessionHours: 12},
 		Games: map[string]*GameEntry{},
 	}
 }
+
+// DefaultWebListen is where a host's console listens unless host.yaml's
+// web.listen says otherwise: loopback, the port a game's console takes by
+// default (a game on a host serves no console of its own).
+const DefaultWebListen = "127.0.0.1:8026"
 
 // nameRE is a game name: a game.id (1–16 lower-case letters, digits or
 // '-', starting with a letter).
@@ -167,10 +183,55 @@ func (s *Settings) check() error {
 	if s.Limits.MaxMailKB < 0 || s.Limits.MailsPerHour < 0 {
 		problems = append(problems, "limits: expected numbers from 0 (0: the default)")
 	}
+	problems = append(problems, s.webProblems()...)
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// webProblems checks the web block as a game's config is checked: an
+// address, both files or neither, TLS beyond loopback, sessions of 1–168
+// hours. (Whether the files can be read is for the start to say.)
+func (s *Settings) webProblems() []string {
+	w := s.Web
+	if !w.ConsoleOn() {
+		return nil
+	}
+	var problems []string
+	host, _, err := net.SplitHostPort(w.Listen)
+	if err != nil {
+		return []string{fmt.Sprintf("web.listen %q is not host:port: %v; write it like 127.0.0.1:8026, or off for no console", w.Listen, err)}
+	}
+	if (w.TLSCert == "") != (w.TLSKey == "") {
+		problems = append(problems, "web: give both web.tls_cert and web.tls_key, or neither")
+	}
+	if !w.ConsoleTLS() && !loopback(host) {
+		problems = append(problems, fmt.Sprintf("web.listen %q listens beyond this machine: the console then needs TLS (web.tls_cert and web.tls_key), "+
+			"or listen on 127.0.0.1 and reach it through an SSH tunnel", w.Listen))
+	}
+	if w.SessionHours < 1 || w.SessionHours > 168 {
+		problems = append(problems, fmt.Sprintf("web.session_hours %d is out of range; give 1 to 168 hours", w.SessionHours))
+	}
+	return problems
+}
+
+// loopback reports whether host is this machine only.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// WebPath resolves a web.tls_cert or web.tls_key of host.yaml: relative to
+// the host folder dir.
+func (s *Settings) WebPath(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 // Names lists the games, sorted.

@@ -86,7 +86,8 @@ func hostCommands() *command {
 			description: "Adds game NAME to the host folder: games/NAME written as \"pbem init\" writes a game folder (config.yaml,\n" +
 				"secrets/, scenario/), with mail on the host's server at the game's own address orders+NAME@DOMAIN,\n" +
 				"a fresh password for each nation and the referee, and every mail account's password in the host's\n" +
-				"secrets/mail/ (one per address on the whole host). A running \"pbem run --host\" starts it within seconds."},
+				"secrets/mail/ (one per address on the whole host). --scenario trossian adds a game of the Trossian\n" +
+				"campaign (seed 004) beside the SYW games. A running \"pbem run --host\" starts it within seconds."},
 		{name: "list", args: "[--host DIR]", run: runHostList,
 			summary: "lists the host's games: state, what the running host is doing with each, address, rules",
 			description: "Lists the host's games: the state host.yaml asks for (running, stopped, archived), what the running\n" +
@@ -139,8 +140,8 @@ func runHostInit(e *env, c *command, args []string) int {
 func runHostAdd(e *env, c *command, args []string) int {
 	fs := newFlags(e, c)
 	var o host.AddOptions
-	fs.StringVar(&o.Scenario, "scenario", "scenarios/default", "the scenario folder (map.txt, scenario.yaml) to copy into the game folder")
-	fs.StringVar(&o.Ruleset, "ruleset", "syw-1752", "the rules edition: syw-1752 or syw-v4")
+	fs.StringVar(&o.Scenario, "scenario", "", "the scenario folder (map.txt, scenario.yaml) to copy into the game folder, or \"trossian\" for the Trossian campaign's (default scenarios/default)")
+	fs.StringVar(&o.Ruleset, "ruleset", "", "the rules: syw-1752 or syw-v4, or trossian (default syw-1752; trossian for the Trossian scenario)")
 	fs.StringVar(&o.Referee, "referee", "", "the referee's address (default referee@ the host's domain)")
 	if code, ok := parseFlags(e, c, fs, args); !ok {
 		return code
@@ -251,10 +252,19 @@ func runHost(e *env) int {
 		<-ctx.Done()
 		stop()
 	}()
-	h, err := host.Open(dir, &host.Options{Logger: hostLogger(e)})
+	log := hostLogger(e)
+	h, err := host.Open(dir, &host.Options{Logger: log})
 	if err != nil {
 		e.errorf("%v", err)
 		return exitConfig
+	}
+	settings, err := host.ReadSettings(dir)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitConfig
+	}
+	if code := checkHostWeb(e, dir, settings); code != exitOK {
+		return code
 	}
 	if err := h.Start(ctx); err != nil {
 		e.errorf("%v", err)
@@ -262,15 +272,26 @@ func runHost(e *env) int {
 	}
 	fmt.Fprintf(e.stdout, "pbem: host %s, mail server IMAP %s SMTP %s; orders to %s (routed by the GAME line) or to each game's address\n",
 		dir, h.Mail().IMAPAddr(), h.Mail().SMTPAddr(), h.Address())
+	web, code := startHostConsole(e, dir, settings, h, log)
+	if code != exitOK {
+		h.Close()
+		return code
+	}
 	for _, g := range h.Games() {
 		line := fmt.Sprintf("  %-16s %-9s %s", g.Name, g.Status, g.Address)
 		if g.Err != "" {
 			line += "  (" + g.Err + ")"
 		}
+		if web != nil && g.Status == host.StatusRunning {
+			line += "  desk " + web.URL() + "g/" + g.Name + "/"
+		}
 		fmt.Fprintln(e.stdout, line)
 	}
 	fmt.Fprintln(e.stdout, "pbem: running; Ctrl-C or SIGTERM stops")
 	runErr := h.Run(ctx)
+	if web != nil {
+		web.Close()
+	}
 	closeErr := h.Close()
 	if err := errors.Join(runErr, closeErr); err != nil {
 		e.errorf("%v", err)
