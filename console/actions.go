@@ -328,6 +328,18 @@ func commandText(a action, values map[string]string) (text string, lines map[int
 	return prefix + body, fields, nil
 }
 
+// unnumbered is the answer as the desk shows it: without the "line N: " a
+// mail's answer starts with, since the form the referee filled in has no
+// lines to count (and the TURN line the desk adds would make them wrong).
+// The errors under the fields keep the numbers (fieldErrors).
+func unnumbered(answer []string) []string {
+	out := make([]string, len(answer))
+	for i, a := range answer {
+		out[i] = lineRE.ReplaceAllString(a, "")
+	}
+	return out
+}
+
 // lineRE finds the line an answer is about: "line 4: …".
 var lineRE = regexp.MustCompile(`^line (\d+): `)
 

@@ -588,6 +588,11 @@ func TestActsWriteRefereeCommands(t *testing.T) {
 	if !strings.Contains(page, "ROLLBACK 1 — done") {
 		t.Error("the answer is not on the page")
 	}
+	// The form has no lines to count: the answer is not numbered by the
+	// lines of the text the desk wrote for it.
+	if strings.Contains(page, "line 1: ") {
+		t.Error("the answer on the page is numbered by the lines of the text the desk wrote")
+	}
 }
 
 // TestListenNeedsTLSBeyondLoopback: the console does not listen beyond

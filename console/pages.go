@@ -550,7 +550,7 @@ func (c *Console) doAct(w http.ResponseWriter, r *http.Request, g Game, s *sessi
 		return
 	}
 	answer, ok, err := g.DeskAct(r.Context(), s.who, clientAddr(r), text)
-	f := &flash{Action: a.name, Lines: answer, OK: ok, Values: values}
+	f := &flash{Action: a.name, Lines: unnumbered(answer), OK: ok, Values: values}
 	if err != nil {
 		f.Error = err.Error()
 		c.log.Error("console: an act failed", "game", g.ID(), "action", a.name, "err", err)

@@ -78,6 +78,13 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	if o.Referee == "" {
 		o.Referee = "referee@" + domain
 	}
+	// The host's games are played on its own mail server, which takes mail
+	// only from its accounts and delivers only to them: a referee elsewhere
+	// could neither send a command nor receive a report.
+	if !strings.HasSuffix(strings.ToLower(o.Referee), "@"+strings.ToLower(domain)) {
+		return nil, fmt.Errorf("--referee %s: the host's games are played on its own mail server, which serves only addresses at %s; "+
+			"give the referee an address there (for example referee-%s@%s), which he reads with any mail client", o.Referee, domain, name, domain)
+	}
 	if o.Name == "" {
 		o.Name = "Game " + name
 	}
@@ -86,10 +93,7 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	// The accounts on the host's server this game names: its own address,
 	// the referee's and each nation's, each with the host's one password
 	// file for that account.
-	accounts := []string{address}
-	if strings.HasSuffix(strings.ToLower(o.Referee), "@"+domain) {
-		accounts = append(accounts, strings.ToLower(o.Referee))
-	}
+	accounts := []string{address, strings.ToLower(o.Referee)}
 	for _, n := range nations {
 		accounts = append(accounts, n+"@"+domain)
 	}

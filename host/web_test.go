@@ -84,3 +84,24 @@ func TestAddTrossianGame(t *testing.T) {
 		t.Error("a refused game left its folder")
 	}
 }
+
+// TestAddRefusesARefereeOffTheHost: the host's games are played on its own
+// mail server; a referee at another domain could neither command nor read
+// the reports, so add says so at once rather than every mail bouncing.
+func TestAddRefusesARefereeOffTheHost(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := Init(dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	_, err := AddGame(dir, "bad", AddOptions{Referee: "bob@example.org"})
+	if err == nil || !strings.Contains(err.Error(), "serves only addresses at pbem.localhost") {
+		t.Fatalf("a referee at example.org: %v", err)
+	}
+	if _, err := os.Stat(GameDir(dir, "bad")); err == nil {
+		t.Error("a refused game left its folder")
+	}
+	if _, err := AddGame(dir, "good", AddOptions{Referee: "referee-good@pbem.localhost"}); err != nil {
+		t.Errorf("a referee at the host's domain: %v", err)
+	}
+}

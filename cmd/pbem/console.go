@@ -31,8 +31,7 @@ func startConsole(e *env, cfg *config.Config, d *daemon.Daemon) (*console.Server
 	}
 	if err != nil {
 		msg := fmt.Sprintf("pbem: the web console did not start: %v (set web.listen to a free port, or off); the game runs without it\n", err)
-		fmt.Fprint(e.stdout, msg)
-		fmt.Fprint(e.stderr, msg)
+		fmt.Fprint(e.stderr, msg) // once: on a terminal stdout and stderr are the same screen
 		return nil, exitOK
 	}
 	fmt.Fprintf(e.stdout, "pbem: the referee's console: %sg/%s/ (sign in with the referee password)\n", s.URL(), cfg.Game.ID)
@@ -109,8 +108,7 @@ func startHostConsole(e *env, dir string, s *host.Settings, h *host.Host, log *s
 	if err != nil {
 		msg := fmt.Sprintf("pbem: the web console did not start: %v (set web.listen in %s to a free port, or off); the games run without it\n",
 			err, filepath.Join(dir, host.SettingsFile))
-		fmt.Fprint(e.stdout, msg)
-		fmt.Fprint(e.stderr, msg)
+		fmt.Fprint(e.stderr, msg) // once: on a terminal stdout and stderr are the same screen
 		return nil, exitOK
 	}
 	fmt.Fprintf(e.stdout, "pbem: the referees' console: %s (each game's desk at %sg/NAME/, signed in with that game's referee password)\n",
