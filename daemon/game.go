@@ -78,6 +78,13 @@ type Options struct {
 	// the game exists): State and Deadline then report the scenario's
 	// starting position and no deadline.
 	NoStore bool
+	// ReadsOnly says the caller only reads the game ("pbem report",
+	// "pbem status"): the store is opened checking its header only
+	// (store.Options.HeaderCheck) rather than with SQLite's full integrity
+	// check, which reads the whole file and is most of such a command's
+	// time on a year's store. What writes (pbem run, resolve, the
+	// referee's commands) keeps the full check.
+	ReadsOnly bool
 	// TurnMailer builds the mails about a resolved turn; nil means
 	// Game.ReportMail (the PDF reports).
 	TurnMailer TurnMailer
@@ -265,7 +272,7 @@ func Open(ctx context.Context, cfg *config.Config, opts *Options) (*Game, error)
 		// that the outbox of a "pbem run" beside it (Daemon.Run listens)
 		// sends it at once (internal/doorbell).
 		bell := doorbell.Beside(cfg.StorePath())
-		if g.DB, err = store.Open(cfg.StorePath(), &store.Options{OnMailQueued: func() { doorbell.Ring(bell) }}); err != nil {
+		if g.DB, err = store.Open(cfg.StorePath(), &store.Options{OnMailQueued: func() { doorbell.Ring(bell) }, HeaderCheck: opts.ReadsOnly}); err != nil {
 			return nil, err
 		}
 		g.ownDB = true

@@ -69,6 +69,24 @@ func TestCorruptFileIsRefused(t *testing.T) {
 	// quick_check finds it too.
 	_, err = Open(path, &Options{QuickCheck: true})
 	checkCorruptError(t, err, path)
+
+	// A command that only reads checks the header alone: it opens, and
+	// the damaged page fails the read that meets it, never a wrong answer.
+	db, err = Open(path, &Options{HeaderCheck: true})
+	if err != nil {
+		t.Fatalf("the header check refused a file whose header is whole: %v", err)
+	}
+	defer db.Close()
+	failed := false
+	for i := range 300 {
+		if _, err := db.Mail(ctx, int64(i+1)); err != nil && !errors.Is(err, ErrNotFound) {
+			failed = true
+			break
+		}
+	}
+	if !failed {
+		t.Error("reading every mail of the damaged file met no error")
+	}
 }
 
 func TestNotADatabaseIsRefused(t *testing.T) {
@@ -77,10 +95,12 @@ func TestNotADatabaseIsRefused(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Repeat([]byte("this is a config file, not a database\n"), 200), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Open(path, nil)
-	checkCorruptError(t, err, path)
-	if !strings.Contains(err.Error(), "not an SQLite database") {
-		t.Errorf("error does not say it is not a database: %v", err)
+	for _, o := range []*Options{nil, {HeaderCheck: true}} {
+		_, err := Open(path, o)
+		checkCorruptError(t, err, path)
+		if !strings.Contains(err.Error(), "not an SQLite database") {
+			t.Errorf("error does not say it is not a database (options %+v): %v", o, err)
+		}
 	}
 }
 

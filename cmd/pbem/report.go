@@ -80,7 +80,7 @@ func runReport(e *env, c *command, args []string) int {
 		return code
 	}
 	ctx := context.Background()
-	g, err := daemon.Open(ctx, cfg, nil)
+	g, err := daemon.Open(ctx, cfg, &daemon.Options{ReadsOnly: true})
 	if err != nil {
 		return failed(e, err)
 	}
