@@ -106,7 +106,7 @@ var rollbackKind = refKind[refcmd.Rollback, rollbackPlan]{
 	write: func(ctx context.Context, tx *store.Tx, r *refRun, p rollbackPlan) error {
 		return r.g.writeRollback(ctx, tx, p)
 	},
-	answer: func(_ *refRun, p rollbackPlan) string { return rollbackSentence(p) },
+	answer: func(r *refRun, p rollbackPlan) string { return r.g.rollbackSentence(p) },
 	cli:    []string{"pbem rollback", "pbem referee"},
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/refcmd"
@@ -37,6 +38,10 @@ type rollbackPlan struct {
 	latest store.TurnRecord   // the latest record when it was decided
 	void   []store.TurnRecord // the records set aside, turn n first
 	label  string             // turn n's label
+	// deadline is turn n's deadline in force (zero: none), and now when
+	// the rollback was decided: a deadline still to come then resolves the
+	// reopened turn (reopenedDeadline), one passed does not.
+	deadline, now time.Time
 }
 
 // ErrNotResolved is what Rollback and Rerun return (errors.Is) when the turn
@@ -71,7 +76,10 @@ func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) 
 		return rollbackPlan{}, notResolved("turn %d has not been resolved (%s is open for orders): the turns that can be rolled back are 1 to %d",
 			n, g.labelOf(st, st.Turn), latest.Turn)
 	}
-	p := rollbackPlan{turn: n, latest: latest, label: g.labelOf(st, n)}
+	p := rollbackPlan{turn: n, latest: latest, label: g.labelOf(st, n), now: g.Now()}
+	if p.deadline, err = g.turnDeadline(ctx, n); err != nil {
+		return rollbackPlan{}, err
+	}
 	for t := n; t <= latest.Turn; t++ {
 		rec, err := g.DB.Turn(ctx, g.ID(), t)
 		if err != nil {
@@ -102,10 +110,25 @@ func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
 	return line, err
 }
 
-func rollbackSentence(p rollbackPlan) string {
+// rollbackSentence is the answer to a rollback: what was set aside, and
+// when the reopened turn is resolved — as the turn runner will
+// (reopenedDeadline): at its deadline if that is still to come, else only
+// on the referee's word or a deadline set from now on.
+func (g *Game) rollbackSentence(p rollbackPlan) string {
+	var when string
+	switch {
+	case p.deadline.IsZero():
+		when = fmt.Sprintf("it has no deadline: it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND)", p.turn)
+	case p.deadline.After(p.now):
+		when = fmt.Sprintf("it is resolved at its deadline, %s, unless RESOLVE NOW or RERUN %d resolves it sooner or DEADLINE SET/EXTEND moves it",
+			g.showTime(p.deadline), p.turn)
+	default:
+		when = fmt.Sprintf("its deadline, %s, has passed and does not resolve it: it is held until RESOLVE NOW or RERUN %d, or a deadline set from now on (DEADLINE SET/EXTEND)",
+			g.showTime(p.deadline), p.turn)
+	}
 	return fmt.Sprintf("%s is open again: %s set aside (kept for the record). Its stored sheets and rulings "+
-		"stand; it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND). "+
-		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, english.Count(len(p.void), "turn record"), p.turn)
+		"stand; %s. Resolved to the same result, the reports already sent stand and nothing new is sent",
+		p.label, english.Count(len(p.void), "turn record"), when)
 }
 
 // rerunPlan is what a RERUN writes.
