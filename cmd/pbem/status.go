@@ -75,7 +75,7 @@ func openGameFlags(e *env, c *command, fs *flag.FlagSet, args []string) (*daemon
 		e.errorf("%s: game %s has not been created yet (no %s): run \"pbem new\" or \"pbem run\"", c.name, cfg.Game.ID, cfg.StorePath())
 		return nil, exitFailure
 	}
-	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: logger(e, cfg)})
+	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: cliLogger(e, cfg)})
 	if err != nil {
 		return nil, failed(e, err)
 	}
