@@ -119,7 +119,7 @@ var rerunKind = refKind[refcmd.Rerun, rerunDecision]{
 		if err != nil {
 			return rerunDecision{}, refuse(err)
 		}
-		d := rerunDecision{sentence: rerunSentence(plan, unchanged, c.Turn)}
+		d := rerunDecision{sentence: r.g.rerunSentence(plan, unchanged, c.Turn)}
 		if !unchanged {
 			d.plan = &plan
 			r.turnOp = true

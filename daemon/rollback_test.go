@@ -132,6 +132,10 @@ func TestRollbackThenRerun(t *testing.T) {
 	if !strings.Contains(body(ack), "different result") || !strings.Contains(body(ack), "turn 2 is open again") {
 		t.Fatalf("the answer to RERUN 1 after a correction:\n%s", body(ack))
 	}
+	// Turn 2's deadline is still to come: the answer says it resolves turn 2.
+	if dl, _ := g.TurnDeadline(ctx, 2); !strings.Contains(strings.Join(strings.Fields(body(ack)), " "), "it is resolved at its deadline, "+g.showTime(dl)) {
+		t.Errorf("the answer to RERUN 1 does not say turn 2's deadline %s resolves it:\n%s", g.showTime(dl), body(ack))
+	}
 	if c, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "resolved again")
 	}); strings.Contains(body(c), "CityCaptured") {
