@@ -129,6 +129,16 @@ func TestNextDeadlineAfterEarlyResolve(t *testing.T) {
 			if !next.Equal(want) || !strings.Contains(note, "game.after_early_resolve: "+mode) {
 				t.Errorf("next deadline %v, want %v; note %q", next, want, note)
 			}
+			// The note names the day it was resolved as that day, and the
+			// deadline each setting gives as a deadline.
+			shiftDL := g.showTime(time.Date(shifted.Year(), shifted.Month(), shifted.Day(), 18, 0, 0, 0, g.Zone))
+			wantNote := "shift, counting from the day it was resolved, " + g.showDay(early) + ", would have given " + shiftDL
+			if mode == "shift" {
+				wantNote = "the next deadline, " + shiftDL + ", is counted from the day it was resolved, " + g.showDay(early)
+			}
+			if !strings.Contains(note, wantNote) {
+				t.Errorf("note %q\nlacks %q", note, wantNote)
+			}
 			if _, note, _ := g.nextDeadline(ctx, 1, dl.At.Add(time.Minute)); note != "" {
 				t.Errorf("a turn resolved at its deadline gets a note: %q", note)
 			}

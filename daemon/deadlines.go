@@ -112,6 +112,9 @@ func (g *Game) extendDeadline(cur time.Time, by time.Duration) time.Time {
 // showTime prints an instant in the game's zone for people.
 func (g *Game) showTime(t time.Time) string { return t.In(g.Zone).Format(deadlineLayout) }
 
+// showDay prints the day of t in the game's zone: "Friday 27 November 2026".
+func (g *Game) showDay(t time.Time) string { return t.In(g.Zone).Format("Monday 2 January 2006") }
+
 // nextDeadline is the deadline the turn after turn opens with when turn is
 // resolved at resolved, and, when turn was resolved before its deadline
 // (RESOLVE NOW, or every nation FINAL), a sentence for the referee on how
@@ -147,15 +150,15 @@ func (g *Game) nextDeadline(ctx context.Context, turn int, resolved time.Time) (
 			shift = time.Time{}
 		}
 		return shift, fmt.Sprintf("The turn was resolved before its deadline (%s): the next deadline, %s, is counted from the day "+
-			"it was resolved (game.after_early_resolve: shift; keep-schedule would have given %s).",
-			g.showTime(inForce), show(shift, okShift), show(keep, okKeep)), nil
+			"it was resolved, %s (game.after_early_resolve: shift; keep-schedule would have given %s).",
+			g.showTime(inForce), show(shift, okShift), g.showDay(resolved), show(keep, okKeep)), nil
 	}
 	if !okKeep {
 		keep = time.Time{}
 	}
 	return keep, fmt.Sprintf("The turn was resolved before its deadline (%s): the next deadline, %s, follows the schedule "+
-		"(game.after_early_resolve: keep-schedule; shift would count from the day it was resolved: %s).",
-		g.showTime(inForce), show(keep, okKeep), show(shift, okShift)), nil
+		"(game.after_early_resolve: keep-schedule; shift, counting from the day it was resolved, %s, would have given %s).",
+		g.showTime(inForce), show(keep, okKeep), g.showDay(resolved), show(shift, okShift)), nil
 }
 
 // earlyScheduleNote is nextDeadline's sentence for a turn resolved now, for

@@ -106,7 +106,7 @@ var rollbackKind = refKind[refcmd.Rollback, rollbackPlan]{
 	write: func(ctx context.Context, tx *store.Tx, r *refRun, p rollbackPlan) error {
 		return r.g.writeRollback(ctx, tx, p)
 	},
-	answer: func(_ *refRun, p rollbackPlan) string { return rollbackSentence(p) },
+	answer: func(r *refRun, p rollbackPlan) string { return r.g.rollbackSentence(p) },
 	cli:    []string{"pbem rollback", "pbem referee"},
 }
 
@@ -119,7 +119,7 @@ var rerunKind = refKind[refcmd.Rerun, rerunDecision]{
 		if err != nil {
 			return rerunDecision{}, refuse(err)
 		}
-		d := rerunDecision{sentence: rerunSentence(plan, unchanged, c.Turn)}
+		d := rerunDecision{sentence: r.g.rerunSentence(plan, unchanged, c.Turn)}
 		if !unchanged {
 			d.plan = &plan
 			r.turnOp = true

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/syw-pbem/pbem/internal/english"
 	"github.com/syw-pbem/pbem/refcmd"
@@ -18,7 +19,8 @@ import (
 // stored sheets and rulings. A reopened turn is held: it is not resolved at
 // a deadline that had passed at the rollback, nor by a RESOLVE NOW or FINAL
 // marks given before it, but by the referee's RESOLVE NOW or RERUN after it,
-// or a deadline set after it.
+// a deadline set after it, or its own deadline if that was still to come at
+// the rollback (reopenedDeadline); the answer says which (reopenedWhen).
 //
 // Resolving a reopened turn compares the result with the voided record: the
 // same state, events and dice restore that record (un-voided), so nothing
@@ -37,6 +39,10 @@ type rollbackPlan struct {
 	latest store.TurnRecord   // the latest record when it was decided
 	void   []store.TurnRecord // the records set aside, turn n first
 	label  string             // turn n's label
+	// deadline is turn n's deadline in force (zero: none), and now when
+	// the rollback was decided: a deadline still to come then resolves the
+	// reopened turn (reopenedDeadline), one passed does not.
+	deadline, now time.Time
 }
 
 // ErrNotResolved is what Rollback and Rerun return (errors.Is) when the turn
@@ -71,7 +77,10 @@ func (g *Game) decideRollback(ctx context.Context, n int) (rollbackPlan, error) 
 		return rollbackPlan{}, notResolved("turn %d has not been resolved (%s is open for orders): the turns that can be rolled back are 1 to %d",
 			n, g.labelOf(st, st.Turn), latest.Turn)
 	}
-	p := rollbackPlan{turn: n, latest: latest, label: g.labelOf(st, n)}
+	p := rollbackPlan{turn: n, latest: latest, label: g.labelOf(st, n), now: g.Now()}
+	if p.deadline, err = g.turnDeadline(ctx, n); err != nil {
+		return rollbackPlan{}, err
+	}
 	for t := n; t <= latest.Turn; t++ {
 		rec, err := g.DB.Turn(ctx, g.ID(), t)
 		if err != nil {
@@ -102,10 +111,29 @@ func (g *Game) Rollback(ctx context.Context, n int) (string, error) {
 	return line, err
 }
 
-func rollbackSentence(p rollbackPlan) string {
+// rollbackSentence is the answer to a rollback: what was set aside, and
+// when the reopened turn is resolved — as the turn runner will
+// (reopenedDeadline): at its deadline if that is still to come, else only
+// on the referee's word or a deadline set from now on.
+func (g *Game) rollbackSentence(p rollbackPlan) string {
 	return fmt.Sprintf("%s is open again: %s set aside (kept for the record). Its stored sheets and rulings "+
-		"stand; it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND). "+
-		"Resolved to the same result, the reports already sent stand and nothing new is sent", p.label, english.Count(len(p.void), "turn record"), p.turn)
+		"stand; %s. Resolved to the same result, the reports already sent stand and nothing new is sent",
+		p.label, english.Count(len(p.void), "turn record"), g.reopenedWhen(p.turn, p.deadline, p.now))
+}
+
+// reopenedWhen says when a turn reopened at now, whose deadline in force is
+// deadline (zero: none), is resolved, as the turn runner will see it
+// (reopenedDeadline).
+func (g *Game) reopenedWhen(turn int, deadline, now time.Time) string {
+	switch {
+	case deadline.IsZero():
+		return fmt.Sprintf("it has no deadline: it is resolved on RESOLVE NOW or RERUN %d, or at a deadline set from now on (DEADLINE SET/EXTEND)", turn)
+	case deadline.After(now):
+		return fmt.Sprintf("it is resolved at its deadline, %s, unless RESOLVE NOW or RERUN %d resolves it sooner or DEADLINE SET/EXTEND moves it",
+			g.showTime(deadline), turn)
+	}
+	return fmt.Sprintf("its deadline, %s, has passed and does not resolve it: it is held until RESOLVE NOW or RERUN %d, or a deadline set from now on (DEADLINE SET/EXTEND)",
+		g.showTime(deadline), turn)
 }
 
 // rerunPlan is what a RERUN writes.
@@ -114,6 +142,9 @@ type rerunPlan struct {
 	latest store.TurnRecord   // the latest record when it was decided
 	void   []store.TurnRecord // the later turns' records it sets aside
 	same   bool               // the result is the voided record's, byte for byte: it is restored
+	// nextDeadline is the deadline turn n+1 opens again with when later
+	// turns are set aside, and now when the rerun was decided.
+	nextDeadline, now time.Time
 }
 
 // decideRerunAny works out RERUN n, writing nothing: n is a resolved turn,
@@ -169,6 +200,17 @@ func (g *Game) decideRerunAny(ctx context.Context, n int) (p rerunPlan, unchange
 			return rerunPlan{}, false, err
 		}
 		p.void = append(p.void, rec)
+	}
+	if len(p.void) > 0 {
+		// Turn n+1 opens again with the deadline it had (OpenDeadline
+		// keeps it), or the schedule's if it had none.
+		p.now = g.Now()
+		if p.nextDeadline, err = g.turnDeadline(ctx, n+1); err != nil {
+			return rerunPlan{}, false, err
+		}
+		if p.nextDeadline.IsZero() {
+			p.nextDeadline = p.out.next
+		}
 	}
 	return p, false, nil
 }
@@ -227,7 +269,7 @@ func (g *Game) reopenedVersion(ctx context.Context, turn int) (int, error) {
 
 // rerunSentence is the referee's answer to RERUN n decided as p
 // (unchanged: the same bytes).
-func rerunSentence(p rerunPlan, unchanged bool, n int) string {
+func (g *Game) rerunSentence(p rerunPlan, unchanged bool, n int) string {
 	switch {
 	case unchanged:
 		return fmt.Sprintf("%s resolves to the same result, byte for byte: nothing was changed or sent", p.out.label)
@@ -238,8 +280,8 @@ func rerunSentence(p rerunPlan, unchanged bool, n int) string {
 	s := fmt.Sprintf("%s resolved again with a different result: the earlier one is voided (kept for the record) and "+
 		"corrected reports go to every nation", p.out.label)
 	if len(p.void) > 0 {
-		s += fmt.Sprintf("; the %s %s set aside and turn %d is open again (its sheets stand; RESOLVE NOW "+
-			"or RERUN %d resolves it)", english.Count(len(p.void), "later turn"), english.Agree(len(p.void), "is", "are"), n+1, n+1)
+		s += fmt.Sprintf("; the %s %s set aside and turn %d is open again (its sheets stand; %s)",
+			english.Count(len(p.void), "later turn"), english.Agree(len(p.void), "is", "are"), n+1, g.reopenedWhen(n+1, p.nextDeadline, p.now))
 	}
 	return s
 }

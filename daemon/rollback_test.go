@@ -64,6 +64,11 @@ func TestRollbackThenRerun(t *testing.T) {
 	if !strings.Contains(body(ack), l1+" is open again: 2 turn records set aside") {
 		t.Fatalf("the answer to ROLLBACK 1:\n%s", body(ack))
 	}
+	// Turn 1 was resolved early: its deadline is still to come, and the
+	// answer says that it resolves the reopened turn.
+	if dl, _ := g.TurnDeadline(ctx, 1); !strings.Contains(strings.Join(strings.Fields(body(ack)), " "), "it is resolved at its deadline, "+g.showTime(dl)) {
+		t.Errorf("the answer to ROLLBACK 1 does not say its deadline %s resolves it:\n%s", g.showTime(dl), body(ack))
+	}
 	h.settle()
 	h.runnerLooked() // the runner had its chance to resolve the reopened turn
 	if st, _ := g.State(ctx); st.Turn != 1 {
@@ -127,6 +132,10 @@ func TestRollbackThenRerun(t *testing.T) {
 	if !strings.Contains(body(ack), "different result") || !strings.Contains(body(ack), "turn 2 is open again") {
 		t.Fatalf("the answer to RERUN 1 after a correction:\n%s", body(ack))
 	}
+	// Turn 2's deadline is still to come: the answer says it resolves turn 2.
+	if dl, _ := g.TurnDeadline(ctx, 2); !strings.Contains(strings.Join(strings.Fields(body(ack)), " "), "it is resolved at its deadline, "+g.showTime(dl)) {
+		t.Errorf("the answer to RERUN 1 does not say turn 2's deadline %s resolves it:\n%s", g.showTime(dl), body(ack))
+	}
 	if c, _ := h.waitFor("eisenmark@pbem.localhost", "pw-eisenmark", func(m string) bool {
 		return strings.Contains(header(m, "Subject"), "resolved again")
 	}); strings.Contains(body(c), "CityCaptured") {
@@ -154,5 +163,28 @@ func TestRollbackThenRerun(t *testing.T) {
 	}
 	if _, err := g.Rollback(ctx, 5); err == nil {
 		t.Error("a rollback to a turn never resolved was accepted")
+	}
+}
+
+// TestRollbackSentenceSaysWhenTheTurnIsResolved: the answer to a rollback
+// says what the turn runner will do with the reopened turn (reopenedDeadline):
+// a deadline still to come resolves it; one passed, or none, leaves it to
+// the referee.
+func TestRollbackSentenceSaysWhenTheTurnIsResolved(t *testing.T) {
+	t.Parallel()
+	g := &Game{Zone: time.UTC}
+	now := time.Date(2026, 11, 27, 3, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		deadline time.Time
+		want     string
+	}{
+		{now.Add(48 * time.Hour), "it is resolved at its deadline, Sunday 29 November 2026, 03:00 UTC, unless RESOLVE NOW or RERUN 3 resolves it sooner"},
+		{now.Add(-time.Hour), "its deadline, Friday 27 November 2026, 02:00 UTC, has passed and does not resolve it: it is held until RESOLVE NOW or RERUN 3, or a deadline set from now on"},
+		{time.Time{}, "it has no deadline: it is resolved on RESOLVE NOW or RERUN 3, or at a deadline set from now on"},
+	} {
+		got := g.rollbackSentence(rollbackPlan{turn: 3, label: "May 1758", void: make([]store.TurnRecord, 1), deadline: tc.deadline, now: now})
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("deadline %v: %q\nlacks %q", tc.deadline, got, tc.want)
+		}
 	}
 }

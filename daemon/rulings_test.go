@@ -99,3 +99,31 @@ func TestRulingsReadAsSentences(t *testing.T) {
 		t.Errorf("the report's rulings: %+v, want Eisenmark's %q", rs, want)
 	}
 }
+
+// TestApproveWithABadEffectRecordsNothing: the referee approves a request
+// with two effect lines, the second written wrong; nothing of the APPROVE is
+// recorded (not the +50 alone), and the answer says which line is wrong,
+// what was read and what was expected.
+func TestApproveWithABadEffectRecordsNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	token := h.sendRequest()
+	id := h.send("referee@pbem.localhost", "Re: request", "PASSWORD "+refereePassword+"\nAPPROVE "+token+
+		"\n  TREASURY eisenmark +50\n  TREASURY eisenmark 70\n")
+	ack, _ := h.waitFor("referee@pbem.localhost", "pw-referee", replyTo(id))
+	for _, want := range []string{
+		"line 2: ERROR: APPROVE " + token + " was not recorded: its effect line 4 has an error",
+		`line 4: ERROR: expected a signed number of crowns, such as +200 or -200, read "70"`,
+	} {
+		if !strings.Contains(body(ack), want) {
+			t.Errorf("the referee's answer lacks %q:\n%s", want, body(ack))
+		}
+	}
+	if strings.Contains(body(ack), "recorded for") {
+		t.Errorf("the answer says the APPROVE was recorded:\n%s", body(ack))
+	}
+	h.settle()
+	if rulings := submissionsOf(t, h, KindRuling); len(rulings) > 0 {
+		t.Errorf("a ruling was recorded: %+v", rulings)
+	}
+}

@@ -338,3 +338,36 @@ func TestTrossianPasswordReset(t *testing.T) {
 		t.Errorf("RESET PASSWORD of an unknown kingdom: %v", err)
 	}
 }
+
+// TestTrossianStatusBeforeTheFirstTurn: "pbem status" on a Trossian game
+// just made by "pbem new" (no "pbem run" yet, so no dice key) answers as an
+// SYW game's does, rather than failing for want of the dice.
+func TestTrossianStatusBeforeTheFirstTurn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := fmt.Sprintf(trossianConfig, "scenarios/trossian", imapWait)
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse([]byte(text), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	g, err := Open(ctx, cfg, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, err := g.Ensure(ctx); err != nil { // what "pbem new" does
+		t.Fatal(err)
+	}
+	s, err := g.Status(ctx)
+	if err != nil {
+		t.Fatalf("status before the first turn: %v", err)
+	}
+	if s.Turn != 1 || len(s.Nations) != 5 {
+		t.Errorf("status: turn %d, %d nations; want turn 1 and the 5 kingdoms", s.Turn, len(s.Nations))
+	}
+}

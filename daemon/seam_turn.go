@@ -438,6 +438,12 @@ func (g *Game) campaignTableBattles(ctx context.Context, turn int) ([]BattleStat
 			out = append(out, BattleStatus{Hex: s.ReceiptHash, Result: true})
 		}
 	}
+	// Before the game's dice key is made (pbem run, resolve, rerun) no turn
+	// runner has tried the turn, so no battle's sheet has been mailed; and
+	// the trial needs the dice. Status works before the first turn.
+	if _, ok, err := g.DB.DiceKey(ctx, g.ID()); err != nil || !ok {
+		return out, err
+	}
 	res, _, err := g.campaignTrial(ctx)
 	if err != nil {
 		return nil, err

@@ -208,17 +208,38 @@ func (g *demoGame) playNation(ctx context.Context, st *engine.State, p *player) 
 		}
 		if strings.HasPrefix(l, "TREATY ") {
 			g.treatyTurn = st.Turn
-			if _, parties, ok := strings.Cut(l, " PARTIES "); ok {
-				parties, _, _ = strings.Cut(parties, " TEXT")
-				g.treatyParties = nil
-				for _, n := range strings.Split(parties, ",") {
-					g.treatyParties = append(g.treatyParties, strings.TrimSpace(n))
-				}
+			title, parties := treatyProposal(l)
+			if parties != nil {
+				g.treatyParties = parties
 			}
-			g.step("%-11s proposes a treaty: %s", p.nation, strings.TrimPrefix(l, "TREATY "))
+			g.step("%-11s proposes a treaty: %s", p.nation, treatyStep(title, parties))
 		}
 	}
 	return nil
+}
+
+// treatyProposal reads a sheet's TREATY line (TREATY "title" PARTIES a, b
+// TEXT, the articles on the lines after it): the title as written and the
+// parties (nil if the line names none).
+func treatyProposal(l string) (title string, parties []string) {
+	head, rest, _ := strings.Cut(strings.TrimPrefix(l, "TREATY "), " PARTIES ")
+	title = strings.TrimSpace(head)
+	rest = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "TEXT"))
+	for _, n := range strings.Split(rest, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			parties = append(parties, n)
+		}
+	}
+	return title, parties
+}
+
+// treatyStep is the demo's line for a treaty proposed: its title and its
+// parties.
+func treatyStep(title string, parties []string) string {
+	if len(parties) == 0 {
+		return title
+	}
+	return title + " between " + english.List(parties)
 }
 
 // errorLineRe finds the checker's errors: "line 12: error: …".

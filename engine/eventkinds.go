@@ -435,9 +435,12 @@ type LeaderAssigned struct {
 }
 
 // StandingOrdersSet: a force's stance or standing orders changed. Owner.
+// Fleet marks a fleet, whose order is to seek battle or avoid it
+// (Standing.AvoidBattle; FLEET force SEEK/AVOID), not an army's stance.
 type StandingOrdersSet struct {
 	Header
 	Force    game.ForceID
+	Fleet    bool `json:",omitempty"`
 	Stance   game.Stance
 	Standing game.StandingOrders
 }

@@ -58,7 +58,7 @@ func (t *turn) standingOrdersSet(changed map[game.ForceID]bool) {
 	slices.SortFunc(ids, game.CompareForceIDs)
 	for _, id := range ids {
 		if f := t.force(id); f != nil {
-			t.emit(&StandingOrdersSet{Force: f.ID, Stance: f.Stance, Standing: f.Standing},
+			t.emit(&StandingOrdersSet{Force: f.ID, Fleet: f.IsFleet(), Stance: f.Stance, Standing: f.Standing},
 				t.cite("Land Battles", "Attack and Defend"), f.At, to(f.Nation), f.Nation)
 		}
 	}

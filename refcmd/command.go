@@ -126,14 +126,20 @@ func Parse(mail string, v *parser.Vocabulary, loc *time.Location) *Sheet {
 		return sh
 	}
 	lastApprove := -1 // the APPROVE effect lines go to; -2 after an APPROVE with an error
+	var approveText string
 	for _, l := range lines {
 		rd, d := readLine(l, v, loc)
 		switch {
 		case d != nil:
 			sh.Diagnostics = append(sh.Diagnostics, *d)
-			if firstWord(l.Text) == "approve" {
+			switch {
+			case firstWord(l.Text) == "approve":
 				// The effects after a bad APPROVE must not land on an
 				// earlier one.
+				lastApprove = -2
+			case lastApprove >= 0 && !beginsCommandOrFrame(l.Text):
+				// A bad effect line: the APPROVE is refused whole.
+				sh.Diagnostics = append(sh.Diagnostics, refuseApprove(sh, lastApprove, approveText, d.Line))
 				lastApprove = -2
 			}
 		case rd.effect != nil:
@@ -149,7 +155,7 @@ func Parse(mail string, v *parser.Vocabulary, loc *time.Location) *Sheet {
 			sh.Commands = append(sh.Commands, rd.cmd)
 			lastApprove = -1
 			if _, ok := rd.cmd.(Approve); ok {
-				lastApprove = len(sh.Commands) - 1
+				lastApprove, approveText = len(sh.Commands)-1, l.Text
 			}
 		}
 	}
@@ -276,4 +282,25 @@ func addEffect(sh *Sheet, approve int, e engine.Effect, l parser.FrameLine) *par
 	a.Effects = append(a.Effects, e)
 	sh.Commands[approve] = a
 	return nil
+}
+
+// beginsCommandOrFrame reports a line whose first word is a command's or a
+// frame line's keyword (by unique prefix): a line that ends the APPROVE
+// above it rather than being one of its effect lines.
+func beginsCommandOrFrame(text string) bool {
+	kw, _ := parser.MatchKeyword(firstWord(text), slices.Concat(keywords, frameWords))
+	return kw != ""
+}
+
+// refuseApprove takes the APPROVE at index approve (the sheet's last
+// command) off the sheet, for the error on its effect line bad, and returns
+// the error that says so. An approval is carried out whole or not at all:
+// recording the effects that read well without the one that did not would
+// grant the player something the referee did not write.
+func refuseApprove(sh *Sheet, approve int, text string, bad int) parser.Diagnostic {
+	a := sh.Commands[approve].(Approve)
+	sh.Commands = slices.Delete(sh.Commands, approve, approve+1)
+	return parser.Diagnostic{Line: a.Line, Severity: parser.Error, Source: text,
+		Message: fmt.Sprintf("APPROVE %s was not recorded: its effect line %d has an error (below), and an approval is carried out whole or not at all", a.Token, bad),
+		Hint:    "Correct that line and send the APPROVE again with all its effect lines."}
 }

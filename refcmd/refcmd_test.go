@@ -1,7 +1,9 @@
 package refcmd
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -79,7 +81,10 @@ func TestRefereeCommands(t *testing.T) {
 		{"DEADLINE SET tomorrow", "error: expected a date and time such as 2025-06-08 18:00"},
 		{"DEADLINE SET 2025-06-08 18:00 Mars/Olympus", "error: unknown time zone"},
 		{"BREACH T1 fromande eisenmark", "error: expected AGAINST, read \"eisenmark\""},
-		{"APPROVE R1\n  TREASURY eisenmark 200", "error: expected + or - and a number of crowns"},
+		{"APPROVE R1\n  TREASURY eisenmark 200", "error: expected a signed number of crowns, such as +200 or -200, read \"200\""},
+		{"APPROVE R1\n  TREASURY eisenmark +abc", "error: expected a signed number of crowns, such as +200 or -200, read \"+abc\""},
+		{"APPROVE R1\n  TREASURY eisenmark +5x", "error: expected a signed number of crowns, such as +200 or -200, read \"+5x\""},
+		{"APPROVE R1\n  TREASURY eisenmark", "error: expected a signed number of crowns, such as +200 or -200, after the nation"},
 		{"APPROVE\n  TREASURY eisenmark +200", "error: expected a request token"},
 		{"RESOLVE", "error: expected NOW"},
 		{"RESET PASSWORD fromande abc", "error: expected one new password of at least 4 characters"},
@@ -90,7 +95,7 @@ func TestRefereeCommands(t *testing.T) {
 			sh := Parse("Dear all,\n\n"+tc.in+"\n-- \nThe Referee\n", v, nil)
 			if strings.HasPrefix(tc.want, "error: ") {
 				want := strings.TrimPrefix(tc.want, "error: ")
-				if len(sh.Diagnostics) == 0 || !strings.Contains(sh.Diagnostics[0].Message, want) {
+				if !slices.ContainsFunc(sh.Diagnostics, func(d parser.Diagnostic) bool { return strings.Contains(d.Message, want) }) {
 					t.Fatalf("diagnostics %+v, want %q", sh.Diagnostics, want)
 				}
 				return
@@ -133,6 +138,36 @@ func TestRefereeSheet(t *testing.T) {
 	if len(sh.Commands) != 1 || len(sh.Commands[0].(Approve).Effects) != 0 || len(sh.Diagnostics) != 2 ||
 		!strings.Contains(sh.Diagnostics[1].Message, "belongs to an APPROVE with an error") {
 		t.Errorf("effects after a bad APPROVE: %+v", sh)
+	}
+}
+
+// TestApproveWithABadEffectIsRefusedWhole: an APPROVE one of whose effect
+// lines has an error is not read at all — the referee wrote +50 and 70, and
+// granting the +50 alone would record what was not meant — and the error
+// says which APPROVE, which line, what was read and what was expected.
+// The commands around it stand.
+func TestApproveWithABadEffectIsRefusedWhole(t *testing.T) {
+	mail := "DENY R0\nAPPROVE R1\n  TREASURY eisenmark +50\n  TREASURY eisenmark 70\n  MOVE E2 TO 1910\nDENY R2\n"
+	sh := Parse(mail, testVocab(t), nil)
+	if len(sh.Commands) != 2 || sh.Commands[0].(Deny).Token != "R0" || sh.Commands[1].(Deny).Token != "R2" {
+		t.Fatalf("commands %+v, want the two DENYs only", sh.Commands)
+	}
+	var msgs []string
+	for _, d := range sh.Diagnostics {
+		msgs = append(msgs, fmt.Sprintf("%d: %s", d.Line, d.Message))
+	}
+	want := []string{
+		"2: APPROVE R1 was not recorded: its effect line 4 has an error (below), and an approval is carried out whole or not at all",
+		`4: expected a signed number of crowns, such as +200 or -200, read "70"`,
+		"5: the effect MOVE belongs to an APPROVE with an error",
+	}
+	if !reflect.DeepEqual(msgs, want) {
+		t.Errorf("diagnostics\n%s\nwant\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
+	}
+	// A bad line that begins another command ends the APPROVE: it stands.
+	sh = Parse("APPROVE R1\n  TREASURY eisenmark +50\nDENY\n", testVocab(t), nil)
+	if len(sh.Commands) != 1 || len(sh.Commands[0].(Approve).Effects) != 1 || len(sh.Diagnostics) != 1 {
+		t.Errorf("a bad DENY after an APPROVE: %+v", sh)
 	}
 }
 

@@ -209,9 +209,18 @@ var effectGrammar = func() map[string]func(*parser.Reader) engine.Effect {
 // TREASURY nation +n|-n
 func parseTreasury(r *parser.Reader) engine.Effect {
 	n := r.Nation()
+	const hint = "Write TREASURY nation +200 to give crowns or -200 to take them."
+	written := firstField(r.Rest()) // "+abc" as written: the lexer splits it
 	sign := r.Next()
-	if sign.Type != parser.TokenSign {
-		r.Expected(sign, "+ or - and a number of crowns, such as +200", "Write TREASURY nation +200 or -200.")
+	if sign.Type != parser.TokenSign || r.Peek().Type != parser.TokenNumber {
+		what := fmt.Sprintf("expected a signed number of crowns, such as +200 or -200, read %s", parser.Quote(written))
+		if written == "" {
+			what = "expected a signed number of crowns, such as +200 or -200, after the nation"
+		}
+		if written != "" { // the error shows the whole of it
+			sign = parser.Token{Type: parser.TokenWord, Val: written, Pos: sign.Pos, End: sign.Pos + len(written)}
+		}
+		r.Fail(sign, what, hint)
 	}
 	amt := r.Number("a number of crowns", 10000000)
 	if sign.Val == "-" {
@@ -279,6 +288,14 @@ func FormatEffect(e engine.Effect, v *parser.Vocabulary) string {
 			n = "NEUTRAL"
 		}
 		return fmt.Sprintf("LOYALTY %s %s", parser.FormatCity(e.City), n)
+	}
+	return ""
+}
+
+// firstField is the first word of s as written, up to a space ("" for none).
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
 	}
 	return ""
 }

@@ -105,3 +105,26 @@ func TestLedgerAddsUpToTheBalance(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetStandingOrderToldAsAFleets: FLEET E3 AVOID and FLEET F3 SEEK are
+// told as a fleet's order to avoid or seek battle, not as an army's stance
+// ("E3 now stands on defend"); an army's stance reads as before.
+func TestFleetStandingOrderToldAsAFleets(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		e          engine.Event
+		want, lack string
+	}{
+		{&engine.StandingOrdersSet{Force: "E3", Fleet: true, Stance: game.Defend, Standing: game.StandingOrders{AvoidBattle: true}},
+			"E3 now avoids battle at sea where it can.", "stands on"},
+		{&engine.StandingOrdersSet{Force: "F3", Fleet: true, Stance: game.Defend},
+			"F3 now seeks battle at sea.", "stands on"},
+		{&engine.StandingOrdersSet{Force: "E1", Stance: game.Attack, Standing: game.StandingOrders{RetreatBelow: 2}},
+			"E1 now stands on attack (retreat at 2:1).", "battle at sea"},
+	} {
+		got := Sentence(nil, engine.Referee, c.e)
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.lack) {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}

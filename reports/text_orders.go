@@ -198,6 +198,12 @@ func leaderAssigned(w Words, x *engine.LeaderAssigned) string {
 }
 
 func standingOrdersSet(w Words, x *engine.StandingOrdersSet) string {
+	if x.Fleet { // FLEET force SEEK/AVOID: a fleet has no stance to stand on
+		if x.Standing.AvoidBattle {
+			return fmt.Sprintf("%s now avoids battle at sea where it can.", x.Force)
+		}
+		return fmt.Sprintf("%s now seeks battle at sea.", x.Force)
+	}
 	s := fmt.Sprintf("%s now stands on %s", x.Force, strings.ToLower(x.Stance.String()))
 	if st := standing(x.Standing); st != "" {
 		s += " (" + st + ")"

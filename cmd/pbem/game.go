@@ -63,6 +63,18 @@ func logger(e *env, cfg *config.Config) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
 }
 
+// cliLogger is the log of a command that answers and exits (new, status,
+// resolve, referee …): its answer is what it prints, so the log on stderr
+// says only what goes wrong — warnings and errors, or the config's level if
+// that is quieter still. "pbem run" logs at the config's level (logger).
+func cliLogger(e *env, cfg *config.Config) *slog.Logger {
+	level := cfg.SlogLevel()
+	if level == slog.LevelInfo { // log_level: debug still shows all, for a referee tracing a fault
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
 func runNew(e *env, c *command, args []string) int {
 	if code, ok := parseNoArgs(e, c, newFlags(e, c), args); !ok {
 		return code
@@ -72,7 +84,7 @@ func runNew(e *env, c *command, args []string) int {
 		return code
 	}
 	ctx := context.Background()
-	g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: logger(e, cfg)})
+	g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: cliLogger(e, cfg)})
 	if err != nil {
 		return failed(e, err)
 	}
@@ -127,7 +139,7 @@ func runCheck(e *env, c *command, args []string) int {
 		in = f
 	}
 	ctx := context.Background()
-	g, err := openForCheck(ctx, cfg)
+	g, err := openForCheck(ctx, cfg, cliLogger(e, cfg))
 	if err != nil {
 		return failed(e, err)
 	}
@@ -219,9 +231,9 @@ func printForecast(e *env, g *daemon.Game, st *engine.State, r *parser.Report, p
 
 // openForCheck opens the game from its store, or, when the game has not been
 // created, from its scenario alone (no store is made just to check a sheet).
-func openForCheck(ctx context.Context, cfg *config.Config) (*daemon.Game, error) {
+func openForCheck(ctx context.Context, cfg *config.Config, log *slog.Logger) (*daemon.Game, error) {
 	if _, err := os.Stat(cfg.StorePath()); err == nil {
-		g, err := daemon.Open(ctx, cfg, nil)
+		g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: log})
 		if err != nil {
 			return nil, err
 		}
@@ -234,7 +246,7 @@ func openForCheck(ctx context.Context, cfg *config.Config) (*daemon.Game, error)
 			return nil, err
 		}
 	}
-	return daemon.Open(ctx, cfg, &daemon.Options{NoStore: true})
+	return daemon.Open(ctx, cfg, &daemon.Options{NoStore: true, Logger: log})
 }
 
 func runRun(e *env, c *command, args []string) int {

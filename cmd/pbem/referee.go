@@ -92,7 +92,7 @@ func openGameArgs(e *env, c *command, fs *flag.FlagSet, args []string, want int)
 		e.errorf("%s: game %s has not been created yet (no %s): run \"pbem new\" or \"pbem run\"", c.name, cfg.Game.ID, cfg.StorePath())
 		return nil, nil, exitFailure
 	}
-	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: logger(e, cfg)})
+	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: cliLogger(e, cfg)})
 	if err != nil {
 		return nil, nil, failed(e, err)
 	}

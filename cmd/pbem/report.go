@@ -80,7 +80,7 @@ func runReport(e *env, c *command, args []string) int {
 		return code
 	}
 	ctx := context.Background()
-	g, err := daemon.Open(ctx, cfg, &daemon.Options{ReadsOnly: true})
+	g, err := daemon.Open(ctx, cfg, &daemon.Options{Logger: cliLogger(e, cfg), ReadsOnly: true})
 	if err != nil {
 		return failed(e, err)
 	}
@@ -199,7 +199,7 @@ func renderGameMap(e *env, out, paper string) int {
 		return code
 	}
 	ctx := context.Background()
-	g, err := openForCheck(ctx, cfg)
+	g, err := openForCheck(ctx, cfg, cliLogger(e, cfg))
 	if err != nil {
 		return failed(e, err)
 	}

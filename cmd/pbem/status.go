@@ -16,7 +16,7 @@ import (
 // deadline, who has sent orders, pending requests, the mail queues. It
 // reads the store only, so it works while "pbem run" is up.
 func runStatus(e *env, c *command, args []string) int {
-	g, code := openGame(e, c, args)
+	g, code := openGameToRead(e, c, args)
 	if g == nil {
 		return code
 	}
@@ -56,14 +56,22 @@ func runPreview(e *env, c *command, args []string) int {
 	return runReferee(e, c, g, refcmd.Preview{}, *want) // referee.go: the referee's PREVIEW
 }
 
-// openGame opens a created game for a command without arguments; a nil
-// game comes with the exit code.
-func openGame(e *env, c *command, args []string) (*daemon.Game, int) {
-	return openGameFlags(e, c, newFlags(e, c), args)
+// openGameToRead opens a created game for a command without arguments
+// that only reads it ("pbem status": the store's header checked, not the
+// whole file, daemon.Options.ReadsOnly); a nil game comes with the exit
+// code.
+func openGameToRead(e *env, c *command, args []string) (*daemon.Game, int) {
+	return openGameAs(e, c, newFlags(e, c), args, true)
 }
 
-// openGameFlags is openGame with the command's own flags.
+// openGameFlags opens a created game for a command with its own flags
+// that may write to it; a nil game comes with the exit code.
 func openGameFlags(e *env, c *command, fs *flag.FlagSet, args []string) (*daemon.Game, int) {
+	return openGameAs(e, c, fs, args, false)
+}
+
+// openGameAs is openGameFlags, reading only if readsOnly.
+func openGameAs(e *env, c *command, fs *flag.FlagSet, args []string, readsOnly bool) (*daemon.Game, int) {
 	if code, ok := parseNoArgs(e, c, fs, args); !ok {
 		return nil, code
 	}
@@ -75,7 +83,7 @@ func openGameFlags(e *env, c *command, fs *flag.FlagSet, args []string) (*daemon
 		e.errorf("%s: game %s has not been created yet (no %s): run \"pbem new\" or \"pbem run\"", c.name, cfg.Game.ID, cfg.StorePath())
 		return nil, exitFailure
 	}
-	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: logger(e, cfg), ReadsOnly: true})
+	g, err := daemon.Open(context.Background(), cfg, &daemon.Options{Logger: cliLogger(e, cfg), ReadsOnly: readsOnly})
 	if err != nil {
 		return nil, failed(e, err)
 	}

@@ -54,8 +54,14 @@ func TestResolveAndPreview(t *testing.T) {
 	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 1") {
 		t.Errorf("after preview:\n%s", out)
 	}
-	if code, out, errs := run(t, "", "--config", path, "resolve"); code != exitOK || !strings.Contains(out, "Turn 1") {
+	code, out, errs = run(t, "", "--config", path, "resolve")
+	if code != exitOK || !strings.Contains(out, "Turn 1") {
 		t.Fatalf("pbem resolve: exit %d\n%s\n%s", code, out, errs)
+	}
+	// The answer is the command's: no log lines of routine work on the
+	// terminal (they would sit among it), only what goes wrong.
+	if strings.Contains(errs, "level=INFO") || strings.Contains(out, "level=") {
+		t.Errorf("pbem resolve printed log lines:\n%s%s", out, errs)
 	}
 	if _, out, _ := run(t, "", "--config", path, "status"); !strings.Contains(out, "Open: Turn 2") || !strings.Contains(out, "Outbox: 12 waiting") {
 		t.Errorf("after resolve:\n%s", out)
