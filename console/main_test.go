@@ -1,0 +1,25 @@
+package console
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/syw-pbem/pbem/mailserver"
+	"github.com/syw-pbem/pbem/password"
+	"github.com/syw-pbem/pbem/reports"
+)
+
+// TestMain makes the games the tests start cheap to set up: passwords
+// hashed at the least cost (bcrypt for the order sheets, PBKDF2 for the
+// embedded server's accounts), each PDF built once. A benchmark measures
+// what a real game costs, so under -test.bench the shortcuts are off.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if flag.Lookup("test.bench").Value.String() == "" {
+		password.SetCostForTests()
+		mailserver.LowerPasswordCostForTests()
+		reports.MemoizeRenderForTests()
+	}
+	os.Exit(m.Run())
+}
