@@ -132,6 +132,14 @@ func answered(action string) chromedp.Action[chromedp.Void] {
 	return chromedp.WaitVisible(chromedp.CSS(`#answer[data-action="` + action + `"]:not([data-stale])`))
 }
 
+// markPage marks the page now shown as one being left.
+func markPage() chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Evaluate[bool](`(document.body.dataset.left = "1", true)`)(ctx, t)
+		return chromedp.Void{}, err
+	}
+}
+
 // staleAnswer marks the answer now on the page as an old one.
 func staleAnswer() chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
@@ -153,9 +161,11 @@ func setField(sel, value string) chromedp.Action[chromedp.Void] {
 // signIn signs in on the sign-in page.
 func (b *browser) signIn(pw string) {
 	b.t.Helper()
+	// The sign-in page's body is marked, so that the wait after the click
+	// is for the page the form's answer loads, not the one it left.
 	b.run("sign in", chromedp.Navigate(b.url+"/g/syw/login"), chromedp.WaitVisible(chromedp.CSS("#password")),
-		chromedp.SendKeys(chromedp.CSS("#password"), pw), chromedp.Click(chromedp.CSS("#signin")),
-		chromedp.WaitReady(chromedp.CSS("body")))
+		markPage(), chromedp.SendKeys(chromedp.CSS("#password"), pw), chromedp.Click(chromedp.CSS("#signin")),
+		chromedp.WaitReady(chromedp.CSS("body:not([data-left])")))
 }
 
 // TestBrowserDesk: in Chromium, a wrong password is slowed; the referee

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/engine"
@@ -108,10 +107,6 @@ type DeskEntry struct {
 // (slog) has them all.
 const deskLogKeep = 200
 
-// deskLogMu keeps two acts from losing each other's log entry.
-var deskLogMu sync.Mutex
-
-func deskLogKey(gameID string) string { return "desk.log." + gameID }
 
 // Desk reads the game for the referee's console.
 func (g *Game) Desk(ctx context.Context) (*DeskView, error) {
@@ -311,35 +306,19 @@ func maskNewPasswords(text string) string {
 
 // DeskLog returns the acts done at the desk, the latest first.
 func (g *Game) DeskLog(ctx context.Context) ([]DeskEntry, error) {
-	v, ok, err := g.DB.GetMeta(ctx, deskLogKey(g.ID()))
-	if err != nil || !ok {
+	acts, err := g.DB.DeskActs(ctx, g.ID())
+	if err != nil {
 		return nil, err
 	}
-	var es []DeskEntry
-	if err := json.Unmarshal([]byte(v), &es); err != nil {
-		return nil, fmt.Errorf("the console's log in the store is damaged: %w", err)
+	es := make([]DeskEntry, len(acts))
+	for i, a := range acts {
+		es[i] = DeskEntry(a)
 	}
-	slices.Reverse(es)
 	return es, nil
 }
 
 func (g *Game) appendDeskLog(ctx context.Context, e DeskEntry) error {
-	deskLogMu.Lock()
-	defer deskLogMu.Unlock()
-	es, err := g.DeskLog(ctx)
-	if err != nil {
-		return err
-	}
-	slices.Reverse(es)
-	es = append(es, e)
-	if len(es) > deskLogKeep {
-		es = es[len(es)-deskLogKeep:]
-	}
-	b, err := json.Marshal(es)
-	if err != nil {
-		return err
-	}
-	return g.DB.SetMeta(ctx, deskLogKey(g.ID()), string(b))
+	return g.DB.AddDeskAct(ctx, g.ID(), store.DeskAct(e), deskLogKeep)
 }
 
 // VerifyReferee reports whether pw is the referee's password

@@ -21,6 +21,7 @@ type migration struct {
 var moves = map[int]func(ctx context.Context, tx *sql.Tx, now time.Time) error{
 	9:  moveGameState,
 	10: moveMailBookkeeping,
+	11: moveDeskActs,
 }
 
 // migrations is the schema, oldest first; versions are 1, 2, 3, … in order
@@ -212,6 +213,22 @@ CREATE TABLE outbox_health (
 	last_error    TEXT NOT NULL,
 	last_error_at TEXT            -- NULL before the first failure
 ) STRICT;
+`},
+	{11, "the referee's console's acts in a table, out of meta", `
+-- The acts done at the referee's console (daemon/desk.go), newest last:
+-- who, from where, the referee commands as written and the answer. The
+-- log has them all; the table keeps the last few hundred for the page.
+CREATE TABLE desk_acts (
+	id        INTEGER PRIMARY KEY,
+	game_id   TEXT NOT NULL REFERENCES games(id),
+	at        TEXT NOT NULL,
+	who       TEXT NOT NULL,
+	from_addr TEXT NOT NULL,
+	text      TEXT NOT NULL,
+	answer    TEXT NOT NULL,   -- JSON: the answer's lines
+	ok        INTEGER NOT NULL CHECK (ok IN (0, 1))
+) STRICT;
+CREATE INDEX desk_acts_game ON desk_acts(game_id, id);
 `},
 }
 
