@@ -107,7 +107,6 @@ type DeskEntry struct {
 // (slog) has them all.
 const deskLogKeep = 200
 
-
 // Desk reads the game for the referee's console.
 func (g *Game) Desk(ctx context.Context) (*DeskView, error) {
 	s, err := g.Status(ctx)
