@@ -31,6 +31,7 @@ import (
 //	the dice key               DiceKey, EnsureDiceKey              turn.go
 //	starting reports sent      StartReportsQueued                  startreports.go
 //	a Message-ID's first mail  ClaimedBy, Claim                    mail.go
+//	the console's acts         DeskActs, AddDeskAct                desk.go (migration 11)
 //
 // Deadlines (deadlines.go) and the request book — requests, rulings and the
 // requests a new sheet carries over (special.go, rulings.go) — are
