@@ -49,6 +49,8 @@ var readmeRows = []row{
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeAndAlloc},
 	{What: "deadline to every report (six PDF reports) accepted by SMTP (default game, embedded server)", Pkg: "./daemon", Bench: "BenchmarkDeadlineToReports",
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeOnly},
+	{What: "the referee's RESOLVE NOW by mail to every report (six PDF reports) accepted by SMTP (default game, embedded server)", Pkg: "./daemon", Bench: "BenchmarkResolveNowByMail",
+		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeOnly},
 	{What: "resolving with `pbem resolve` beside a running `pbem run`, to every report accepted by SMTP", Pkg: "./daemon", Bench: "BenchmarkResolveBesideRun",
 		Args: []string{"-benchtime", "10x"}, Doc: "docs/turns.md", Figure: timeOnly},
 	{What: "arrival to acknowledgment, 10 sheets a second", Pkg: "./daemon", Bench: "BenchmarkAcknowledgePaced", Runs: 1,
