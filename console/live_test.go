@@ -349,6 +349,15 @@ func TestNationPageFog(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(svg, "<svg") || !regexp.MustCompile(`>E1( [A-Z])?<`).MatchString(svg) {
 		t.Fatalf("the nation's map image: %s\n%.300s", resp.Status, svg)
 	}
+	// The image reads like the report's map page: hex numbers, the hexes'
+	// and counters' tooltips, rivers, roads, city names, the key — and the
+	// fog holds over all of it (checkFog reads every text and tooltip).
+	for _, want := range []string{">1910<", "<title>1910 ", "<title>E1 ", "Konigsfeld", "river (along hexsides)",
+		"foreign force: size class only", `id="legend"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the nation's map image lacks %q", want)
+		}
+	}
 	checkFog(t, l, "eisenmark", svg)
 	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {
 		t.Errorf("the nation's opening report: %s", resp.Status)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/syw-pbem/pbem/game"
+	"github.com/syw-pbem/pbem/ruleset"
 )
 
 // TestSVG: the map as an SVG image is well-formed XML, the same bytes for
@@ -20,12 +21,12 @@ func TestSVG(t *testing.T) {
 		{At: game.AtHex(city.Hex), Nation: m.Nations[0].ID, Label: "E1", Size: "L"},
 		{At: game.AtHex(city.Hex), Nation: m.Nations[0].ID, Label: "<b>", Size: "S", Faded: true},
 		{At: game.AtSea(m.Seas[0].ID), Nation: m.Nations[0].ID, Label: "N1", Fleet: true},
-	}, Battles: []game.Hex{city.Hex}}
+	}, Battles: []game.Hex{city.Hex}, Taxes: &ruleset.SYW1752().Taxes}
 	var a, b bytes.Buffer
-	if err := SVG(&a, m, opts, 1200); err != nil {
+	if err := SVG(&a, m, opts, &SVGOptions{Width: 1200}); err != nil {
 		t.Fatal(err)
 	}
-	if err := SVG(&b, m, opts, 1200); err != nil {
+	if err := SVG(&b, m, opts, &SVGOptions{Width: 1200}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
