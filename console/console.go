@@ -96,6 +96,8 @@ type Game interface {
 
 var _ Game = (*daemon.Game)(nil)
 
+var _ SessionKeeper = (*daemon.Game)(nil)
+
 // A session is bound to the Game value it signed in to, compared with ==:
 // implement Game on a pointer, and give a game served anew (stopped and
 // started again, or another game under its name) a new value, so that the
@@ -197,7 +199,7 @@ func New(games Games, opts *Options) *Console {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Console{games: games, opts: o, log: log, now: o.Now, session: newSessions(o.SessionTTL, o.Now), limit: newLimiter(o.Now)}
+	c := &Console{games: games, opts: o, log: log, now: o.Now, session: newSessions(o.SessionTTL, o.Now, log), limit: newLimiter(o.Now)}
 	c.routes()
 	return c
 }

@@ -314,7 +314,7 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 }
 
 func (c *Console) doLogout(w http.ResponseWriter, r *http.Request, g Game, s *session) {
-	c.session.end(s.id)
+	c.session.end(s)
 	c.setCookie(w, c.sessionCookieOf(g.ID()), "", -1)
 	if s.nation != "" {
 		http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
