@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"codeberg.org/go-pdf/fpdf"
 
@@ -84,8 +85,8 @@ func SVG(w io.Writer, m *hexmap.Map, opts *Options, so *SVGOptions) error {
 	// The drawing's unit is the pixel; the PDF's placement works in any
 	// unit, measuring text with an fpdf page of the image's size that is
 	// never written.
-	measure := fpdf.NewCustom(&fpdf.InitType{UnitStr: "mm", Size: fpdf.SizeType{Wd: W, Ht: H}})
-	fonts.Register(measure, usedFaces...)
+	measure, done := measurer(W, H)
+	defer done()
 	p := newProjection(m, Rect{X: 0, Y: 0, W: W, H: H})
 	d := &drawer{pdf: measure, m: m, o: &o, p: p, r: p.r, k: p.r / 5}
 	s := &svgOut{d: d}
@@ -113,6 +114,28 @@ func SVG(w io.Writer, m *hexmap.Map, opts *Options, so *SVGOptions) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(s.b.String())
 	return bw.Flush()
+}
+
+// measurers are fpdf pages with the map's faces registered, kept for the
+// next drawing of the same size by pages: registering the fonts (parsing
+// them) was two fifths of an image's time.
+var measurers sync.Map // [2]float64{W, H} → *sync.Pool of *fpdf.Fpdf
+
+// measurer returns a page of that size to measure text with, and the func
+// that gives it back (a page in error is dropped).
+func measurer(w, h float64) (*fpdf.Fpdf, func()) {
+	pool, _ := measurers.LoadOrStore([2]float64{w, h}, &sync.Pool{New: func() any {
+		pdf := fpdf.NewCustom(&fpdf.InitType{UnitStr: "mm", Size: fpdf.SizeType{Wd: w, Ht: h}})
+		fonts.Register(pdf, usedFaces...)
+		return pdf
+	}})
+	p := pool.(*sync.Pool)
+	pdf := p.Get().(*fpdf.Fpdf)
+	return pdf, func() {
+		if pdf.Error() == nil {
+			p.Put(pdf)
+		}
+	}
 }
 
 // svgOut is one SVG drawing under way: the PDF's drawer (for its
