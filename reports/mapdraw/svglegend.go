@@ -95,7 +95,7 @@ func (g *svgLegend) draw() {
 // rules' map key.
 func (g *svgLegend) entries() []legendItem {
 	s, d := g.s, g.s.d
-	r := g.fs * 1.5 // the hex radius the key's symbols are drawn for
+	r := g.fs * 2 // the hex radius the key's symbols are drawn for
 	var items []legendItem
 	head := func(t string) { items = append(items, legendItem{heading: true, text: t}) }
 	entry := func(t string, sym func(x, y float64)) { items = append(items, legendItem{text: t, symbol: sym}) }
@@ -194,7 +194,7 @@ func (g *svgLegend) entries() []legendItem {
 	t := d.o.Taxes
 	entry("city: name and tax value", func(x, y float64) { s.cityBlock(x, y, 0.44*r, colCity) })
 	entry("capitol", func(x, y float64) { s.cityBlock(x, y, 0.58*r, colCapitol) })
-	entry("port (every coastal city)", func(x, y float64) { s.anchor(x, y, 0.32*r) })
+	entry("port (every coastal city)", func(x, y float64) { s.anchor(x, y, 0.26*r) })
 	entry("good holding: may land outside a port", func(x, y float64) {
 		fmt.Fprintf(&s.b, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`+"\n", f(x), f(y), f(0.15*r), colBorder.hex())
 	})
