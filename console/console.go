@@ -22,11 +22,12 @@
 //
 // The referee signs in with the game's referee password
 // (game.referee_password: the hash the PASSWORD line of a referee's mail
-// is checked against). A session is for one game — the game as it was
-// served when it signed in: it opens nothing of another game of a host,
-// and ends when its game is served anew (restarted, or another game under
-// its name). Sessions live in memory, end after web.session_hours (sooner
-// when idle), and get a new ID at sign-in (no fixation). The cookie, one
+// is checked against). A session is for one game: it opens nothing of
+// another game of a host. Sessions are kept in the game's data folder
+// (sessions.go), so that a restart keeps everyone signed in, while another
+// game under the same name (a new folder) asks for a new sign-in; they end
+// after web.session_hours (sooner when idle) and at sign-out, and get a new
+// ID at sign-in (no fixation). The cookie, one
 // per game, is HttpOnly, SameSite=Strict, and Secure (with the __Host-
 // prefix) under TLS. Every
 // form carries a CSRF token (the session's; before sign-in, a cookie's
@@ -96,10 +97,13 @@ type Game interface {
 
 var _ Game = (*daemon.Game)(nil)
 
-// A session is bound to the Game value it signed in to, compared with ==:
-// implement Game on a pointer, and give a game served anew (stopped and
-// started again, or another game under its name) a new value, so that the
-// sessions of the old one end with it.
+var _ SessionKeeper = (*daemon.Game)(nil)
+
+// A session of a game that is not a SessionKeeper is bound to the Game
+// value it signed in to, compared with ==: implement Game on a pointer,
+// and give a game served anew (stopped and started again, or another game
+// under its name) a new value, so that the sessions of the old one end with
+// it. A SessionKeeper's sessions are bound to its folder (sessions.go).
 
 // Titled is what a Game may also tell the list of games: its name for
 // people, its rules and its map. *daemon.Game does.
@@ -197,7 +201,7 @@ func New(games Games, opts *Options) *Console {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Console{games: games, opts: o, log: log, now: o.Now, session: newSessions(o.SessionTTL, o.Now), limit: newLimiter(o.Now)}
+	c := &Console{games: games, opts: o, log: log, now: o.Now, session: newSessions(o.SessionTTL, o.Now, log), limit: newLimiter(o.Now)}
 	c.routes()
 	return c
 }

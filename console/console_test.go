@@ -1,6 +1,7 @@
 package console
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -531,6 +532,28 @@ func TestReportPathTraversal(t *testing.T) {
 	if resp, body := r.get("/g/syw/mapimg/2/referee.svg"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "<svg") ||
 		resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
 		t.Errorf("the map image: %s %v", resp.Status, resp.Header)
+	}
+	// Asked for gzip, the map comes compressed; asked for nothing, plain.
+	for _, enc := range []string{"gzip, deflate, br", "identity"} {
+		req, _ := http.NewRequest(http.MethodGet, r.srv.URL+"/g/syw/mapimg/2/referee.svg", nil)
+		req.Header.Set("Accept-Encoding", enc)
+		resp, err := r.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := io.Reader(resp.Body)
+		if got := resp.Header.Get("Content-Encoding"); (got == "gzip") != (enc != "identity") {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q", enc, got)
+		} else if got == "gzip" {
+			if body, err = gzip.NewReader(resp.Body); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, _ := io.ReadAll(body)
+		resp.Body.Close()
+		if !strings.HasPrefix(string(b), "<svg") {
+			t.Errorf("Accept-Encoding %q: the image reads %.40q", enc, b)
+		}
 	}
 }
 

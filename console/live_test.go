@@ -345,9 +345,30 @@ func TestNationPageFog(t *testing.T) {
 		t.Fatalf("the nation's page lacks its sheet:\n%s", page)
 	}
 	checkFog(t, l, "eisenmark", page)
+	// The player's session is kept in the game's data folder: a console
+	// started again on the game lets the same browser in.
+	if _, err := os.Stat(filepath.Join(l.d.Game.SessionDir(), sessionFileName)); err != nil {
+		t.Errorf("no sessions file in the game's data folder: %v", err)
+	}
+	again := newRigFor(t, New(Single(l.d.Game), nil))
+	u0, _ := url.Parse(b.srv.URL)
+	u1, _ := url.Parse(again.srv.URL)
+	again.jar.SetCookies(u1, b.jar.Cookies(u0))
+	if resp, _ := again.get("/g/syw/nation/"); resp.StatusCode != http.StatusOK {
+		t.Errorf("the nation's page after the console restarted: %s, want it still signed in", resp.Status)
+	}
 	resp, svg := b.get("/g/syw/nation/map/0.svg")
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(svg, "<svg") || !regexp.MustCompile(`>E1( [A-Z])?<`).MatchString(svg) {
 		t.Fatalf("the nation's map image: %s\n%.300s", resp.Status, svg)
+	}
+	// The image reads like the report's map page: hex numbers, the hexes'
+	// and counters' tooltips, rivers, roads, city names, the key — and the
+	// fog holds over all of it (checkFog reads every text and tooltip).
+	for _, want := range []string{">1910<", "<title>1910 ", "<title>E1 ", "Konigsfeld", "river (along hexsides)",
+		"foreign force: size class only", `id="legend"`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the nation's map image lacks %q", want)
+		}
 	}
 	checkFog(t, l, "eisenmark", svg)
 	if resp, body := b.get("/g/syw/nation/report/0.pdf"); resp.StatusCode != http.StatusOK || !strings.HasPrefix(body, "%PDF") {

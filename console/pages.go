@@ -2,6 +2,7 @@ package console
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -314,7 +315,7 @@ func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 }
 
 func (c *Console) doLogout(w http.ResponseWriter, r *http.Request, g Game, s *session) {
-	c.session.end(s.id)
+	c.session.end(s)
 	c.setCookie(w, c.sessionCookieOf(g.ID()), "", -1)
 	if s.nation != "" {
 		http.Redirect(w, r, "/g/"+g.ID()+"/nation/login", http.StatusSeeOther)
@@ -488,7 +489,28 @@ func (c *Console) sendMapImage(w http.ResponseWriter, r *http.Request, g Game, t
 	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+	w.Header().Set("Vary", "Accept-Encoding")
+	// A map is some hundreds of KB of repetitive text: sent compressed to
+	// a browser that takes it (it holds no secret to leak by its length).
+	if acceptsGzip(r) {
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zw.Write(svg)
+		zw.Close()
+		return
+	}
 	w.Write(svg)
+}
+
+// acceptsGzip reports whether the request's Accept-Encoding takes gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(name) == "gzip" && strings.ReplaceAll(strings.TrimSpace(params), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
 }
 
 // servePDF sends a PDF to be shown inline, in the console's own pages only.

@@ -477,3 +477,13 @@ func (g *Game) HasRefereePassword() bool {
 	hash, err := g.refereeHash()
 	return err == nil && hash != ""
 }
+
+// SessionDir is the game's data folder (data_dir), where the referee's
+// console keeps the game's sign-ins so that they outlive a restart
+// (console.SessionKeeper); "" for a game opened without a config.
+func (g *Game) SessionDir() string {
+	if g.Config == nil {
+		return ""
+	}
+	return g.Config.Path(g.Config.DataDir)
+}

@@ -9,9 +9,10 @@ import (
 )
 
 // The maps of the reports as SVG images, for a page on screen (the
-// referee's console): the same overlays as the PDF's map page (mappage.go)
-// — a nation's own forces and what it knows of others' for a nation, every
-// force for the referee — drawn by mapdraw.SVG.
+// referee's console): the same map and overlays as the PDF's map page
+// (mappage.go) — a nation's own forces, its supply lines and what it knows
+// of others' for a nation, every force for the referee — with the page's
+// legend under the map, drawn by mapdraw.SVG.
 
 // NationMapSVG draws the map of a nation's report md as an SVG image width
 // pixels wide: what the report's map page shows, and nothing more.
@@ -19,7 +20,8 @@ func NationMapSVG(w io.Writer, md *Model, m *hexmap.Map, width int) error {
 	if md == nil || m == nil {
 		return errors.New("map: the report and the map are required")
 	}
-	return mapSVG(w, nationMap(md, m), m, md.GameName+" — "+md.NationName+", "+md.TurnLabel, width)
+	title := md.GameName + " — " + md.NationName + ", " + md.TurnLabel
+	return mapSVG(w, nationMap(md, m), m, md.Ruleset, title, width)
 }
 
 // RefereeMapSVG draws the referee's map of md (every force, as RenderMap)
@@ -32,10 +34,15 @@ func RefereeMapSVG(w io.Writer, md *RefereeModel, m *hexmap.Map, width int) erro
 	if md.Resolved != "" {
 		when = "after " + md.Resolved
 	}
-	return mapSVG(w, refereeMap(md, m), m, md.GameName+" — "+when, width)
+	return mapSVG(w, refereeMap(md, m), m, md.Ruleset, md.GameName+" — "+when, width)
 }
 
-func mapSVG(w io.Writer, s mapSpec, m *hexmap.Map, title string, width int) error {
-	return mapdraw.SVG(w, m, &mapdraw.Options{Title: title, Cities: s.cities, Markers: s.markers, Battles: s.battles,
-		Tint: tint(m, s.cities)}, width)
+func mapSVG(w io.Writer, s mapSpec, m *hexmap.Map, edition, title string, width int) error {
+	o, err := withTaxes(nil, edition)
+	if err != nil {
+		return err
+	}
+	return mapdraw.SVG(w, m, &mapdraw.Options{Title: title, Taxes: o.Taxes, Cities: s.cities, Markers: s.markers,
+		Battles: s.battles, Tint: tint(m, s.cities)}, &mapdraw.SVGOptions{Width: width, Supply: s.supply, SupplyColour: s.colour,
+		Legend: &mapdraw.Legend{Title: title, Nations: s.nations, Referee: s.referee}})
 }

@@ -3,7 +3,9 @@
 //
 // Draw puts the whole map into a region of an fpdf page; Render makes a
 // complete one-page sheet (A3 by default) with a title block, compass, scale
-// bar and legend. Both follow the rules' map key (The Map): cream clear,
+// bar and legend; SVG draws the same map, layer for layer and with the same
+// label placement, as an SVG image for a screen (svg.go), with a key under
+// it and tooltips on hexes, cities and counters. Both follow the rules' map key (The Map): cream clear,
 // brown rough, green woods and dark brown mountain hexes; roads as brown
 // lines from hex centre to hex centre; rivers as blue lines along hexsides;
 // provinces outlined in black with name, letter and total tax value; cities
