@@ -70,6 +70,7 @@ type Host struct {
 	log    *slog.Logger
 	mail   *mailserver.Server
 	router *router
+	ext    *extMail // the router of an address at a provider (mail.external); nil otherwise
 
 	mu       sync.Mutex
 	settings *Settings
@@ -134,6 +135,16 @@ func Open(dir string, opts *Options) (*Host, error) {
 // server failing to start is an error.
 func (h *Host) Start(ctx context.Context) error {
 	s := h.settings
+	if s.Mail.External != nil {
+		if err := h.startExternal(ctx); err != nil {
+			return fmt.Errorf("the host's address at the provider (mail.external): %w", err)
+		}
+		h.mu.Lock()
+		h.runCtx = context.WithoutCancel(ctx)
+		h.mu.Unlock()
+		h.reconcile(ctx, s).Wait()
+		return nil
+	}
 	hostPW, err := os.ReadFile(filepath.Join(h.Dir, accountSecretRel(s.Mail.Address)))
 	if err != nil {
 		return fmt.Errorf("the host address's password: %w", err)
@@ -250,7 +261,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 				h.log.Warn("the game's config no longer loads; the game runs on as it started", "game", name, "err", err)
 			}
 			if g.cfg != nil {
-				routes = append(routes, routeGameOf(name, g.cfg, s.LimitsOf(name)))
+				routes = append(routes, s.routeGameOf(name, g.cfg))
 			}
 			h.mu.Unlock()
 			continue
@@ -266,7 +277,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 			g.cfg = cfg // a running game keeps the config it started with
 			h.mu.Unlock()
 		}
-		routes = append(routes, routeGameOf(name, cfg, s.LimitsOf(name)))
+		routes = append(routes, s.routeGameOf(name, cfg))
 		if e.State == StateRunning && !active && (status != StatusHeld || retry) {
 			h.setStatus(g, StatusStarting, "")
 			launched.Add(1)
@@ -349,7 +360,13 @@ func (h *Host) start(ctx context.Context, g *hosted, cfg *config.Config) {
 	if o.Now == nil && h.opts.Now != nil {
 		o.Now = h.opts.Now
 	}
-	d, err := startHosted(ctx, cfg, o, h.mail)
+	var d *daemon.Daemon
+	var err error
+	if h.mail == nil { // the host's address is at a provider: so is the game's
+		d, err = startAlone(ctx, cfg, o)
+	} else {
+		d, err = startHosted(ctx, cfg, o, h.mail)
+	}
 	if err != nil && ctx.Err() != nil {
 		h.setStatus(g, StatusStopped, "") // the host is stopping
 		return
@@ -395,6 +412,17 @@ func startHosted(ctx context.Context, cfg *config.Config, o *daemon.Options, ms 
 		}
 	}()
 	return daemon.StartHosted(ctx, cfg, o, ms)
+}
+
+// startAlone is daemon.Start with any panic in it turned into an error: a
+// game in external mode, reaching its provider itself.
+func startAlone(ctx context.Context, cfg *config.Config, o *daemon.Options) (d *daemon.Daemon, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return daemon.Start(ctx, cfg, o)
 }
 
 // runGuarded is d.Run with any panic turned into an error (the daemon
@@ -561,6 +589,10 @@ func (h *Host) Daemon(name string) (*daemon.Daemon, bool) {
 // returned (or instead of Run).
 func (h *Host) Close() error {
 	h.stopAll()
+	if h.ext != nil {
+		h.ext.close()
+		h.ext = nil
+	}
 	if h.mail != nil {
 		return h.mail.Close()
 	}
