@@ -302,7 +302,7 @@ func externalMailText(s *Settings, name string) string {
 	w("  # the folder below, which this game reads.\n  address: %s\n", s.Mail.Address)
 	w("  imap:\n    host: %s\n    port: %d\n    security: %s\n", e.IMAPHost, e.imapPort(), e.imapSecurity())
 	w("    username: %s\n    password_file: %s\n", s.externalUser(), pwFile)
-	w("    mailbox: %s\n    processed_mailbox: %s\n", GameFolder(name), GameFolder(name)+gameDoneSuffix)
+	w("    mailbox: %s\n    processed_mailbox: %s\n", GameFolder(name), DoneFolder(name))
 	w("    poll_interval: 2m\n    idle: true\n")
 	w("  smtp:\n    host: %s\n    port: %d\n    security: %s\n", e.SMTPHost, e.smtpPort(), e.smtpSecurity())
 	w("    username: %s\n    password_file: %s\n", s.externalUser(), pwFile)

@@ -60,8 +60,10 @@ type ExternalMail struct {
 const (
 	// gameFolderPrefix + NAME is a game's folder, which its intake reads.
 	gameFolderPrefix = "pbem-game-"
-	// gameDoneSuffix: a game's handled mail goes to pbem-game-NAME-done.
-	gameDoneSuffix = "-done"
+	// doneFolderPrefix + NAME holds a game's handled mail (its
+	// processed_mailbox). Not a suffix of the game's folder: a game may be
+	// named alpha-done.
+	doneFolderPrefix = "pbem-done-"
 	// UnroutedFolder holds mail for no game (its sender was answered).
 	UnroutedFolder = "pbem-unrouted"
 	// RefusedFolder holds mail over a game's limits (its sender was told).
@@ -70,6 +72,9 @@ const (
 
 // GameFolder is the folder of the shared mailbox a game's intake reads.
 func GameFolder(name string) string { return gameFolderPrefix + name }
+
+// DoneFolder is the folder a game's handled mail is moved to.
+func DoneFolder(name string) string { return doneFolderPrefix + name }
 
 func (e *ExternalMail) imapSecurity() mailconn.Security {
 	if e.IMAPSecurity == "" {

@@ -111,6 +111,14 @@ func decodedBody(raw string) string {
 func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
 	dir := newExtHost(t, p, "alpha", "bravo")
+	s, err := ReadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Games["alpha"].Limits.MaxMailKB = 4
+	if err := WriteSettings(dir, s); err != nil {
+		t.Fatal(err)
+	}
 	h := startHost(t, dir, &testClock{}, nil)
 	waitUntil(t, "both games running", func() bool {
 		_, a := h.Game("alpha")
@@ -154,10 +162,17 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 		}
 	}
 
+	// Over a game's limit: not passed to the game, the sender told why.
+	idE := extSend(t, p, "eisenmark@provider.test", "orders@provider.test", "orders", sheet("alpha", "eisenmark")+strings.Repeat("padding line\n", 400))
+	reply = decodedBody(waitMail(t, p.IMAPAddr(), "eisenmark@provider.test", "pw-eisenmark", answers(idE)))
+	if !strings.Contains(reply, "too big for game alpha: it takes mail up to 4 KiB") {
+		t.Errorf("the answer to a mail over the limit does not name it:\n%s", reply)
+	}
+
 	// Each mail is in one folder, once; the INBOX is empty.
 	waitUntil(t, "the INBOX filed", func() bool { return len(folder(t, p, "INBOX")) == 0 })
 	count := func(id string) (n int, where []string) {
-		for _, f := range []string{GameFolder("alpha"), GameFolder("alpha") + gameDoneSuffix, GameFolder("bravo"), GameFolder("bravo") + gameDoneSuffix, UnroutedFolder, RefusedFolder} {
+		for _, f := range []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder} {
 			for _, m := range folder(t, p, f) {
 				if strings.Contains(m, id) && strings.Contains(header(m, "Message-ID"), id) {
 					n++
@@ -167,7 +182,7 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 		}
 		return n, where
 	}
-	for id, want := range map[string]string{idA: "pbem-game-alpha-done", idB: "pbem-game-bravo-done", idC: UnroutedFolder, idD: UnroutedFolder} {
+	for id, want := range map[string]string{idA: DoneFolder("alpha"), idB: DoneFolder("bravo"), idC: UnroutedFolder, idD: UnroutedFolder, idE: RefusedFolder} {
 		if n, where := count(id); n != 1 || where[0] != want {
 			t.Errorf("mail %s is in %v, want once in %s", id, where, want)
 		}

@@ -239,3 +239,20 @@ func domainOf(addr string) string {
 	_, d, _ := strings.Cut(addr, "@")
 	return d
 }
+
+// tellRefereeExternal mails a held game's referee, through the provider,
+// that the game is held, and why (tellReferee's words).
+func (h *Host) tellRefereeExternal(name, referee string, cause error) {
+	now := h.opts.Now()
+	m := outbox.Message{Game: name, Turn: -1, Kind: "held", Key: strconv.FormatInt(now.UnixNano(), 10),
+		From: mail.Address{Name: "pbem host", Address: h.Address()}, To: []mail.Address{{Address: referee}},
+		Subject: fmt.Sprintf("[%s] game %s is held: the host stopped serving it", name, name), Date: now,
+		Text: fmt.Sprintf("The host stopped serving game %s after this failure:\n\n  %s\n\n"+
+			"The host's other games carry on. Mail to the game waits in its folder (%s) at the provider; nothing of the game\n"+
+			"was changed by the failure (what was not committed is done again when it runs). Look at the host's log\n"+
+			"(game=%s), fix the cause, then start the game again: pbem host start %s\n",
+			name, strings.ReplaceAll(cause.Error(), "\n", "\n  "), GameFolder(name), name, name)}
+	if _, err := h.ext.out.Enqueue(context.Background(), m); err != nil {
+		h.log.Error("telling the referee that the game is held", "game", name, "err", err)
+	}
+}

@@ -508,6 +508,10 @@ func (h *Host) tellReferee(g *hosted, cause error) {
 	h.mu.Lock()
 	cfg := g.cfg
 	h.mu.Unlock()
+	if cfg != nil && h.ext != nil {
+		h.tellRefereeExternal(g.name, cfg.Game.Referee, cause)
+		return
+	}
 	if cfg == nil || h.mail == nil {
 		return
 	}
