@@ -70,6 +70,13 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	if _, err := os.Stat(gdir); err == nil {
 		return nil, fmt.Errorf("%s exists already: remove it or choose another name", gdir)
 	}
+	if s.Mail.External != nil {
+		// The game's config names the provider password file; it does not
+		// load without it.
+		if _, err := s.externalPassword(dir); err != nil {
+			return nil, fmt.Errorf("host.yaml's %w, then add the game again", err)
+		}
+	}
 	sc, err := readScenario(&o)
 	if err != nil {
 		return nil, err

@@ -180,7 +180,16 @@ func (h *Host) Address() string {
 	return h.settings.Mail.Address
 }
 
-// Mail is the host's mail server (nil before Start).
+// External is the host's address at a provider (host.yaml's
+// mail.external); nil when the host runs its own mail server.
+func (h *Host) External() *ExternalMail {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.settings.Mail.External
+}
+
+// Mail is the host's mail server (nil before Start, and with the
+// host's address at a provider).
 func (h *Host) Mail() *mailserver.Server { return h.mail }
 
 // Run reads host.yaml every Options.Reread, starting, stopping and adding
@@ -558,7 +567,7 @@ func (h *Host) Games() []GameInfo {
 		if g != nil {
 			info.Status, info.Err, info.Since, info.Config = g.status, g.err, g.since, g.cfg
 			if g.cfg != nil {
-				info.Address = g.cfg.Mail.Address
+				info.Address = h.settings.ownAddress(name, g.cfg)
 			}
 		}
 		out = append(out, info)

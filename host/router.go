@@ -106,6 +106,16 @@ func (s *Settings) routeGameOf(name string, cfg *config.Config) *routeGame {
 	return g
 }
 
+// ownAddress is a game's own order address: its mail.address, or with the
+// host's address at a provider (where every game's is the shared one) its
+// plus-address.
+func (s *Settings) ownAddress(name string, cfg *config.Config) string {
+	if s.Mail.External != nil {
+		return gameAddress(s, name)
+	}
+	return cfg.Mail.Address
+}
+
 func (g *routeGame) plays(addr string) bool { return slices.Contains(g.members, addr) }
 
 // Route is the mail server's Options.Route.
