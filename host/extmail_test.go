@@ -227,3 +227,22 @@ func TestExternalRouterFilesOnceAcrossAKill(t *testing.T) {
 		}
 	}
 }
+
+// A wrong password for the provider stops the host's start, saying what to
+// check.
+func TestExternalHostWithAWrongPasswordDoesNotStart(t *testing.T) {
+	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
+	dir := newExtHost(t, p)
+	if err := os.WriteFile(filepath.Join(dir, "secrets", "provider.txt"), []byte("wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Open(dir, &Options{Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	err = h.Start(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "refused the login") || !strings.Contains(err.Error(), "password_file") {
+		t.Fatalf("the start with a wrong password: %v", err)
+	}
+}

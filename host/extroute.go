@@ -89,6 +89,10 @@ func (h *Host) startExternal(ctx context.Context) error {
 	}, func(ctx context.Context, raw []byte, tooLarge bool) (string, error) {
 		return h.fileExternal(ctx, x, raw, tooLarge)
 	})
+	if err := x.filer.Check(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("reading the shared mailbox: %w (check mail.external's imap_host, imap_port, imap_security, username and password_file)", err)
+	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	x.cancel = cancel
 	x.wg.Add(2)

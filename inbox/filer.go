@@ -108,6 +108,22 @@ func (f *Filer) PollOnce(ctx context.Context) error {
 	return f.pass(ctx, s)
 }
 
+// Check connects, logs in, checks that the server offers MOVE and that
+// the mailbox can be selected, and logs out, filing nothing: what a host
+// does at start, so that a wrong password or a server without MOVE is
+// loud at once.
+func (f *Filer) Check(ctx context.Context) error {
+	if err := f.check(); err != nil {
+		return err
+	}
+	s, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	s.logout()
+	return nil
+}
+
 func (f *Filer) check() error {
 	o := f.o
 	if o.Handler == nil {
