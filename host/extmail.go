@@ -217,3 +217,13 @@ func lineOf(n *yaml.Node, path ...string) int {
 	}
 	return line
 }
+
+// sameMail reports whether two mail blocks of host.yaml say the same.
+func sameMail(a, b MailSettings) bool {
+	ea, eb := a.External, b.External
+	a.External, b.External = nil, nil
+	if a != b || (ea == nil) != (eb == nil) {
+		return false
+	}
+	return ea == nil || *ea == *eb
+}

@@ -148,6 +148,10 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 	idB := extSend(t, p, "eisenmark@provider.test", "orders+bravo@provider.test", "orders", sheet("bravo", "eisenmark"))
 	waitMail(t, p.IMAPAddr(), "eisenmark@provider.test", "pw-eisenmark", answers(idB))
 
+	// A plus-address of no game (a typo): routed by the GAME line.
+	idT := extSend(t, p, "eisenmark@provider.test", "orders+alhpa@provider.test", "orders", sheet("alpha", "eisenmark"))
+	waitMail(t, p.IMAPAddr(), "eisenmark@provider.test", "pw-eisenmark", answers(idT))
+
 	// For no game: the sender is answered with the games they play in.
 	idC := extSend(t, p, "stranger@provider.test", "orders@provider.test", "orders", "GAME vier\nNATION eisenmark\nPASSWORD x\nTURN 1\nEND\n")
 	reply := decodedBody(waitMail(t, p.IMAPAddr(), "stranger@provider.test", "pw-stranger", answers(idC)))
@@ -182,7 +186,7 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 		}
 		return n, where
 	}
-	for id, want := range map[string]string{idA: DoneFolder("alpha"), idB: DoneFolder("bravo"), idC: UnroutedFolder, idD: UnroutedFolder, idE: RefusedFolder} {
+	for id, want := range map[string]string{idA: DoneFolder("alpha"), idT: DoneFolder("alpha"), idB: DoneFolder("bravo"), idC: UnroutedFolder, idD: UnroutedFolder, idE: RefusedFolder} {
 		if n, where := count(id); n != 1 || where[0] != want {
 			t.Errorf("mail %s is in %v, want once in %s", id, where, want)
 		}

@@ -135,8 +135,8 @@ func (h *Host) fileExternal(ctx context.Context, x *extMail, raw []byte, tooLarg
 	if vouched {
 		req.Sender = ex.From
 	}
-	if user := plusUser(raw, r.hostUser); user != "" {
-		req.User = user
+	if user := plusUser(raw, r.hostUser); user != "" && r.hasAccount(user) {
+		req.User = user // a plus-address of no game (a typo) is routed as the host's address
 	}
 	d := r.Route(req)
 	switch {

@@ -76,6 +76,8 @@ type Host struct {
 	settings *Settings
 	games    map[string]*hosted
 	accounts map[string]accountOwner // user → the password the first game gave it
+	// mailWarned is the changed mail block last warned of.
+	mailWarned string
 	runCtx   context.Context
 	wg       sync.WaitGroup
 	// starting admits as many games' starts at once as there are CPUs: a
@@ -224,6 +226,15 @@ func (h *Host) Reload(ctx context.Context) {
 func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 	var launched sync.WaitGroup
 	h.mu.Lock()
+	if old := h.settings; old != nil && old != s && !sameMail(old.Mail, s.Mail) {
+		// The mail server (or the provider's router) runs as it started:
+		// a change of host.yaml's mail block takes effect at the next start.
+		if h.mailWarned != fmt.Sprint(s.Mail) {
+			h.mailWarned = fmt.Sprint(s.Mail)
+			h.log.Warn("host.yaml's mail settings changed; they take effect when the host is started again")
+		}
+		s.Mail = old.Mail
+	}
 	h.settings = s
 	h.mu.Unlock()
 	for name, g := range h.snapshot() {

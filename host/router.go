@@ -80,6 +80,13 @@ func (r *router) set(games []*routeGame) {
 	}
 }
 
+// hasAccount reports whether user (a local part) is a game's own address.
+func (r *router) hasAccount(user string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byAcc[user] != nil
+}
+
 // routeGameOf reads what the router needs from a game's config.
 func routeGameOf(name string, cfg *config.Config, l Limits) *routeGame {
 	g := &routeGame{name: name, address: strings.ToLower(cfg.Mail.Address), referee: strings.ToLower(cfg.Game.Referee),
