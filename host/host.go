@@ -78,8 +78,8 @@ type Host struct {
 	accounts map[string]accountOwner // user → the password the first game gave it
 	// mailWarned is the changed mail block last warned of.
 	mailWarned string
-	runCtx   context.Context
-	wg       sync.WaitGroup
+	runCtx     context.Context
+	wg         sync.WaitGroup
 	// starting admits as many games' starts at once as there are CPUs: a
 	// game whose store is slow to open delays no other's.
 	starting chan struct{}
