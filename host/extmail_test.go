@@ -173,8 +173,29 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 		t.Errorf("the answer to a mail over the limit does not name it:\n%s", reply)
 	}
 
+	// An automatic mail (a vacation reply) for no game is filed, not
+	// answered: answering could loop.
+	idV := extSend(t, p, "stranger@provider.test", "orders@provider.test", "Auto: away\r\nAuto-Submitted: auto-replied", "I am away until Monday.")
+	waitUntil(t, "the vacation reply filed", func() bool {
+		for _, m := range folder(t, p, UnroutedFolder) {
+			if strings.Contains(m, idV) {
+				return true
+			}
+		}
+		return false
+	})
+
 	// Each mail is in one folder, once; the INBOX is empty.
 	waitUntil(t, "the INBOX filed", func() bool { return len(folder(t, p, "INBOX")) == 0 })
+	msgs, err := imaptest.Messages(p.IMAPAddr(), "stranger@provider.test", "pw-stranger", "INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if strings.Contains(header(string(m), "In-Reply-To"), idV) {
+			t.Errorf("the vacation reply was answered:\n%s", m)
+		}
+	}
 	count := func(id string) (n int, where []string) {
 		for _, f := range []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder} {
 			for _, m := range folder(t, p, f) {
@@ -186,7 +207,7 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 		}
 		return n, where
 	}
-	for id, want := range map[string]string{idA: DoneFolder("alpha"), idT: DoneFolder("alpha"), idB: DoneFolder("bravo"), idC: UnroutedFolder, idD: UnroutedFolder, idE: RefusedFolder} {
+	for id, want := range map[string]string{idA: DoneFolder("alpha"), idT: DoneFolder("alpha"), idB: DoneFolder("bravo"), idC: UnroutedFolder, idD: UnroutedFolder, idE: RefusedFolder, idV: UnroutedFolder} {
 		if n, where := count(id); n != 1 || where[0] != want {
 			t.Errorf("mail %s is in %v, want once in %s", id, where, want)
 		}

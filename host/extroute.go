@@ -122,16 +122,23 @@ func (x *extMail) close() {
 // fileExternal decides the folder of one mail of the shared INBOX, and
 // queues the answer, if any, before the mail is moved.
 func (h *Host) fileExternal(ctx context.Context, x *extMail, raw []byte, tooLarge bool) (string, error) {
-	ex, _ := inbox.Extract(raw, inbox.Limits{})
 	h.mu.Lock()
 	s := h.settings
 	h.mu.Unlock()
+	ex, _ := inbox.Extract(raw, inbox.Limits{OwnAddresses: []string{s.Mail.Address}})
 	r := h.router
 	req := mailserver.RouteRequest{User: r.hostUser, Size: int64(len(raw)), Message: raw}
 	if tooLarge {
 		req.Message, req.Size = nil, inbox.DefaultMaxRawBytes+1
 	}
-	vouched := ex != nil && vouchedSender(ex, s.Mail.External.AuthServID)
+	// Answered: only a person the provider vouches for, never a mail
+	// program (a vacation reply, a bounce: answering it could loop).
+	vouched := ex != nil && vouchedSender(ex, s.Mail.External.AuthServID) && !strings.EqualFold(ex.From, s.Mail.Address)
+	if vouched {
+		if auto, _ := ex.IsAutomatic(); auto {
+			vouched = false
+		}
+	}
 	if vouched {
 		req.Sender = ex.From
 	}
