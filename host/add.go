@@ -70,18 +70,28 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	if _, err := os.Stat(gdir); err == nil {
 		return nil, fmt.Errorf("%s exists already: remove it or choose another name", gdir)
 	}
+	if s.Mail.External != nil {
+		// The game's config names the provider password file; it does not
+		// load without it.
+		if _, err := s.externalPassword(dir); err != nil {
+			return nil, fmt.Errorf("host.yaml's %w, then add the game again", err)
+		}
+	}
 	sc, err := readScenario(&o)
 	if err != nil {
 		return nil, err
 	}
 	domain := s.Mail.Domain
+	if s.Mail.External != nil {
+		domain = domainOf(strings.ToLower(s.Mail.Address))
+	}
 	if o.Referee == "" {
 		o.Referee = "referee@" + domain
 	}
 	// The host's games are played on its own mail server, which takes mail
 	// only from its accounts and delivers only to them: a referee elsewhere
 	// could neither send a command nor receive a report.
-	if !strings.HasSuffix(strings.ToLower(o.Referee), "@"+strings.ToLower(domain)) {
+	if s.Mail.External == nil && !strings.HasSuffix(strings.ToLower(o.Referee), "@"+strings.ToLower(domain)) {
 		return nil, fmt.Errorf("--referee %s: the host's games are played on its own mail server, which serves only addresses at %s; "+
 			"give the referee an address there (for example referee-%s@%s), which he reads with any mail client", o.Referee, domain, name, domain)
 	}
@@ -93,9 +103,12 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 	// The accounts on the host's server this game names: its own address,
 	// the referee's and each nation's, each with the host's one password
 	// file for that account.
-	accounts := []string{address, strings.ToLower(o.Referee)}
-	for _, n := range nations {
-		accounts = append(accounts, n+"@"+domain)
+	var accounts []string
+	if s.Mail.External == nil {
+		accounts = append(accounts, address, strings.ToLower(o.Referee))
+		for _, n := range nations {
+			accounts = append(accounts, n+"@"+domain)
+		}
 	}
 	secretOf := map[string]string{}
 	for _, a := range accounts {
@@ -240,6 +253,9 @@ func gameConfigText(s *Settings, name string, o AddOptions, address string, nati
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	domain := s.Mail.Domain
+	if s.Mail.External != nil {
+		domain = domainOf(strings.ToLower(s.Mail.Address))
+	}
 	w("# pbem configuration of game %s on a host, written by \"pbem host add\".\n", name)
 	w("#\n# Every key and its default: docs/config.md; the host: docs/hosting.md. The game\n")
 	w("# runs on the host's mail server (\"pbem run --host\"); it can also run alone\n")
@@ -248,12 +264,19 @@ func gameConfigText(s *Settings, name string, o AddOptions, address string, nati
 	w("  # The game's id: in subjects, Message-IDs and the GAME line of every sheet.\n  id: %s\n  name: %q\n", name, o.Name)
 	w("  ruleset: %s\n  scenario: scenario\n\n", o.Ruleset)
 	w("  referee: %s\n  referee_password: {password_file: secrets/referee.txt}\n\n", o.Referee)
+	if e := s.Mail.External; e != nil {
+		w("  # The provider's stamp, the only one believed (host.yaml's mail.external).\n  auth_serv_id: %s\n\n", e.AuthServID)
+	}
 	w("  timezone: UTC\n  deadline:\n    time: \"18:00\"\n    every_days: 28\n\n")
 	w("  # Each nation: the addresses its orders may come from and its initial\n")
 	w("  # password (secrets/NATION.txt). REPLACE the example addresses with the\n")
 	w("  # players' real ones.\n  nations:\n")
 	for _, n := range nations {
 		w("    %s: {addresses: [%s@%s], password_file: secrets/%s.txt}\n", n, n, domain, n)
+	}
+	if s.Mail.External != nil {
+		w("%s", externalMailText(s, name))
+		return b.String()
 	}
 	w("\nmail:\n  mode: embedded\n")
 	w("  # The game's own address; the host's %s is routed here by the\n  # sheet's GAME line.\n  address: %s\n", s.Mail.Address, address)
@@ -265,6 +288,31 @@ func gameConfigText(s *Settings, name string, o AddOptions, address string, nati
 		w("      - {user: %s, password_file: %s}\n", a, secretOf[a])
 	}
 	w("  imap:\n    poll_interval: 2m\n    idle: true\n")
+	return b.String()
+}
+
+// externalMailText is the mail block of a game on a host whose address is
+// at a provider: the shared account, read in the game's own folder, which
+// the host's router fills.
+func externalMailText(s *Settings, name string) string {
+	e := s.Mail.External
+	pwFile := e.PasswordFile
+	if !filepath.IsAbs(pwFile) {
+		pwFile = filepath.ToSlash(filepath.Join("..", "..", pwFile)) // from games/NAME or archive/NAME
+	}
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("\nmail:\n  mode: external\n")
+	w("  # The host's one address at the provider: the game's answers and reports\n")
+	w("  # go out from it, the game named in every subject. Mail to it is filed by\n")
+	w("  # the host (its GAME line, orders+%s@, or the sender's only game) into\n", name)
+	w("  # the folder below, which this game reads.\n  address: %s\n", s.Mail.Address)
+	w("  imap:\n    host: %s\n    port: %d\n    security: %s\n", e.IMAPHost, e.imapPort(), e.imapSecurity())
+	w("    username: %s\n    password_file: %s\n", s.externalUser(), pwFile)
+	w("    mailbox: %s\n    processed_mailbox: %s\n", GameFolder(name), DoneFolder(name))
+	w("    poll_interval: 2m\n    idle: true\n")
+	w("  smtp:\n    host: %s\n    port: %d\n    security: %s\n", e.SMTPHost, e.smtpPort(), e.smtpSecurity())
+	w("    username: %s\n    password_file: %s\n", s.externalUser(), pwFile)
 	return b.String()
 }
 

@@ -23,6 +23,13 @@
 // with the games they play in. Each game's limits on mail size and rate are
 // applied at SMTP, before anything is stored.
 //
+// A host whose one address is at a mail provider (host.yaml's
+// mail.external, extmail.go) runs no mail server: its router reads the
+// provider account's INBOX and moves each mail, unchanged and with one
+// IMAP MOVE, into the folder of the game it is for (extroute.go,
+// inbox.Filer), where that game's intake reads it; the games send through
+// the provider from the shared address.
+//
 // The host reads host.yaml every few seconds (Options.Reread), so the host
 // commands in another process (ops.go: stop, start, archive, remove, add)
 // take effect while the other games run. Games and Game give other code (a

@@ -66,6 +66,11 @@ type MailSettings struct {
 	// listens on. Defaults "127.0.0.1:1143" and "127.0.0.1:2525".
 	IMAPListen string `yaml:"imap_listen"`
 	SMTPListen string `yaml:"smtp_listen"`
+	// External, when set, puts the host's one order address at a mail
+	// provider instead of the embedded server: the host files the
+	// provider's mailbox into a folder per game (extmail.go). Unset: the
+	// embedded server.
+	External *ExternalMail `yaml:"external,omitempty"`
 }
 
 // Limits bound the mail one game takes, so that one game's flood cannot
@@ -154,12 +159,15 @@ func ReadSettings(dir string) (*Settings, error) {
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if err := s.checkExternal(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return s, nil
 }
 
 func (s *Settings) check() error {
 	var problems []string
-	if !strings.HasSuffix(strings.ToLower(s.Mail.Address), "@"+strings.ToLower(s.Mail.Domain)) {
+	if s.Mail.External == nil && !strings.HasSuffix(strings.ToLower(s.Mail.Address), "@"+strings.ToLower(s.Mail.Domain)) {
 		problems = append(problems, fmt.Sprintf("mail.address %q is not an address of mail.domain %s", s.Mail.Address, s.Mail.Domain))
 	}
 	for _, name := range s.Names() {

@@ -70,13 +70,16 @@ type Host struct {
 	log    *slog.Logger
 	mail   *mailserver.Server
 	router *router
+	ext    *extMail // the router of an address at a provider (mail.external); nil otherwise
 
 	mu       sync.Mutex
 	settings *Settings
 	games    map[string]*hosted
 	accounts map[string]accountOwner // user → the password the first game gave it
-	runCtx   context.Context
-	wg       sync.WaitGroup
+	// mailWarned is the changed mail block last warned of.
+	mailWarned string
+	runCtx     context.Context
+	wg         sync.WaitGroup
 	// starting admits as many games' starts at once as there are CPUs: a
 	// game whose store is slow to open delays no other's.
 	starting chan struct{}
@@ -134,6 +137,16 @@ func Open(dir string, opts *Options) (*Host, error) {
 // server failing to start is an error.
 func (h *Host) Start(ctx context.Context) error {
 	s := h.settings
+	if s.Mail.External != nil {
+		if err := h.startExternal(ctx); err != nil {
+			return fmt.Errorf("the host's address at the provider (mail.external): %w", err)
+		}
+		h.mu.Lock()
+		h.runCtx = context.WithoutCancel(ctx)
+		h.mu.Unlock()
+		h.reconcile(ctx, s).Wait()
+		return nil
+	}
 	hostPW, err := os.ReadFile(filepath.Join(h.Dir, accountSecretRel(s.Mail.Address)))
 	if err != nil {
 		return fmt.Errorf("the host address's password: %w", err)
@@ -169,7 +182,16 @@ func (h *Host) Address() string {
 	return h.settings.Mail.Address
 }
 
-// Mail is the host's mail server (nil before Start).
+// External is the host's address at a provider (host.yaml's
+// mail.external); nil when the host runs its own mail server.
+func (h *Host) External() *ExternalMail {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.settings.Mail.External
+}
+
+// Mail is the host's mail server (nil before Start, and with the
+// host's address at a provider).
 func (h *Host) Mail() *mailserver.Server { return h.mail }
 
 // Run reads host.yaml every Options.Reread, starting, stopping and adding
@@ -204,6 +226,15 @@ func (h *Host) Reload(ctx context.Context) {
 func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 	var launched sync.WaitGroup
 	h.mu.Lock()
+	if old := h.settings; old != nil && old != s && !sameMail(old.Mail, s.Mail) {
+		// The mail server (or the provider's router) runs as it started:
+		// a change of host.yaml's mail block takes effect at the next start.
+		if h.mailWarned != fmt.Sprint(s.Mail) {
+			h.mailWarned = fmt.Sprint(s.Mail)
+			h.log.Warn("host.yaml's mail settings changed; they take effect when the host is started again")
+		}
+		s.Mail = old.Mail
+	}
 	h.settings = s
 	h.mu.Unlock()
 	for name, g := range h.snapshot() {
@@ -250,7 +281,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 				h.log.Warn("the game's config no longer loads; the game runs on as it started", "game", name, "err", err)
 			}
 			if g.cfg != nil {
-				routes = append(routes, routeGameOf(name, g.cfg, s.LimitsOf(name)))
+				routes = append(routes, s.routeGameOf(name, g.cfg))
 			}
 			h.mu.Unlock()
 			continue
@@ -266,7 +297,7 @@ func (h *Host) reconcile(ctx context.Context, s *Settings) *sync.WaitGroup {
 			g.cfg = cfg // a running game keeps the config it started with
 			h.mu.Unlock()
 		}
-		routes = append(routes, routeGameOf(name, cfg, s.LimitsOf(name)))
+		routes = append(routes, s.routeGameOf(name, cfg))
 		if e.State == StateRunning && !active && (status != StatusHeld || retry) {
 			h.setStatus(g, StatusStarting, "")
 			launched.Add(1)
@@ -349,7 +380,13 @@ func (h *Host) start(ctx context.Context, g *hosted, cfg *config.Config) {
 	if o.Now == nil && h.opts.Now != nil {
 		o.Now = h.opts.Now
 	}
-	d, err := startHosted(ctx, cfg, o, h.mail)
+	var d *daemon.Daemon
+	var err error
+	if h.mail == nil { // the host's address is at a provider: so is the game's
+		d, err = startAlone(ctx, cfg, o)
+	} else {
+		d, err = startHosted(ctx, cfg, o, h.mail)
+	}
 	if err != nil && ctx.Err() != nil {
 		h.setStatus(g, StatusStopped, "") // the host is stopping
 		return
@@ -395,6 +432,17 @@ func startHosted(ctx context.Context, cfg *config.Config, o *daemon.Options, ms 
 		}
 	}()
 	return daemon.StartHosted(ctx, cfg, o, ms)
+}
+
+// startAlone is daemon.Start with any panic in it turned into an error: a
+// game in external mode, reaching its provider itself.
+func startAlone(ctx context.Context, cfg *config.Config, o *daemon.Options) (d *daemon.Daemon, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return daemon.Start(ctx, cfg, o)
 }
 
 // runGuarded is d.Run with any panic turned into an error (the daemon
@@ -480,6 +528,10 @@ func (h *Host) tellReferee(g *hosted, cause error) {
 	h.mu.Lock()
 	cfg := g.cfg
 	h.mu.Unlock()
+	if cfg != nil && h.ext != nil {
+		h.tellRefereeExternal(g.name, cfg.Game.Referee, cause)
+		return
+	}
 	if cfg == nil || h.mail == nil {
 		return
 	}
@@ -526,7 +578,7 @@ func (h *Host) Games() []GameInfo {
 		if g != nil {
 			info.Status, info.Err, info.Since, info.Config = g.status, g.err, g.since, g.cfg
 			if g.cfg != nil {
-				info.Address = g.cfg.Mail.Address
+				info.Address = h.settings.ownAddress(name, g.cfg)
 			}
 		}
 		out = append(out, info)
@@ -561,6 +613,10 @@ func (h *Host) Daemon(name string) (*daemon.Daemon, bool) {
 // returned (or instead of Run).
 func (h *Host) Close() error {
 	h.stopAll()
+	if h.ext != nil {
+		h.ext.close()
+		h.ext = nil
+	}
 	if h.mail != nil {
 		return h.mail.Close()
 	}

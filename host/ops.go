@@ -217,7 +217,7 @@ func List(dir string) ([]Listed, bool, error) {
 		e := s.Games[name]
 		l := Listed{Name: name, State: e.State}
 		if cfg, err := config.Load(ConfigPath(dir, name, e)); err == nil {
-			l.Address, l.Ruleset = cfg.Mail.Address, cfg.Game.Ruleset
+			l.Address, l.Ruleset = s.ownAddress(name, cfg), cfg.Game.Ruleset
 		} else {
 			l.Err = "config: " + err.Error()
 		}

@@ -80,6 +80,13 @@ func (r *router) set(games []*routeGame) {
 	}
 }
 
+// hasAccount reports whether user (a local part) is a game's own address.
+func (r *router) hasAccount(user string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byAcc[user] != nil
+}
+
 // routeGameOf reads what the router needs from a game's config.
 func routeGameOf(name string, cfg *config.Config, l Limits) *routeGame {
 	g := &routeGame{name: name, address: strings.ToLower(cfg.Mail.Address), referee: strings.ToLower(cfg.Game.Referee),
@@ -93,6 +100,27 @@ func routeGameOf(name string, cfg *config.Config, l Limits) *routeGame {
 		}
 	}
 	return g
+}
+
+// routeGameOf is what the router knows of a game of the host: with the
+// host's address at a provider, every game's config has the shared
+// address, and the game's own is its plus-address (orders+NAME@).
+func (s *Settings) routeGameOf(name string, cfg *config.Config) *routeGame {
+	g := routeGameOf(name, cfg, s.LimitsOf(name))
+	if s.Mail.External != nil {
+		g.address = gameAddress(s, name)
+	}
+	return g
+}
+
+// ownAddress is a game's own order address: its mail.address, or with the
+// host's address at a provider (where every game's is the shared one) its
+// plus-address.
+func (s *Settings) ownAddress(name string, cfg *config.Config) string {
+	if s.Mail.External != nil {
+		return gameAddress(s, name)
+	}
+	return cfg.Mail.Address
 }
 
 func (g *routeGame) plays(addr string) bool { return slices.Contains(g.members, addr) }
@@ -117,6 +145,20 @@ func (r *router) Route(req mailserver.RouteRequest) mailserver.RouteDecision {
 	}
 	ex, _ := inbox.Extract(req.Message, inbox.Limits{})
 	sender := r.senderOf(req, ex)
+	target, why, mine := r.decide(sender, ex)
+	if target != nil {
+		return r.admit(target, req, sender)
+	}
+	d := mailserver.RouteDecision{}
+	if req.Sender != "" { // answer only whom the server vouches for
+		d.Reply = r.reply(req.Sender, ex, why, mine)
+	}
+	return d
+}
+
+// decide places a mail from sender: the game it is for, or why it has
+// none and the games the sender plays in.
+func (r *router) decide(sender string, ex *inbox.Extracted) (*routeGame, string, []*routeGame) {
 	named, line := gameLine(ex)
 	r.mu.Lock()
 	target := r.games[strings.ToLower(named)]
@@ -129,9 +171,9 @@ func (r *router) Route(req mailserver.RouteRequest) mailserver.RouteDecision {
 	r.mu.Unlock()
 	switch {
 	case target != nil && (target.plays(sender) || len(mine) == 0):
-		return r.admit(target, req, sender)
+		return target, "", mine
 	case named == "" && len(mine) == 1:
-		return r.admit(mine[0], req, sender)
+		return mine[0], "", mine
 	}
 	var why string
 	switch {
@@ -144,11 +186,7 @@ func (r *router) Route(req mailserver.RouteRequest) mailserver.RouteDecision {
 	default:
 		why = "Your mail has no GAME line, and you play in more than one game on this host, so it cannot tell which one the mail is for."
 	}
-	d := mailserver.RouteDecision{}
-	if req.Sender != "" { // answer only whom the server vouches for
-		d.Reply = r.reply(req.Sender, ex, why, mine)
-	}
-	return d
+	return nil, why, mine
 }
 
 // senderOf is who sent the message: the login, else the From address.
@@ -244,10 +282,7 @@ func gameLine(ex *inbox.Extracted) (string, int) {
 // reply is the answer to a sender whose mail the router could not place.
 func (r *router) reply(to string, ex *inbox.Extracted, why string, mine []*routeGame) []byte {
 	var b strings.Builder
-	subject := "Which game?"
-	if ex != nil && ex.Subject != "" {
-		subject = "Re: " + clipLine(ex.Subject) + " (which game?)"
-	}
+	subject, text := r.replyText(to, ex, why, mine)
 	now := r.now()
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <route.%d.%s>\r\n",
 		r.hostAddr, to, subject, now.Format(time.RFC1123Z), now.UnixNano(), r.hostAddr)
@@ -255,21 +290,32 @@ func (r *router) reply(to string, ex *inbox.Extracted, why string, mine []*route
 		fmt.Fprintf(&b, "In-Reply-To: <%s>\r\nReferences: <%s>\r\n", ex.MessageID, ex.MessageID)
 	}
 	b.WriteString("Auto-Submitted: auto-replied\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
-	fmt.Fprintf(&b, "%s\r\nYour mail has not been passed to any game.\r\n\r\n", why)
+	b.WriteString(strings.ReplaceAll(text, "\n", "\r\n"))
+	return []byte(b.String())
+}
+
+// replyText is the subject and text (LF line ends) of reply.
+func (r *router) replyText(to string, ex *inbox.Extracted, why string, mine []*routeGame) (string, string) {
+	var b strings.Builder
+	subject := "Which game?"
+	if ex != nil && ex.Subject != "" {
+		subject = "Re: " + clipLine(ex.Subject) + " (which game?)"
+	}
+	fmt.Fprintf(&b, "%s\nYour mail has not been passed to any game.\n\n", why)
 	if len(mine) == 0 {
-		b.WriteString("You play in no game on this host. If you should, ask your referee to register this address.\r\n")
+		b.WriteString("You play in no game on this host. If you should, ask your referee to register this address.\n")
 	} else {
-		b.WriteString("The games on this host you play in:\r\n")
+		b.WriteString("The games on this host you play in:\n")
 		for _, g := range mine {
 			role := strings.Join(g.nationOf[to], ", ")
 			if g.referee == to {
 				role = strings.TrimPrefix(role+", referee", ", ")
 			}
-			fmt.Fprintf(&b, "  %-16s %-36s %s\r\n", g.name, g.address, role)
+			fmt.Fprintf(&b, "  %-16s %-36s %s\n", g.name, g.address, role)
 		}
-		fmt.Fprintf(&b, "\r\nSend the mail again with the game's GAME line (GAME %s), or to the game's own address.\r\n", mine[0].name)
+		fmt.Fprintf(&b, "\nSend the mail again with the game's GAME line (GAME %s), or to the game's own address.\n", mine[0].name)
 	}
-	return []byte(b.String())
+	return subject, b.String()
 }
 
 func clipLine(s string) string {

@@ -1,7 +1,9 @@
 // Package inbox brings order mail in: it reads an IMAP mailbox into the
 // store (Intake), reads a mail's text and headers safely (Extract), tells
 // automatic mail from a person's (Extracted.IsAutomatic), and decides whether
-// the sender is who the From header says (Authenticate). It never imports the
+// the sender is who the From header says (Authenticate); a Filer files one
+// shared mailbox into folders (filer.go), for a host whose games share one
+// provider account. It never imports the
 // engine or the order parser: the daemon gives the Intake a Handler that runs
 // the order checker on each stored mail.
 //

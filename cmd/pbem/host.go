@@ -87,7 +87,9 @@ func hostCommands() *command {
 				"secrets/, scenario/), with mail on the host's server at the game's own address orders+NAME@DOMAIN,\n" +
 				"a fresh password for each nation and the referee, and every mail account's password in the host's\n" +
 				"secrets/mail/ (one per address on the whole host). --scenario trossian adds a game of the Trossian\n" +
-				"campaign (seed 004) beside the SYW games. A running \"pbem run --host\" starts it within seconds."},
+				"campaign (seed 004) beside the SYW games. On a host whose address is at a provider (host.yaml's\n" +
+				"mail.external), the game is written in mail mode external on the shared account, reading its own folder\n" +
+				"pbem-game-NAME, which the host fills. A running \"pbem run --host\" starts it within seconds."},
 		{name: "list", args: "[--host DIR]", run: runHostList,
 			summary: "lists the host's games: state, what the running host is doing with each, address, rules",
 			description: "Lists the host's games: the state host.yaml asks for (running, stopped, archived), what the running\n" +
@@ -270,8 +272,13 @@ func runHost(e *env) int {
 		e.errorf("%v", err)
 		return exitFailure
 	}
-	fmt.Fprintf(e.stdout, "pbem: host %s, mail server IMAP %s SMTP %s; orders to %s (routed by the GAME line) or to each game's address\n",
-		dir, h.Mail().IMAPAddr(), h.Mail().SMTPAddr(), h.Address())
+	if x := h.External(); x != nil {
+		fmt.Fprintf(e.stdout, "pbem: host %s, mail at the provider (IMAP %s, SMTP %s); orders to %s, filed by the GAME line into each game's folder, or to each game's plus-address\n",
+			dir, x.IMAPHost, x.SMTPHost, h.Address())
+	} else {
+		fmt.Fprintf(e.stdout, "pbem: host %s, mail server IMAP %s SMTP %s; orders to %s (routed by the GAME line) or to each game's address\n",
+			dir, h.Mail().IMAPAddr(), h.Mail().SMTPAddr(), h.Address())
+	}
 	web, code := startHostConsole(e, dir, settings, h, log)
 	if code != exitOK {
 		h.Close()
