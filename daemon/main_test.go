@@ -35,5 +35,7 @@ func TestMain(m *testing.M) {
 		mailserver.LowerPasswordCostForTests()
 		reports.MemoizeRenderForTests()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeFixtures()
+	os.Exit(code)
 }
