@@ -108,8 +108,7 @@ func TestExportSurvivesSIGKILL(t *testing.T) {
 		t.Skip("starts the daemon and the export many times")
 	}
 	points := killtest.Points(4)
-	template := newKillTemplate(t)
-	resolveTurns(t, template, 1)
+	template := turn1Template(t)
 	// The good archive: the game after turn 1, two records.
 	exportChild(t, template)
 	good, err := os.ReadFile(filepath.Join(template, archiveTarget))

@@ -132,12 +132,35 @@ func waitReply(t *testing.T, imapAddr, acct, id string) string {
 	}
 }
 
-// newKillTemplate makes the template game directory of the crash tests: a
-// game whose every nation has a mailbox, Eisenmark's sheet for turn 1
-// acknowledged, and turn 1 due (its deadline just past).
+// newKillTemplate returns a copy of the template game directory of the
+// crash tests: a game whose every nation has a mailbox, Eisenmark's sheet
+// for turn 1 acknowledged, and turn 1 due (its deadline past). It is built
+// once per test binary (killFixtures).
 func newKillTemplate(t *testing.T) string {
 	t.Helper()
-	template := t.TempDir()
+	return killFixtures.base.copyOf(t, buildKillTemplate)
+}
+
+// killFixtures are the crash tests' templates, each built once: base
+// (newKillTemplate), turn1 (base with turn 1 resolved and its reports sent)
+// and resolved (resolvedTemplate).
+var killFixtures struct {
+	base, turn1, resolved fixture
+}
+
+// turn1Template returns a copy of the base template with turn 1 resolved
+// and every report sent.
+func turn1Template(t *testing.T) string {
+	t.Helper()
+	return killFixtures.turn1.copyOf(t, func(t *testing.T, dir string) {
+		copyTree(t, newKillTemplate(t), dir)
+		resolveTurns(t, dir, 1)
+	})
+}
+
+// buildKillTemplate makes the base template in the folder template.
+func buildKillTemplate(t *testing.T, template string) {
+	t.Helper()
 	scen, _ := filepath.Abs("../scenarios/default")
 	text := fmt.Sprintf(testConfig, scen, imapWait)
 	if err := os.WriteFile(filepath.Join(template, "config.yaml"), []byte(text), 0o600); err != nil {
@@ -153,7 +176,6 @@ func newKillTemplate(t *testing.T) string {
 	}
 	c.stop(t)
 	setDeadlinePast(t, template, 1)
-	return template
 }
 
 // setDeadlinePast makes turn's deadline a minute ago in dir's store, so that

@@ -128,11 +128,18 @@ func refereeStage(end string, n int) string {
 	return fmt.Sprintf("turn 1 resolved again, %d of %d corrected reports sent", sent, len(killAccounts))
 }
 
-// resolvedTemplate makes the template of the referee's crash tests (see the
-// top of the file).
+// resolvedTemplate returns a copy of the template of the referee's crash
+// tests (see the top of the file), built once per test binary.
 func resolvedTemplate(t *testing.T) string {
 	t.Helper()
-	template := newKillTemplate(t)
+	return killFixtures.resolved.copyOf(t, buildResolvedTemplate)
+}
+
+// buildResolvedTemplate makes the referee's crash tests' template in the
+// folder template, from turn1Template.
+func buildResolvedTemplate(t *testing.T, template string) {
+	t.Helper()
+	copyTree(t, turn1Template(t), template)
 	resolveTurns(t, template, 2)
 	// The correction: E1 stays home, stored as a sheet of Eisenmark's for turn 1.
 	ctx := context.Background()
@@ -151,7 +158,6 @@ func resolvedTemplate(t *testing.T) string {
 	if _, _, err := db.SaveSubmission(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	return template
 }
 
 // resolveTurns has the daemon resolve the game in dir from its open turn

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -123,7 +124,15 @@ func Area(in AreaInput) (*AreaReport, error) {
 	}
 	r.Text = areaText(in, f, who)
 	var buf bytes.Buffer
-	if err := areaPDF(&buf, in, f, who); err != nil {
+	err = renderArea(&buf, in, func(w io.Writer) error {
+		var b bytes.Buffer
+		if err := areaPDF(&b, in, f, who); err != nil {
+			return err
+		}
+		_, err := w.Write(b.Bytes())
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	r.PDF = buf.Bytes()

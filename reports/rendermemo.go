@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
 
-	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/engine"
 )
 
 // A PDF depends on its model, its options and the map alone (the same
@@ -20,8 +21,9 @@ import (
 // renderMemo is the tests' memo of PDFs, nil unless turned on.
 var renderMemo atomic.Pointer[pdfMemo]
 
-// MemoizeRenderForTests makes Render and RenderReferee keep every PDF they
-// make, keyed by a digest of the model, the options and the map, for the
+// MemoizeRenderForTests makes Render, RenderReferee and Area (a Trossian
+// game's reports) keep every PDF they make, keyed by a digest of the model
+// (an area report's input), the options and the map, for the
 // rest of the process, and write the kept bytes when asked again. Only tests
 // call it (from TestMain): a PDF takes a tenth of a second or more to build,
 // and every game a test starts builds one per nation.
@@ -31,14 +33,14 @@ func MemoizeRenderForTests() {
 
 type pdfMemo struct {
 	pdfs sync.Map // [sha256.Size]byte → *memoPDF
-	maps sync.Map // *hexmap.Map → [sha256.Size]byte
+	maps sync.Map // *hexmap.Map or *areamap.Map → [sha256.Size]byte
 	kept atomic.Int64
 }
 
 // memoLimit bounds the PDFs kept (a few hundred kilobytes each): the
 // starting reports come first in every test, and later turns' reports
-// seldom repeat.
-const memoLimit = 256
+// seldom repeat (the daemon's tests make about 240).
+const memoLimit = 512
 
 type memoPDF struct {
 	once sync.Once
@@ -47,7 +49,7 @@ type memoPDF struct {
 }
 
 // render writes the PDF of (kind, md, m, opts), made by build the first time.
-func (p *pdfMemo) render(w io.Writer, kind string, md any, m *hexmap.Map, opts *Options,
+func (p *pdfMemo) render(w io.Writer, kind string, md any, m any, opts *Options,
 	build func(io.Writer) error) error {
 	key, err := p.key(kind, md, m, opts)
 	if err != nil {
@@ -76,7 +78,7 @@ func (p *pdfMemo) render(w io.Writer, kind string, md any, m *hexmap.Map, opts *
 	return err
 }
 
-func (p *pdfMemo) key(kind string, md any, m *hexmap.Map, opts *Options) ([sha256.Size]byte, error) {
+func (p *pdfMemo) key(kind string, md any, m any, opts *Options) ([sha256.Size]byte, error) {
 	mapKey, ok := p.maps.Load(m)
 	if !ok {
 		b, err := json.Marshal(m)
@@ -99,4 +101,36 @@ func (p *pdfMemo) key(kind string, md any, m *hexmap.Map, opts *Options) ([sha25
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	return key, nil
+}
+
+// areaMemoInput is what an area-map report's PDF is made of besides its
+// map and options (keyed apart): the input, its events named by their
+// types as well as their fields, its zone by name.
+type areaMemoInput struct {
+	In     AreaInput
+	Events []areaMemoEvent
+	Zone   string
+}
+
+type areaMemoEvent struct {
+	Type  string
+	Event engine.Event
+}
+
+// renderArea writes the area-map report's PDF of in, made by build, through
+// the tests' memo when it is on.
+func renderArea(w io.Writer, in AreaInput, build func(io.Writer) error) error {
+	memo := renderMemo.Load()
+	if memo == nil || in.Map == nil {
+		return build(w)
+	}
+	k := areaMemoInput{In: in}
+	k.In.Map, k.In.Events, k.In.Zone, k.In.Options = nil, nil, nil, nil
+	for _, e := range in.Events {
+		k.Events = append(k.Events, areaMemoEvent{Type: fmt.Sprintf("%T", e), Event: e})
+	}
+	if in.Zone != nil {
+		k.Zone = in.Zone.String()
+	}
+	return memo.render(w, "area", k, in.Map, in.Options, build)
 }
