@@ -86,8 +86,10 @@ func (g *Game) handleGroup(ctx context.Context, ms []store.Mail) error {
 		}
 		ds[i].out, ds[i].err = g.decideRecovered(ctx, m)
 		// Decided: the bytes are not needed to record it, and a group of
-		// large mails must not stay in memory together.
+		// large mails must not stay in memory together (the caller's
+		// slice lets go of them too).
 		m.Raw = nil
+		ms[i].Raw = nil
 		ds[i].m = m
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(ms))

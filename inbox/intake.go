@@ -28,7 +28,10 @@ type Intake struct {
 	mu  sync.Mutex // one poll at a time
 
 	// fresh holds the bytes of the mail the running poll has just stored,
-	// by row id, for the handler (see handleStored).
+	// by row id, for the handler (see handleStored); only mail up to
+	// freshMax: a larger one is read back from the store when its turn
+	// comes, so that a poll that took in several large mails does not
+	// hold them all until the last is handled.
 	fresh map[int64][]byte
 
 	// copies holds the masked copies (Options.Mask) of handled mail not yet
@@ -320,7 +323,7 @@ func (in *Intake) intakeBatch(ctx context.Context, s *session, uv uint32, news [
 		if f.gone {
 			continue
 		}
-		if dups[i] == 0 {
+		if dups[i] == 0 && len(f.m.Raw) <= freshMax {
 			if in.fresh == nil {
 				in.fresh = map[int64][]byte{}
 			}
@@ -589,6 +592,10 @@ func (in *Intake) handlePending(ctx context.Context) error {
 	defer in.mu.Unlock()
 	return in.handleStored(ctx)
 }
+
+// freshMax is the largest mail whose bytes a poll keeps for its handler
+// (Intake.fresh). Order sheets are a few kilobytes.
+const freshMax = 256 << 10
 
 // handleStored runs the Handler for every stored mail, oldest first. It
 // stops at the first failure, so mail is handled in arrival order. The
