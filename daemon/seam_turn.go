@@ -146,22 +146,11 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	eventLog, err := engine.MarshalEvents(res.Events)
+	eventLog, dice, rows, err := encodeResolved(res.Events, res.Rolls)
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	dice, err := json.Marshal(res.Rolls)
-	if err != nil {
-		return turnOutcome{}, err
-	}
-	for _, e := range res.Events {
-		data, err := engine.MarshalEvent(e)
-		if err != nil {
-			return turnOutcome{}, err
-		}
-		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
-	}
-	out.nEvents = len(res.Events)
+	out.events, out.nEvents = append(out.events, rows...), len(res.Events)
 	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
 	if err != nil {
 		return turnOutcome{}, err

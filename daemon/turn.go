@@ -441,22 +441,11 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	eventLog, err := engine.MarshalEvents(res.Events)
+	eventLog, dice, rows, err := encodeResolved(res.Events, res.Rolls)
 	if err != nil {
 		return turnOutcome{}, err
 	}
-	dice, err := json.Marshal(res.Rolls)
-	if err != nil {
-		return turnOutcome{}, err
-	}
-	for _, e := range res.Events {
-		data, err := engine.MarshalEvent(e)
-		if err != nil {
-			return turnOutcome{}, err
-		}
-		out.events = append(out.events, store.Event{Kind: e.Kind(), Data: data})
-	}
-	out.nEvents = len(res.Events)
+	out.events, out.nEvents = append(out.events, rows...), len(res.Events)
 	out.treaties = res.State.Treaties
 	streaks, err := g.nmrStreaks(ctx, turn, out.nmr)
 	if err != nil {
@@ -789,4 +778,25 @@ func (g *Game) nmrStreaks(ctx context.Context, turn int, nmr []string) (map[stri
 		}
 	}
 	return out, nil
+}
+
+// encodeResolved is the stored form of a resolved turn's events and dice,
+// whichever campaign resolved it: the event log and the dice of its turn
+// record, and one store row an event.
+func encodeResolved(events []engine.Event, rolls any) (eventLog, dice []byte, rows []store.Event, err error) {
+	if eventLog, err = engine.MarshalEvents(events); err != nil {
+		return nil, nil, nil, err
+	}
+	if dice, err = json.Marshal(rolls); err != nil {
+		return nil, nil, nil, err
+	}
+	rows = make([]store.Event, 0, len(events))
+	for _, e := range events {
+		data, err := engine.MarshalEvent(e)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		rows = append(rows, store.Event{Kind: e.Kind(), Data: data})
+	}
+	return eventLog, dice, rows, nil
 }
