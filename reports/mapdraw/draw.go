@@ -299,25 +299,7 @@ func drawTerrainMark(pdf *fpdf.Fpdf, t game.Terrain, x, y, r float64) {
 // and the lower ones where the map ends.
 func (d *drawer) grid() {
 	for _, sea := range []bool{true, false} {
-		var segs []segment
-		d.hexes(func(h game.Hex, t game.Terrain) {
-			if (t == game.Sea) != sea {
-				return
-			}
-			for _, dir := range hexmap.Directions {
-				n := hexmap.Step(h, dir)
-				upper := dir == hexmap.NorthWest || dir == hexmap.North || dir == hexmap.NorthEast
-				if !upper && d.m.InBounds(n) {
-					continue
-				}
-				// The coastline is a province border, drawn later.
-				if d.m.InBounds(n) && (d.m.TerrainAt(n) == game.Sea) != sea {
-					continue
-				}
-				a, b := sideCorners(h, dir)
-				segs = append(segs, segment{a, b})
-			}
-		})
+		segs := d.gridSides(sea)
 		if sea {
 			stroke(d.pdf, colGridSea)
 		} else {
@@ -326,6 +308,31 @@ func (d *drawer) grid() {
 		d.width(0.1, 0.05)
 		d.p.strokeSegments(d.pdf, segs)
 	}
+}
+
+// gridSides are the hexsides within the sea (sea) or within the land, each
+// once: each hex gives its three upper sides, and the lower ones where the
+// map ends. The coastline is a province border, drawn apart.
+func (d *drawer) gridSides(sea bool) []segment {
+	var segs []segment
+	d.hexes(func(h game.Hex, t game.Terrain) {
+		if (t == game.Sea) != sea {
+			return
+		}
+		for _, dir := range hexmap.Directions {
+			n := hexmap.Step(h, dir)
+			upper := dir == hexmap.NorthWest || dir == hexmap.North || dir == hexmap.NorthEast
+			if !upper && d.m.InBounds(n) {
+				continue
+			}
+			if d.m.InBounds(n) && (d.m.TerrainAt(n) == game.Sea) != sea {
+				continue
+			}
+			a, b := sideCorners(h, dir)
+			segs = append(segs, segment{a, b})
+		}
+	})
+	return segs
 }
 
 // boundary returns the sides of the hexes in a set where the set ends: the

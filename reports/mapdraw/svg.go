@@ -336,24 +336,7 @@ func terrainMarkPath(t game.Terrain, x, y, r float64) string {
 func (s *svgOut) grid() {
 	d := s.d
 	for _, sea := range []bool{true, false} {
-		var segs []segment
-		d.hexes(func(h game.Hex, t game.Terrain) {
-			if (t == game.Sea) != sea {
-				return
-			}
-			for _, dir := range hexmap.Directions {
-				n := hexmap.Step(h, dir)
-				upper := dir == hexmap.NorthWest || dir == hexmap.North || dir == hexmap.NorthEast
-				if !upper && d.m.InBounds(n) {
-					continue
-				}
-				if d.m.InBounds(n) && (d.m.TerrainAt(n) == game.Sea) != sea {
-					continue
-				}
-				a, b := sideCorners(h, dir)
-				segs = append(segs, segment{a, b})
-			}
-		})
+		segs := d.gridSides(sea)
 		c := colGridLand
 		if sea {
 			c = colGridSea
