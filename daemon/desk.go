@@ -93,15 +93,8 @@ type DeskMail struct {
 	Error   string
 }
 
-// DeskEntry is one act done at the desk.
-type DeskEntry struct {
-	At     time.Time
-	Who    string   // who was signed in (the console's name for them)
-	From   string   // the address it came from (the client's)
-	Text   string   // the referee commands as written
-	Answer []string // the answer, line by line
-	OK     bool
-}
+// DeskEntry is one act done at the desk, as the store keeps it.
+type DeskEntry = store.DeskAct
 
 // deskLogKeep is how many acts the store keeps for the page; the log
 // (slog) has them all.
@@ -305,19 +298,11 @@ func maskNewPasswords(text string) string {
 
 // DeskLog returns the acts done at the desk, the latest first.
 func (g *Game) DeskLog(ctx context.Context) ([]DeskEntry, error) {
-	acts, err := g.DB.DeskActs(ctx, g.ID())
-	if err != nil {
-		return nil, err
-	}
-	es := make([]DeskEntry, len(acts))
-	for i, a := range acts {
-		es[i] = DeskEntry(a)
-	}
-	return es, nil
+	return g.DB.DeskActs(ctx, g.ID())
 }
 
 func (g *Game) appendDeskLog(ctx context.Context, e DeskEntry) error {
-	return g.DB.AddDeskAct(ctx, g.ID(), store.DeskAct(e), deskLogKeep)
+	return g.DB.AddDeskAct(ctx, g.ID(), e, deskLogKeep)
 }
 
 // VerifyReferee reports whether pw is the referee's password

@@ -180,19 +180,7 @@ func (g *Game) decideCampaign(ctx context.Context, from, base store.TurnRecord, 
 	tm := TurnMail{GameID: g.ID(), GameName: g.Config.Game.Name, Turn: turn, TurnLabel: out.label,
 		State: g.standIn(res.State), CampaignState: res.State, Rerun: rerunOf > 0, NextTurn: turn + 1, NextLabel: res.State.TurnLabel(),
 		NextDeadline: out.next, Zone: g.Zone, Rolls: res.Rolls, Sheets: sheets}
-	var rs []recipient
-	for _, id := range g.Config.NationIDs() {
-		n := game.NationID(id)
-		to := g.registered(n)
-		if to == "" {
-			continue
-		}
-		m := tm
-		m.Nation, m.NationName = n, g.nationName(n)
-		m.Events = engine.EventsFor(res.Events, n)
-		m.NMR = slices.Contains(out.nmr, id)
-		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
-	}
+	rs := g.nationRecipients(tm, res.Events, out.nmr)
 	if ref := g.Config.Game.Referee; ref != "" {
 		m := tm
 		m.Nation, m.NationName = engine.Referee, "Referee"

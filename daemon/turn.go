@@ -492,19 +492,7 @@ func (g *Game) decideFrom(ctx context.Context, from, base store.TurnRecord, reru
 	if over {
 		tm.GameOver = g.victorySentence(res.State, res.State.Victory)
 	}
-	var rs []recipient
-	for _, id := range g.Config.NationIDs() {
-		n := game.NationID(id)
-		to := g.registered(n)
-		if to == "" {
-			continue
-		}
-		m := tm
-		m.Nation, m.NationName = n, g.nationName(n)
-		m.Events = engine.EventsFor(res.Events, n)
-		m.NMR = slices.Contains(out.nmr, id)
-		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
-	}
+	rs := g.nationRecipients(tm, res.Events, out.nmr)
 	// reportmodel.go: what each report carries from the ones before it,
 	// rebuilt from the archive.
 	var ns []game.NationID
@@ -799,4 +787,23 @@ func encodeResolved(events []engine.Event, rolls any) (eventLog, dice []byte, ro
 		rows = append(rows, store.Event{Kind: e.Kind(), Data: data})
 	}
 	return eventLog, dice, rows, nil
+}
+
+// nationRecipients are the turn's report mails to the nations with a
+// registered address, tm for each with its own events and NMR mark.
+func (g *Game) nationRecipients(tm TurnMail, events []engine.Event, nmr []string) []recipient {
+	var rs []recipient
+	for _, id := range g.Config.NationIDs() {
+		n := game.NationID(id)
+		to := g.registered(n)
+		if to == "" {
+			continue
+		}
+		m := tm
+		m.Nation, m.NationName = n, g.nationName(n)
+		m.Events = engine.EventsFor(events, n)
+		m.NMR = slices.Contains(nmr, id)
+		rs = append(rs, recipient{tm: m, kind: MailReport, who: id, to: to})
+	}
+	return rs
 }
