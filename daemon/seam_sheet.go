@@ -66,19 +66,11 @@ func (g *Game) handleCampaignSheet(ctx context.Context, m store.Mail, ex *inbox.
 	if pwErr != nil {
 		return outcome{}, fmt.Errorf("checking the password of %s: %w", nation, pwErr)
 	}
-	class := ClassOrders
-	if r.Refused {
-		class = ClassRefused
-	}
-	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
+	timing, err := g.timeSheet(ctx, st.Turn, deadline, m, r.Refused) // sheet.go
 	if err != nil {
 		return outcome{}, err
 	}
-	cl, hasClose := cutoff(deadline, early, closed)
-	late := !r.Refused && hasClose && cl.after(m)
-	if late {
-		class = ClassLate
-	}
+	class, cl, late := timing.class, timing.close, timing.late
 	if pwFailed {
 		g.Log.Warn("order sheet with a wrong password", "mail", m.ID, "nation", nation, "from", ex.From)
 	}
@@ -97,7 +89,7 @@ func (g *Game) handleCampaignSheet(ctx context.Context, m store.Mail, ex *inbox.
 	subject := fmt.Sprintf("[%s] %s, %s: %s", g.ID(), g.nationName(nation), label, campaignAckSubject(r, late))
 	out := outcome{status: store.MailAcknowledged, class: class, opened: opened}
 	if !r.Refused && !late {
-		out.close = &closeCheck{turn: st.Turn, seen: early, closed: closed}
+		out.close = &timing.check
 		errs := campaignErrors(r)
 		asked := isFinal(ex.Subject)
 		final := asked && errs == 0

@@ -87,24 +87,11 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		// with the right password that it is wrong.
 		return outcome{}, fmt.Errorf("checking the password of %s: %w", nation, pwErr)
 	}
-	class := ClassOrders
-	if report.Refused {
-		class = ClassRefused
-	}
-	// A sheet that reached the server after the turn's orders closed (the
-	// deadline, or earlier the referee's RESOLVE NOW or the last FINAL;
-	// closing.go) does not count, even if the turn has not been resolved
-	// yet. The arrival is the server's stamp, stored with the mail, so a
-	// retry decides the same way.
-	early, closed, err := g.earlyClose(ctx, g.DB, st.Turn)
+	timing, err := g.timeSheet(ctx, st.Turn, deadline, m, report.Refused)
 	if err != nil {
 		return outcome{}, err
 	}
-	cl, hasClose := cutoff(deadline, early, closed)
-	late := !report.Refused && hasClose && cl.after(m)
-	if late {
-		class = ClassLate
-	}
+	class, cl, late := timing.class, timing.close, timing.late
 	if pwFailed {
 		g.Log.Warn("order sheet with a wrong password", "mail", m.ID, "nation", nation, "from", ex.From)
 	}
@@ -135,7 +122,7 @@ func (g *Game) handleSheet(ctx context.Context, m store.Mail, ex *inbox.Extracte
 		}
 		// closing.go: if the turn closed while this sheet was checked, its
 		// commit decides again.
-		out.close = &closeCheck{turn: st.Turn, seen: early, closed: closed}
+		out.close = &timing.check
 		for _, req := range report.Requests {
 			if !carried[req.Token] { // forwarded with the sheet that sent it
 				out.msgs = append(out.msgs, g.forwardRequest(m, st, nation, req))
@@ -288,4 +275,35 @@ func (g *Game) openRequests(ctx context.Context, turn int) (open map[string]stor
 		}
 	}
 	return open, withdrawn, nil
+}
+
+// sheetTiming is how a checked sheet stands against the turn's close.
+type sheetTiming struct {
+	class string     // ClassRefused, ClassLate or ClassOrders
+	close turnClose  // the close it was judged by
+	late  bool       // it reached the server after the close
+	check closeCheck // what its commit checks again (closing.go)
+}
+
+// timeSheet judges a checked sheet against the turn's close. A sheet that
+// reached the server after the turn's orders closed (the deadline, or
+// earlier the referee's RESOLVE NOW or the last FINAL; closing.go) does not
+// count, even if the turn has not been resolved yet. The arrival is the
+// server's stamp, stored with the mail, so a retry decides the same way.
+// Every campaign's sheets are judged by it.
+func (g *Game) timeSheet(ctx context.Context, turn int, deadline time.Time, m store.Mail, refused bool) (sheetTiming, error) {
+	early, closed, err := g.earlyClose(ctx, g.DB, turn)
+	if err != nil {
+		return sheetTiming{}, err
+	}
+	t := sheetTiming{class: ClassOrders, check: closeCheck{turn: turn, seen: early, closed: closed}}
+	cl, hasClose := cutoff(deadline, early, closed)
+	t.close = cl
+	switch {
+	case refused:
+		t.class = ClassRefused
+	case hasClose && cl.after(m):
+		t.class, t.late = ClassLate, true
+	}
+	return t, nil
 }
