@@ -58,26 +58,17 @@ const (
 )
 
 // tabletopResults returns the referee's results stored for a turn, the last
-// one per hex, in hex order of arrival.
+// one per hex, in hex order of arrival (campaignResults, decoded).
 func (g *Game) tabletopResults(ctx context.Context, turn int) ([]engine.TabletopBattle, error) {
-	subs, err := g.DB.Submissions(ctx, g.ID(), turn)
+	raws, err := g.campaignResults(ctx, turn)
 	if err != nil {
 		return nil, err
 	}
-	last := map[string]int{}
-	for i, s := range subs {
-		if s.Kind == KindTabletop && s.Valid {
-			last[s.ReceiptHash] = i
-		}
-	}
 	var out []engine.TabletopBattle
-	for i, s := range subs {
-		if s.Kind != KindTabletop || !s.Valid || last[s.ReceiptHash] != i {
-			continue
-		}
+	for i, raw := range raws {
 		var tb engine.TabletopBattle
-		if err := json.Unmarshal([]byte(s.CanonicalText), &tb); err != nil {
-			return nil, fmt.Errorf("stored tabletop result %d: %w", s.ID, err)
+		if err := json.Unmarshal(raw, &tb); err != nil {
+			return nil, fmt.Errorf("the stored tabletop result %d of turn %d: %w", i+1, turn, err)
 		}
 		out = append(out, tb)
 	}
