@@ -153,6 +153,7 @@ func playYear(t *testing.T, seed uint64) ([]yearRecord, [][]engine.Event, *State
 		recs = append(recs, yearRecord{State: sj, Events: ej, Rolls: rj, Awaited: awaited})
 		all = append(all, res.Events)
 		checkYearInvariants(t, seed, sc.Map, res.State)
+		checkIncome(t, seed, st.Turn, res.Events)
 		// The stored state reads back as the same state.
 		var back State
 		if err := json.Unmarshal(sj, &back); err != nil {
@@ -164,6 +165,31 @@ func playYear(t *testing.T, seed uint64) ([]yearRecord, [][]engine.Event, *State
 		st = res.State
 	}
 	return recs, all, st
+}
+
+// checkIncome: every AP of a winter's income is accounted for once. The
+// provinces' payments make the income; the pool to spend is the income of
+// the provinces not besieged (a besieged city's goes into its own bank)
+// and the banks drawn from.
+func checkIncome(t *testing.T, seed uint64, turn int, events []engine.Event) {
+	t.Helper()
+	for _, e := range events {
+		x, ok := e.(*IncomeCollected)
+		if !ok {
+			continue
+		}
+		paid, free := 0, 0
+		for _, p := range x.Provinces {
+			paid += p.AP
+			if !p.Besieged {
+				free += p.AP
+			}
+		}
+		if paid != x.Income || x.Pool != free+x.Banked {
+			t.Errorf("seed %d turn %d: %s's income %d from provinces paying %d; pool %d, want %d free and %d drawn from banks",
+				seed, turn, x.Nation, x.Income, paid, x.Pool, free, x.Banked)
+		}
+	}
 }
 
 // checkYearInvariants: no army empty or over its kingdom's census, no port
