@@ -2,7 +2,6 @@ package host
 
 import (
 	"bytes"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +12,7 @@ import (
 	"github.com/syw-pbem/pbem/campaign"
 	"github.com/syw-pbem/pbem/config"
 	"github.com/syw-pbem/pbem/hexmap"
+	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/ruleset"
 	"github.com/syw-pbem/pbem/scenarios"
 )
@@ -123,10 +123,10 @@ func AddGame(dir, name string, o AddOptions) (*Added, error) {
 		"config.yaml":            []byte(gameConfigText(s, name, o, address, nations, accounts, secretOf)),
 		"scenario/map.txt":       sc.mapText,
 		"scenario/scenario.yaml": sc.yaml,
-		"secrets/referee.txt":    []byte(NewPassword() + "\n"),
+		"secrets/referee.txt":    []byte(password.New() + "\n"),
 	}
 	for _, n := range nations {
-		files["secrets/"+n+".txt"] = []byte(NewPassword() + "\n")
+		files["secrets/"+n+".txt"] = []byte(password.New() + "\n")
 	}
 	for _, d := range []struct {
 		path string
@@ -314,22 +314,4 @@ func externalMailText(s *Settings, name string) string {
 	w("  smtp:\n    host: %s\n    port: %d\n    security: %s\n", e.SMTPHost, e.smtpPort(), e.smtpSecurity())
 	w("    username: %s\n    password_file: %s\n", s.externalUser(), pwFile)
 	return b.String()
-}
-
-// NewPassword is a fresh random password: 15 letters and digits in three
-// groups ("k7qm2-x9fwr-c4hpt"), about 75 bits, easy to copy by hand.
-func NewPassword() string {
-	const alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-	b := make([]byte, 15)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on supported systems
-	}
-	var s strings.Builder
-	for i, x := range b {
-		if i > 0 && i%5 == 0 {
-			s.WriteByte('-')
-		}
-		s.WriteByte(alphabet[int(x)%len(alphabet)])
-	}
-	return s.String()
 }

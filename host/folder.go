@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/syw-pbem/pbem/config"
+	"github.com/syw-pbem/pbem/password"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -381,7 +382,7 @@ func ensureAccountSecret(dir, user string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", err
 	}
-	if err := writeNew(path, []byte(NewPassword()+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := writeNew(path, []byte(password.New()+"\n"), 0o600); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
 	return rel, nil

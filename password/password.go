@@ -7,6 +7,7 @@
 package password
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
@@ -85,4 +86,24 @@ func Verify(hash, pw string) error {
 		return ErrMismatch
 	}
 	return err
+}
+
+// New is a fresh random password: 15 letters and digits in three groups
+// ("k7qm2-x9fwr-c4hpt"), about 75 bits, easy to copy by hand (no 0/o,
+// 1/l), and one Check accepts. What pbem init and pbem host write into a
+// game's secrets.
+func New() string {
+	const alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+	b := make([]byte, 15)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported systems
+	}
+	var s strings.Builder
+	for i, x := range b {
+		if i > 0 && i%5 == 0 {
+			s.WriteByte('-')
+		}
+		s.WriteByte(alphabet[int(x)%len(alphabet)])
+	}
+	return s.String()
 }

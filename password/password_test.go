@@ -55,3 +55,22 @@ func TestCostForTests(t *testing.T) {
 		t.Errorf("a cheap hash does not check: %v", err)
 	}
 }
+
+// TestNew: a fresh password is three groups of five letters and digits,
+// accepted by Check, and not the same twice.
+func TestNew(t *testing.T) {
+	seen := map[string]bool{}
+	for range 50 {
+		pw := New()
+		if len(pw) != 17 || strings.Count(pw, "-") != 2 || strings.ContainsAny(pw, "01lo") {
+			t.Fatalf("New() = %q, want three groups of five, no 0/o or 1/l", pw)
+		}
+		if err := Check(pw); err != nil {
+			t.Fatalf("Check(New()) = %v", err)
+		}
+		if seen[pw] {
+			t.Fatalf("New() gave %q twice", pw)
+		}
+		seen[pw] = true
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -168,9 +167,9 @@ func initGame(e *env, o initOptions, p mailPreset) int {
 	var nations []string
 	for _, n := range nationList {
 		nations = append(nations, string(n.ID))
-		secrets[string(n.ID)+".txt"] = newPassword()
+		secrets[string(n.ID)+".txt"] = password.New()
 	}
-	secrets["referee.txt"] = newPassword()
+	secrets["referee.txt"] = password.New()
 	mailPW := os.Getenv("PBEM_MAIL_PASSWORD")
 	if mailPW == "" {
 		mailPW = mailPasswordPlaceholder
@@ -279,28 +278,6 @@ func writeNew(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return f.Close()
-}
-
-// newPassword is a fresh random password: 15 letters and digits in three
-// groups ("k7qm2-x9fwr-c4hpt"), about 75 bits, easy to copy by hand (no
-// 0/o, 1/l). password.Check accepts it.
-func newPassword() string {
-	const alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-	b := make([]byte, 15)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on supported systems
-	}
-	var s strings.Builder
-	for i, x := range b {
-		if i > 0 && i%5 == 0 {
-			s.WriteByte('-')
-		}
-		s.WriteByte(alphabet[int(x)%len(alphabet)])
-	}
-	if err := password.Check(s.String()); err != nil {
-		panic(err)
-	}
-	return s.String()
 }
 
 // initConfigText is the commented config.yaml. refereeKey tells whether it
