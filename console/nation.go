@@ -82,16 +82,9 @@ func (c *Console) doNationLogin(w http.ResponseWriter, r *http.Request, g Game) 
 	}
 	nation := r.PostFormValue("nation")
 	p.Nation = nation
-	ck, err := r.Cookie(c.cookieName(loginCookie, loginCookieTLS))
-	if err != nil || !sameOrigin(r) || !sameToken(r.PostFormValue("csrf"), ck.Value) {
-		p.Error = "The form's security token is missing or out of date (are cookies on?): sign in again from this page."
-		c.render(w, http.StatusForbidden, "nation_login.html", p)
-		return
-	}
-	if d := c.limit.wait(addr); d > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(d/time.Second)+1))
-		p.Error = fmt.Sprintf("Too many wrong passwords from your address: wait %s before trying again.", waitText(d))
-		c.render(w, http.StatusTooManyRequests, "nation_login.html", p)
+	if status, why := c.loginRefusal(w, r, addr); status != 0 { // pages.go
+		p.Error = why
+		c.render(w, status, "nation_login.html", p)
 		return
 	}
 	known := slices.ContainsFunc(p.Nations, func(n nationChoice) bool { return n.ID == nation })

@@ -274,20 +274,29 @@ func (c *Console) serveLogin(w http.ResponseWriter, r *http.Request, g Game) {
 const noRefereePassword = "No referee password is configured (game.referee_password), so nobody can sign in, as no referee's mail " +
 	"of commands is taken: set it in the config and restart pbem run."
 
+// loginRefusal is why a sign-in form (the referee's or a nation's) is
+// refused before its password is looked at: a missing or stale CSRF token,
+// or too many wrong passwords from the address (Retry-After set). Status 0
+// when neither.
+func (c *Console) loginRefusal(w http.ResponseWriter, r *http.Request, addr string) (status int, why string) {
+	ck, err := r.Cookie(c.cookieName(loginCookie, loginCookieTLS))
+	if err != nil || !sameOrigin(r) || !sameToken(r.PostFormValue("csrf"), ck.Value) {
+		return http.StatusForbidden, "The form's security token is missing or out of date (are cookies on?): sign in again from this page."
+	}
+	if d := c.limit.wait(addr); d > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(d/time.Second)+1))
+		return http.StatusTooManyRequests, fmt.Sprintf("Too many wrong passwords from your address: wait %s before trying again.", waitText(d))
+	}
+	return 0, ""
+}
+
 func (c *Console) doLogin(w http.ResponseWriter, r *http.Request, g Game) {
 	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
 	addr := clientAddr(r)
 	page := loginPage{Title: "Sign in", Game: g.ID(), CSRF: c.loginToken(w, r)}
-	ck, err := r.Cookie(c.cookieName(loginCookie, loginCookieTLS))
-	if err != nil || !sameOrigin(r) || !sameToken(r.PostFormValue("csrf"), ck.Value) {
-		page.Error = "The form's security token is missing or out of date (are cookies on?): sign in again from this page."
-		c.render(w, http.StatusForbidden, "login.html", page)
-		return
-	}
-	if d := c.limit.wait(addr); d > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(d/time.Second)+1))
-		page.Error = fmt.Sprintf("Too many wrong passwords from your address: wait %s before trying again.", waitText(d))
-		c.render(w, http.StatusTooManyRequests, "login.html", page)
+	if status, why := c.loginRefusal(w, r, addr); status != 0 {
+		page.Error = why
+		c.render(w, status, "login.html", page)
 		return
 	}
 	if !g.HasRefereePassword() {
