@@ -339,7 +339,7 @@ func (g *Game) DeskReport(ctx context.Context, turn int, nation string) ([]byte,
 	opts := &reports.Options{Taxes: &g.Rules.Taxes}
 	var b bytes.Buffer
 	if nation == "referee" {
-		md, err := g.deskRefereeModel(ctx, st, events, rec)
+		md, err := g.RebuildRefereeReport(ctx, st, events, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -371,7 +371,7 @@ func (g *Game) DeskMap(ctx context.Context, turn int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	md, err := g.deskRefereeModel(ctx, st, events, rec)
+	md, err := g.RebuildRefereeReport(ctx, st, events, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -380,9 +380,11 @@ func (g *Game) DeskMap(ctx context.Context, turn int) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// deskRefereeModel is the referee's master report of a stored turn, as
-// "pbem report --referee" builds it.
-func (g *Game) deskRefereeModel(ctx context.Context, st *engine.State, events []engine.Event, rec store.TurnRecord) (*reports.RefereeModel, error) {
+// RebuildRefereeReport is the referee's master report of stored turn rec
+// (st and events read from it), as the turn's mail carried it: its dice,
+// rulings and sheets, the next deadline as stored. Only the NMR streaks are
+// not told again. What the console and "pbem report --referee" show.
+func (g *Game) RebuildRefereeReport(ctx context.Context, st *engine.State, events []engine.Event, rec store.TurnRecord) (*reports.RefereeModel, error) {
 	var rolls []engine.Roll
 	if len(bytes.TrimSpace(rec.Dice)) > 0 {
 		if err := json.Unmarshal(rec.Dice, &rolls); err != nil {
@@ -390,9 +392,13 @@ func (g *Game) deskRefereeModel(ctx context.Context, st *engine.State, events []
 		}
 	}
 	var sheets []reports.SheetReceipt
+	var rulings []reports.Ruling
 	if rec.Turn > 0 {
 		var err error
 		if sheets, err = g.sheetReceipts(ctx, rec.Turn); err != nil {
+			return nil, err
+		}
+		if rulings, err = g.reportRulings(ctx, rec.Turn); err != nil {
 			return nil, err
 		}
 	}
@@ -401,7 +407,7 @@ func (g *Game) deskRefereeModel(ctx context.Context, st *engine.State, events []
 		return nil, err
 	}
 	return reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: st, Events: events, Rolls: rolls,
-		Sheets: sheets, GameName: g.Config.Game.Name, Deadline: deadline, Zone: g.Zone, Narrate: g.Narrate})
+		Rulings: rulings, Sheets: sheets, GameName: g.Config.Game.Name, Deadline: deadline, Zone: g.Zone, Narrate: g.Narrate})
 }
 
 // VerifyNation reports whether pw is nation's order-sheet password for the
@@ -434,7 +440,7 @@ func (g *Game) DeskMapSVG(ctx context.Context, turn int, nation string) ([]byte,
 		if err != nil {
 			return nil, err
 		}
-		md, err := g.deskRefereeModel(ctx, st, events, rec)
+		md, err := g.RebuildRefereeReport(ctx, st, events, rec)
 		if err != nil {
 			return nil, err
 		}

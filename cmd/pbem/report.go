@@ -122,20 +122,8 @@ func runReport(e *env, c *command, args []string) int {
 	opts := &reports.Options{PageSize: *paper, Taxes: &g.Rules.Taxes}
 	var data []byte
 	if *referee {
-		var sheets []reports.SheetReceipt
-		if last.rec.Turn > 0 {
-			subs, err := g.DB.Submissions(ctx, g.ID(), last.rec.Turn)
-			if err != nil {
-				return failed(e, err)
-			}
-			for _, s := range subs {
-				if s.Kind == "orders" && s.Valid && !s.Superseded {
-					sheets = append(sheets, reports.SheetReceipt{Nation: game.NationID(s.Nation), Received: s.SubmittedAt, Receipt: s.ReceiptHash})
-				}
-			}
-		}
-		md, err := reports.BuildReferee(reports.RefereeInput{Map: g.Map, Rules: g.Rules, State: last.state,
-			Events: last.events, Rolls: last.rolls, Sheets: sheets, GameName: cfg.Game.Name, Deadline: deadline, Zone: g.Zone})
+		// The master report as the turn's mail carried it (the console shows the same).
+		md, err := g.RebuildRefereeReport(ctx, last.state, last.events, last.rec)
 		if err != nil {
 			return failed(e, err)
 		}
