@@ -12,7 +12,8 @@ import (
 // The turn (refcmd/turn.go). RESOLVE NOW closes the open turn's orders at
 // the command's arrival (closing.go) and releases a turn held by the
 // mail-outage guard (outage.go); the turn runner resolves it, or, from the
-// CLI, the command does at once. PREVIEW resolves the open turn writing
+// CLI, the command does at once — by handing it to a running "pbem run"
+// when one hears the doorbell (resolve_beside.go). PREVIEW resolves the open turn writing
 // nothing (preview.go). STATUS answers with what "pbem status" prints
 // (status.go). ROLLBACK and RERUN set turns aside and resolve one
 // again (rollback.go): one of them a mail, and a RERUN not beside a BREACH
