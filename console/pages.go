@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/syw-pbem/pbem/daemon"
@@ -27,48 +28,52 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"when": func(t time.Time, z *time.Location) string {
-		if t.IsZero() {
-			return "—"
-		}
-		if z == nil {
-			z = time.UTC
-		}
-		return t.In(z).Format("Mon 2 Jan 2006 15:04 MST")
-	},
-	"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"until": func(t, now time.Time) string { return roundDuration(t.Sub(now)) },
-	"ago":   func(t, now time.Time) string { return roundDuration(now.Sub(t)) },
-	"after": func(a, b time.Time) bool { return a.After(b) },
-	"join":  strings.Join,
-	"split": strings.Fields,
-	// pendingHex is the hex of the one battle waiting for its result ("" for none or several).
-	"pendingHex": func(v *daemon.DeskView) string {
-		hex := ""
-		for _, b := range v.Battles {
-			if !b.Result {
-				if hex != "" {
-					return ""
-				}
-				hex = b.Hex
+// pages are the console's templates, parsed when the first page is built
+// (not at start-up: every pbem command carries the console).
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"when": func(t time.Time, z *time.Location) string {
+			if t.IsZero() {
+				return "—"
 			}
-		}
-		return hex
-	},
-	"outbox":     func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
-	"err":        func(f *flash, action, field string) string { return f.fieldError(action, field) },
-	"val":        func(f *flash, action, field string) string { return f.value(action, field) },
-	"nav":        func(page any) bool { show, _ := navOf(page); return show },
-	"navPreview": func(page any) bool { _, preview := navOf(page); return preview },
-	"turns": func(last int) []int {
-		out := []int{}
-		for t := last; t >= 1; t-- {
-			out = append(out, t)
-		}
-		return out
-	},
-}).ParseFS(templateFS, "templates/*.html"))
+			if z == nil {
+				z = time.UTC
+			}
+			return t.In(z).Format("Mon 2 Jan 2006 15:04 MST")
+		},
+		"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"until": func(t, now time.Time) string { return roundDuration(t.Sub(now)) },
+		"ago":   func(t, now time.Time) string { return roundDuration(now.Sub(t)) },
+		"after": func(a, b time.Time) bool { return a.After(b) },
+		"join":  strings.Join,
+		"split": strings.Fields,
+		// pendingHex is the hex of the one battle waiting for its result ("" for none or several).
+		"pendingHex": func(v *daemon.DeskView) string {
+			hex := ""
+			for _, b := range v.Battles {
+				if !b.Result {
+					if hex != "" {
+						return ""
+					}
+					hex = b.Hex
+				}
+			}
+			return hex
+		},
+		"outbox":     func(v *daemon.DeskView, state string) int { return v.Outbox[store.OutboxState(state)] },
+		"err":        func(f *flash, action, field string) string { return f.fieldError(action, field) },
+		"val":        func(f *flash, action, field string) string { return f.value(action, field) },
+		"nav":        func(page any) bool { show, _ := navOf(page); return show },
+		"navPreview": func(page any) bool { _, preview := navOf(page); return preview },
+		"turns": func(last int) []int {
+			out := []int{}
+			for t := last; t >= 1; t-- {
+				out = append(out, t)
+			}
+			return out
+		},
+	}).ParseFS(templateFS, "templates/*.html"))
+})
 
 // navOf says which of the referee's links the page's header shows: none on
 // a sign-in page (its CSRF token is the sign-in form's, not a session's),
@@ -191,7 +196,7 @@ func (c *Console) signedIn(h sessionHandler) gameHandler {
 
 func (c *Console) render(w http.ResponseWriter, status int, name string, data any) {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
 		c.log.Error("console: a page could not be built", "page", name, "err", err)
 		http.Error(w, "the page could not be built (the log has why)", http.StatusInternalServerError)
 		return

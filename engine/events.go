@@ -134,6 +134,28 @@ func envelope(kind string, body []byte) []byte {
 	return b.Bytes()
 }
 
+// envelopeKind reads the kind of an envelope as envelope wrote it — `{"kind":"`,
+// a name of letters and digits, `"`, and no other "kind" member in the object — without
+// decoding the whole object (a stored year's events are decoded for every
+// report). ok is false for any other shape, which the caller then decodes in
+// full.
+func envelopeKind(data []byte) (kind string, ok bool) {
+	rest, found := bytes.CutPrefix(data, []byte(`{"kind":"`))
+	if !found || bytes.Count(data, []byte(`"kind"`)) != 1 {
+		return "", false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return "", false
+	}
+	for _, c := range rest[:end] {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return "", false // an escape or a byte JSON would read otherwise
+		}
+	}
+	return string(rest[:end]), true
+}
+
 // MarshalEvents encodes events as a JSON array of envelopes. The output is
 // deterministic: fields in declaration order, lists as the engine sorted them.
 func MarshalEvents(events []Event) ([]byte, error) {
@@ -158,7 +180,9 @@ func UnmarshalEvent(data []byte) (Event, error) {
 	var k struct {
 		Kind string `json:"kind"`
 	}
-	if err := json.Unmarshal(data, &k); err != nil {
+	if kind, ok := envelopeKind(data); ok {
+		k.Kind = kind
+	} else if err := json.Unmarshal(data, &k); err != nil {
 		return nil, fmt.Errorf("event envelope: %w", err)
 	}
 	mk, ok := eventKinds[k.Kind]

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -290,11 +289,11 @@ func isSignature(s string) bool { return strings.TrimRight(s, " ") == "--" }
 // replyAttribution matches the line a mail program puts above the mail being
 // replied to: "On Mon, 2 Jun 2025, Referee <ref@…> wrote:", and its French,
 // German, Spanish, Italian and Dutch forms.
-var replyAttribution = regexp.MustCompile(`(?i)^(on|le|am|el|il|op) .*(wrote|écrit|ecrit|schrieb|escribió|escribio|scritto|geschreven) ?:$`)
+var replyAttribution = lazyRegexp(`(?i)^(on|le|am|el|il|op) .*(wrote|écrit|ecrit|schrieb|escribió|escribio|scritto|geschreven) ?:$`)
 
 // originalMessage matches Outlook's "-----Original Message-----" and its
 // relatives, in a few languages.
-var originalMessage = regexp.MustCompile(`(?i)^-{2,} ?(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht) ?-{2,}$`)
+var originalMessage = lazyRegexp(`(?i)^-{2,} ?(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|oorspronkelijk bericht) ?-{2,}$`)
 
 // isQuotedMail reports the start of the mail being replied to or forwarded,
 // as mail programs mark it: an attribution line ("On … wrote:", possibly
@@ -302,13 +301,13 @@ var originalMessage = regexp.MustCompile(`(?i)^-{2,} ?(original message|forwarde
 // the line of underscores newer Outlooks put above "From:".
 func isQuotedMail(s, next string) bool {
 	t := strings.TrimSpace(s)
-	if originalMessage.MatchString(t) || replyAttribution.MatchString(t) {
+	if originalMessage().MatchString(t) || replyAttribution().MatchString(t) {
 		return true
 	}
 	if len(t) >= 10 && strings.Trim(t, "_") == "" {
 		return true
 	}
-	return replyAttribution.MatchString(t + " " + strings.TrimSpace(next))
+	return replyAttribution().MatchString(t + " " + strings.TrimSpace(next))
 }
 
 // isEndLine reports the END marker: END alone, or with a comment.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -265,7 +266,7 @@ func formatOdds(x float64) string {
 // quote prints a string in double quotes, doubling any quote inside.
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-var plainName = regexp.MustCompile(`^[\p{L}\p{M}][\p{L}\p{M}\p{N}'._/&-]*( [\p{L}\p{M}][\p{L}\p{M}\p{N}'._/&-]*)*$`)
+var plainName = lazyRegexp(`^[\p{L}\p{M}][\p{L}\p{M}\p{N}'._/&-]*( [\p{L}\p{M}][\p{L}\p{M}\p{N}'._/&-]*)*$`)
 
 // reserved are words that, as a name, could be read as a keyword where the
 // name stands; such names are quoted.
@@ -276,7 +277,7 @@ var reserved = map[string]bool{"to": true, "at": true, "as": true, "in": true, "
 // cityName prints a city's name bare when it is one plain word, else in
 // quotes.
 func cityName(s string) string {
-	if plainName.MatchString(s) && !strings.HasSuffix(s, ".") && !strings.Contains(s, " ") {
+	if plainName().MatchString(s) && !strings.HasSuffix(s, ".") && !strings.Contains(s, " ") {
 		ok := true
 		for _, w := range strings.Fields(s) {
 			if reserved[fold(w)] {
@@ -292,8 +293,15 @@ func cityName(s string) string {
 
 // leaderName prints a leader's ID bare when it is one plain word.
 func leaderName(s string) string {
-	if plainName.MatchString(s) && !strings.Contains(s, " ") && !reserved[fold(s)] && !strings.HasSuffix(s, ".") {
+	if plainName().MatchString(s) && !strings.Contains(s, " ") && !reserved[fold(s)] && !strings.HasSuffix(s, ".") {
 		return s
 	}
 	return quote(s)
+}
+
+// lazyRegexp compiles expr when it is first used, not when the program
+// starts: every pbem command carries the parser, and the Unicode classes
+// of these patterns take a large part of a millisecond to compile.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

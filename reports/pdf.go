@@ -34,6 +34,9 @@ type Options struct {
 	// Uncompressed writes the page streams uncompressed (for inspection and
 	// the benchmarks' count of drawing operations).
 	Uncompressed bool
+
+	// prepared is the document Prepare started (prepare.go).
+	prepared *preparedDoc
 }
 
 func (o *Options) withDefaults() Options {
@@ -76,22 +79,14 @@ type doc struct {
 // newDoc starts a PDF with the report fonts, a fixed date and a footer.
 func newDoc(m *hexmap.Map, opts *Options, title, footer string) (*doc, error) {
 	o := opts.withDefaults()
-	pdf := fpdf.New("P", "mm", o.PageSize, "")
-	size := pdf.GetPageSizeStr(o.PageSize)
-	if size.Wd == 0 {
-		return nil, fmt.Errorf("report: unknown page size %q: expected A4 or A3", o.PageSize)
+	pdf, size, ok, err := o.prepared.take(&o)
+	if !ok {
+		pdf, size, err = startPDF(&o)
 	}
-	pdf.SetCreationDate(o.CreationDate)
-	pdf.SetModificationDate(o.CreationDate)
-	pdf.SetCatalogSort(true)
-	if o.Uncompressed {
-		pdf.SetCompression(false)
+	if err != nil {
+		return nil, err
 	}
 	pdf.SetTitle(title, true)
-	pdf.SetCreator("pbem", true)
-	pdf.SetMargins(margin, margin, margin)
-	pdf.SetAutoPageBreak(true, margin+4)
-	fonts.Register(pdf, usedFaces...)
 	d := &doc{pdf: pdf, o: o, m: m, size: size, footer: footer}
 	pdf.SetFooterFunc(func() {
 		w, h := pdf.GetPageSize()

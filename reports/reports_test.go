@@ -239,3 +239,28 @@ func TestRefereeReport(t *testing.T) {
 		t.Error("the turn threw no dice: pick a turn with battles")
 	}
 }
+
+// TestPreparedDocumentSameBytes: a report whose document was prepared in
+// the background (Options.Prepare, as pbem report does) is byte for byte
+// the report rendered without it; a second render with the same options,
+// or one whose page size changed after Prepare, starts its own document.
+func TestPreparedDocumentSameBytes(t *testing.T) {
+	t.Parallel()
+	g := scriptedGame(t)
+	md := reportsOf(t, g, "fromande")[3]
+	want := render(t, md, &reports.Options{PageSize: "A4"})
+	opts := &reports.Options{PageSize: "A4"}
+	opts.Prepare()
+	if got := render(t, md, opts); !bytes.Equal(got, want) {
+		t.Fatalf("the prepared report differs from the plain one (%d and %d bytes)", len(got), len(want))
+	}
+	if got := render(t, md, opts); !bytes.Equal(got, want) {
+		t.Fatal("a second render with the prepared options differs")
+	}
+	opts = &reports.Options{PageSize: "A4"}
+	opts.Prepare()
+	opts.PageSize = "A3"
+	if got, a3 := render(t, md, opts), render(t, md, &reports.Options{PageSize: "A3"}); !bytes.Equal(got, a3) {
+		t.Fatal("options changed to A3 after Prepare did not give the A3 report")
+	}
+}
