@@ -27,12 +27,12 @@ import (
 // preparedDoc is a document being started in the background for one
 // render with the options it was prepared for.
 type preparedDoc struct {
-	once  sync.Once // taken by the first newDoc with these options
-	done  chan struct{}
-	o     Options // the options it was started with (withDefaults)
-	pdf   *fpdf.Fpdf
-	size  fpdf.SizeType
-	err   error
+	once sync.Once // taken by the first newDoc with these options
+	done chan struct{}
+	o    Options // the options it was started with (withDefaults)
+	pdf  *fpdf.Fpdf
+	size fpdf.SizeType
+	err  error
 }
 
 // Prepare starts, on another goroutine, the PDF document the next Render,
