@@ -9,6 +9,7 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/outbox"
+	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
@@ -118,13 +119,16 @@ func (g *Game) refereeRefusal(m store.Mail, ex *inbox.Extracted, rs *refcmd.Shee
 // refereeNotice tells the referee that a mail that is not the referee's
 // held referee commands (a player or a stranger trying to rule): nothing
 // was done, and the referee learns whether it carried the referee password.
-// nil when the mail holds no referee command or there is no referee.
+// nil when the mail holds no referee command or there is no referee. Only
+// the text's first parser.MaxSheetBytes are read (commandsPart): a list of
+// commands is never longer than a sheet, and reading a megabyte of lines
+// that are no command costs far more than any sheet.
 func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message {
 	ref := g.Config.Game.Referee
 	if ref == "" || ex == nil {
 		return nil
 	}
-	rs := refcmd.Parse(ex.Text, nil, g.Zone)
+	rs := refcmd.Parse(commandsPart(ex.Text), nil, g.Zone)
 	if len(rs.Commands) == 0 {
 		return nil
 	}
@@ -136,4 +140,17 @@ func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message 
 		fmt.Sprintf("[%s] Referee commands from %s refused", g.ID(), ex.From),
 		templates.Must("referee-commands-notice", map[string]any{"From": ex.From, "Password": carried}), mailDate(m))
 	return &msg
+}
+
+// commandsPart is the part of a text refereeNotice reads for commands: all
+// of it, or for a text over parser.MaxSheetBytes its lines up to that size.
+func commandsPart(text string) string {
+	if len(text) <= parser.MaxSheetBytes {
+		return text
+	}
+	text = text[:parser.MaxSheetBytes]
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[:i+1]
+	}
+	return text
 }
