@@ -132,6 +132,9 @@ func bombMails() []bombMail {
 		{"qp-broken-4MB", from, []byte(head + "Content-Transfer-Encoding: quoted-printable\r\n\r\n" + strings.Repeat("=Z=\r\n", (4<<20)/5))},
 		{"html-soup-3MB", from, []byte(head + "Content-Type: text/html\r\n\r\n" + strings.Repeat("<div><p><a href='x'>&amp;&#0;&#xFFFFFFFF;", 70000) + strings.Repeat("<script>", 1000))},
 		{"sheet-100000-lines", from, []byte(head + "\r\nGAME syw\r\nNATION fromande\r\nPASSWORD demo-fromande\r\nTURN 1\r\n" + strings.Repeat("STANCE F1 ATTACK\r\n", 100000) + "END\r\n")},
+		// Not in BenchmarkRunMemory's set: a sheet just under the checker's
+		// limit (parser.MaxSheetBytes) of lines that are each an error.
+		{"sheet-500KiB-errors", from, []byte(head + "\r\nGAME syw\r\nNATION fromande\r\nPASSWORD demo-fromande\r\nTURN 1\r\n" + strings.Repeat("STANCE F9 ATACK\r\n", (500<<10)/17) + "END\r\n")},
 		{"text-11MB", from, []byte(head + "\r\n" + strings.Repeat("A1 MOVE TO 0412\r\n", (11<<20)/17))},
 	}
 }

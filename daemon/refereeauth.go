@@ -9,7 +9,6 @@ import (
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/outbox"
-	"github.com/syw-pbem/pbem/parser"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/refcmd"
 	"github.com/syw-pbem/pbem/store"
@@ -120,9 +119,10 @@ func (g *Game) refereeRefusal(m store.Mail, ex *inbox.Extracted, rs *refcmd.Shee
 // held referee commands (a player or a stranger trying to rule): nothing
 // was done, and the referee learns whether it carried the referee password.
 // nil when the mail holds no referee command or there is no referee. Only
-// the text's first parser.MaxSheetBytes are read (commandsPart): a list of
-// commands is never longer than a sheet, and reading a megabyte of lines
-// that are no command costs far more than any sheet.
+// the text's first maxCommandsBytes are read (commandsPart): every line of
+// a text is read as a command, with a diagnostic for each that is not one,
+// and half a megabyte of order lines cost some 75 MB of garbage and a
+// diagnostic a line held at once.
 func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message {
 	ref := g.Config.Game.Referee
 	if ref == "" || ex == nil {
@@ -142,13 +142,19 @@ func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message 
 	return &msg
 }
 
+// maxCommandsBytes is how much of a text refereeNotice reads for referee
+// commands: some 2,000 lines, far more than a referee's mail of commands
+// ever holds. Nothing in a mail that is not the referee's is carried out
+// whatever it holds; the notice only tells the referee of the attempt.
+const maxCommandsBytes = 64 << 10
+
 // commandsPart is the part of a text refereeNotice reads for commands: all
-// of it, or for a text over parser.MaxSheetBytes its lines up to that size.
+// of it, or for a text over maxCommandsBytes its lines up to that size.
 func commandsPart(text string) string {
-	if len(text) <= parser.MaxSheetBytes {
+	if len(text) <= maxCommandsBytes {
 		return text
 	}
-	text = text[:parser.MaxSheetBytes]
+	text = text[:maxCommandsBytes]
 	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
 		text = text[:i+1]
 	}
