@@ -130,7 +130,7 @@ const dkimRetryWindow = 30 * time.Minute
 
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
-	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	ex, xerr := g.read(m) // masking.go: read once, for the masked copy too
 	if size, limit, ok := inbox.NotFetched(m.Raw); ok && xerr == nil {
 		// Only the header of a mail over the size limit was fetched.
 		if auto, _ := ex.IsAutomatic(); !auto {
