@@ -172,6 +172,10 @@ type Game struct {
 	// error aborts the transaction as a crash there would.
 	beforeCommit func(m store.Mail) error
 
+	// lastRead is the last mail the handler read, for its masked copy
+	// (masking.go).
+	lastRead readCache
+
 	// referee holds the hash of the referee's password (refereeauth.go).
 	referee struct {
 		once sync.Once

@@ -130,7 +130,7 @@ const dkimRetryWindow = 30 * time.Minute
 
 // decide reads the mail and works out its outcome. It writes nothing.
 func (g *Game) decide(ctx context.Context, m store.Mail) (outcome, error) {
-	ex, xerr := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	ex, xerr := g.read(m) // masking.go: read once, for the masked copy too
 	if size, limit, ok := inbox.NotFetched(m.Raw); ok && xerr == nil {
 		// Only the header of a mail over the size limit was fetched.
 		if auto, _ := ex.IsAutomatic(); !auto {
@@ -401,14 +401,16 @@ func (g *Game) nationNames(ids []string) string {
 }
 
 // findSheet returns the first text of the mail that holds an order sheet
-// (the body, then .txt attachments, then text from HTML), or the body.
+// (the body, then .txt attachments, then text from HTML), or the body,
+// with the sheet's header only (parser.ParseHeader): the checker reads the
+// rest, once, within its own limit.
 func findSheet(ex *inbox.Extracted, v *parser.Vocabulary) (string, *parser.Sheet) {
 	for _, t := range ex.Texts {
-		if sh := parser.Parse(t.Text, v); sh.Header.Found {
+		if sh := parser.ParseHeader(t.Text, v); sh.Header.Found {
 			return t.Text, sh
 		}
 	}
-	return ex.Text, parser.Parse(ex.Text, v)
+	return ex.Text, parser.ParseHeader(ex.Text, v)
 }
 
 // pickNation chooses the nation a sheet is for: the one the sender is

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/syw-pbem/pbem/inbox"
 	"github.com/syw-pbem/pbem/store"
@@ -29,7 +30,8 @@ func (g *Game) maskedCopy(_ context.Context, m store.Mail) ([]byte, error) {
 	if _, _, tooLarge := inbox.NotFetched(m.Raw); tooLarge {
 		return nil, nil
 	}
-	ex, _ := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	ex, _ := g.read(m)
+	g.lastRead.forget()
 	var texts []string
 	if ex != nil {
 		texts = append(texts, ex.Subject)
@@ -40,6 +42,40 @@ func (g *Game) maskedCopy(_ context.Context, m store.Mail) ([]byte, error) {
 	secrets := g.secretsIn(texts...)
 	mask := func(s string) string { return maskCopyText(s, secrets) }
 	return inbox.MaskedCopy(m.Raw, ex, mask, g.maskNote(m)), nil
+}
+
+// readCache holds the last mail the handler read (inbox.Extract), so that
+// its masked copy, made by the intake right after, does not read it again:
+// for a hostile mail that is as costly as handling it. The copy forgets it.
+type readCache struct {
+	sync.Mutex
+	id   int64
+	size int
+	ex   *inbox.Extracted
+	err  error
+}
+
+// read is inbox.Extract of m's bytes, or what it gave for the same mail
+// last time.
+func (g *Game) read(m store.Mail) (*inbox.Extracted, error) {
+	c := &g.lastRead
+	c.Lock()
+	defer c.Unlock()
+	if c.ex != nil && c.id == m.ID && c.size == len(m.Raw) {
+		return c.ex, c.err
+	}
+	ex, err := inbox.Extract(m.Raw, inbox.Limits{OwnAddresses: []string{g.Config.Mail.Address}})
+	if ex != nil {
+		c.id, c.size, c.ex, c.err = m.ID, len(m.Raw), ex, err
+	}
+	return ex, err
+}
+
+// forget drops the mail read last.
+func (c *readCache) forget() {
+	c.Lock()
+	defer c.Unlock()
+	c.ex, c.err = nil, nil
 }
 
 // maskNote is the first line of a masked copy.

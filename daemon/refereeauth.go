@@ -118,13 +118,17 @@ func (g *Game) refereeRefusal(m store.Mail, ex *inbox.Extracted, rs *refcmd.Shee
 // refereeNotice tells the referee that a mail that is not the referee's
 // held referee commands (a player or a stranger trying to rule): nothing
 // was done, and the referee learns whether it carried the referee password.
-// nil when the mail holds no referee command or there is no referee.
+// nil when the mail holds no referee command or there is no referee. Only
+// the text's first maxCommandsBytes are read (commandsPart): every line of
+// a text is read as a command, with a diagnostic for each that is not one,
+// and half a megabyte of order lines cost some 75 MB of garbage and a
+// diagnostic a line held at once.
 func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message {
 	ref := g.Config.Game.Referee
 	if ref == "" || ex == nil {
 		return nil
 	}
-	rs := refcmd.Parse(ex.Text, nil, g.Zone)
+	rs := refcmd.Parse(commandsPart(ex.Text), nil, g.Zone)
 	if len(rs.Commands) == 0 {
 		return nil
 	}
@@ -136,4 +140,23 @@ func (g *Game) refereeNotice(m store.Mail, ex *inbox.Extracted) *outbox.Message 
 		fmt.Sprintf("[%s] Referee commands from %s refused", g.ID(), ex.From),
 		templates.Must("referee-commands-notice", map[string]any{"From": ex.From, "Password": carried}), mailDate(m))
 	return &msg
+}
+
+// maxCommandsBytes is how much of a text refereeNotice reads for referee
+// commands: some 2,000 lines, far more than a referee's mail of commands
+// ever holds. Nothing in a mail that is not the referee's is carried out
+// whatever it holds; the notice only tells the referee of the attempt.
+const maxCommandsBytes = 64 << 10
+
+// commandsPart is the part of a text refereeNotice reads for commands: all
+// of it, or for a text over maxCommandsBytes its lines up to that size.
+func commandsPart(text string) string {
+	if len(text) <= maxCommandsBytes {
+		return text
+	}
+	text = text[:maxCommandsBytes]
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[:i+1]
+	}
+	return text
 }

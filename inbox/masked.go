@@ -3,6 +3,7 @@ package inbox
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"mime"
 	"mime/quotedprintable"
 	"slices"
@@ -56,26 +57,35 @@ func MaskedCopy(raw []byte, ex *Extracted, mask func(string) string, note string
 	fmt.Fprintf(&b, "X-Pbem-Masked: sha256=%s; the passwords in this mail were masked by pbem\r\n", store.SHA256Hex(raw))
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
 
-	var text strings.Builder
-	text.WriteString("[pbem: " + note)
-	if left := notInCopy(ex); len(left) > 0 {
-		text.WriteString(" Not in this copy: " + strings.Join(left, ", ") + ".")
+	// The texts are written straight into the quoted-printable encoder, one
+	// at a time, into a buffer of about the copy's size: no copy of the
+	// whole text, and no buffer grown by doubling (a mail's text can be a
+	// megabyte).
+	size := b.Len() + len(note) + 256
+	if ex != nil {
+		for _, t := range ex.Texts {
+			size += len(t.Text) + len(t.Text)/8 + 64 // CRLF line ends, soft line breaks
+		}
 	}
-	text.WriteString("]\n")
+	b.Grow(size)
+	w := quotedprintable.NewWriter(&crlfBuffer{&b})
+	io.WriteString(w, "[pbem: "+note)
+	if left := notInCopy(ex); len(left) > 0 {
+		io.WriteString(w, " Not in this copy: "+strings.Join(left, ", ")+".")
+	}
+	io.WriteString(w, "]\n")
 	if ex != nil {
 		for i, t := range ex.Texts {
-			text.WriteString("\n")
+			io.WriteString(w, "\n")
 			if len(ex.Texts) > 1 {
-				fmt.Fprintf(&text, "----- %s -----\n", textLabel(t, i))
+				fmt.Fprintf(w, "----- %s -----\n", textLabel(t, i))
 			}
-			text.WriteString(mask(t.Text))
+			io.WriteString(w, mask(t.Text))
 			if !strings.HasSuffix(t.Text, "\n") {
-				text.WriteString("\n")
+				io.WriteString(w, "\n")
 			}
 		}
 	}
-	w := quotedprintable.NewWriter(&crlfBuffer{&b})
-	w.Write([]byte(text.String()))
 	w.Close()
 	return b.Bytes()
 }

@@ -195,18 +195,14 @@ func eachChunk(ctx context.Context, db *sql.DB, mailboxID int64, uid imap.UID, s
 		return err
 	}
 	got := first
+	var buf []byte // one chunk, reused
 	for seq := 1; got < size; seq++ {
-		var b []byte
-		err := db.QueryRowContext(ctx, "SELECT data FROM message_chunks WHERE mailbox_id = ? AND uid = ? AND seq = ?",
-			mailboxID, int64(uid), seq).Scan(&b)
-		if errors.Is(err, sql.ErrNoRows) || len(b) == 0 {
-			return errMessageChanged
-		}
-		if err != nil {
+		var err error
+		if buf, err = readChunk(ctx, db, mailboxID, uid, seq, buf[:0]); err != nil {
 			return err
 		}
-		got += int64(len(b))
-		if err := fn(b); err != nil {
+		got += int64(len(buf))
+		if err := fn(buf); err != nil {
 			return err
 		}
 	}
@@ -214,4 +210,34 @@ func eachChunk(ctx context.Context, db *sql.DB, mailboxID int64, uid imap.UID, s
 		return errMessageChanged
 	}
 	return nil
+}
+
+// readChunk appends chunk seq of a message to buf; errMessageChanged when
+// it is missing or empty. The chunk is scanned as sql.RawBytes (the
+// driver's own copy) and copied into buf, so that eachChunk reuses one
+// buffer for every chunk, where scanning into a new []byte would copy each
+// 1 MiB piece twice; the row is closed before the chunk is used, so a slow
+// client never holds a connection.
+func readChunk(ctx context.Context, db *sql.DB, mailboxID int64, uid imap.UID, seq int, buf []byte) ([]byte, error) {
+	rows, err := db.QueryContext(ctx, "SELECT data FROM message_chunks WHERE mailbox_id = ? AND uid = ? AND seq = ?",
+		mailboxID, int64(uid), seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errMessageChanged
+	}
+	var b sql.RawBytes
+	if err := rows.Scan(&b); err != nil {
+		return nil, err
+	}
+	if len(b) == 0 {
+		return nil, errMessageChanged
+	}
+	buf = append(buf, b...)
+	return buf, rows.Close()
 }

@@ -98,6 +98,13 @@ func LowerPasswordCostForTests() { iterations.Store(1) }
 // dbFileName is the SQLite file inside Options.Dir.
 const dbFileName = "mail.db"
 
+// cacheKiB is the page cache of each connection to the store, in KiB
+// (SQLite's default is 2,000), as pbem.db's (store.CacheKiB): messages pass
+// through a connection's cache in 1 MiB pieces, and at the default the
+// store's connections kept some 10 MB outside the Go heap once large mail
+// had gone through (docs/intake.md, "Memory").
+const cacheKiB = 512
+
 // openDB opens (creating if needed) the store in dir, checks its integrity
 // and brings the schema up to date.
 func openDB(ctx context.Context, dir string) (*sql.DB, error) {
@@ -112,7 +119,8 @@ func openDB(ctx context.Context, dir string) (*sql.DB, error) {
 		"&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(FULL)" +
 		"&_pragma=foreign_keys(1)" +
-		"&_txlock=immediate"
+		"&_txlock=immediate" +
+		fmt.Sprintf("&_pragma=cache_size(%d)", -cacheKiB)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err

@@ -334,8 +334,25 @@ func extract(mail string) *extraction { return extractWith(mail, startsWithKeywo
 // extractWith runs the first stage with another campaign's statement
 // keywords (ReadFrame).
 func extractWith(mail string, startsStatement func(string) bool) *extraction {
-	ex := &extraction{startsStatement: startsStatement}
-	raw := strings.Split(normalize(mail), "\n")
+	ex, raw, end := extractHeader(mail, startsStatement)
+	if ex.found {
+		lines := make([]physLine, 0, len(raw)-end)
+		for i := end; i < len(raw); i++ {
+			lines = append(lines, physLineOf(raw, i, ex.depth))
+		}
+		ex.splitBody(lines)
+	}
+	return ex
+}
+
+// extractHeader runs the first stage up to the end of the sheet's header:
+// it finds the header and reads its lines (ex.headerLines), and returns
+// the mail's lines and the index of the first line after the header. It
+// reads nothing of the body, so its cost is a pass over the lines however
+// many there are.
+func extractHeader(mail string, startsStatement func(string) bool) (ex *extraction, raw []string, end int) {
+	ex = &extraction{startsStatement: startsStatement}
+	raw = strings.Split(normalize(mail), "\n")
 	hi, depth := findHeader(raw)
 	if hi < 0 {
 		ex.diags = append(ex.diags, Diagnostic{
@@ -343,30 +360,33 @@ func extractWith(mail string, startsStatement func(string) bool) *extraction {
 			Message:  "no order sheet found: expected a line starting GAME, followed by NATION, PASSWORD and TURN",
 			Hint:     "Start the orders with the header, for example:\n  GAME syw\n  NATION eisenmark\n  PASSWORD yourpassword\n  TURN 3\nand end them with a line END.",
 		})
-		return ex
+		return ex, raw, len(raw)
 	}
 	ex.found, ex.depth = true, depth
-	lines := make([]physLine, 0, len(raw)-hi)
-	for i := hi; i < len(raw); i++ {
-		t, _ := dequote(raw[i], depth)
-		_, d := dequote(raw[i], 1<<30)
-		lines = append(lines, physLine{num: i + 1, text: strings.TrimRight(t, " "), depth: d})
-	}
-	ex.baseIndent = indentOf(lines[0].text)
-	ex.headerLines = append(ex.headerLines, lines[0])
-	i := 1
-	for ; i < len(lines); i++ {
-		t := strings.TrimSpace(lines[i].text)
+	first := physLineOf(raw, hi, depth)
+	ex.baseIndent = indentOf(first.text)
+	ex.headerLines = append(ex.headerLines, first)
+	i := hi + 1
+	for ; i < len(raw); i++ {
+		pl := physLineOf(raw, i, depth)
+		t := strings.TrimSpace(pl.text)
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
 		if !isHeaderLine(t) {
 			break
 		}
-		ex.headerLines = append(ex.headerLines, lines[i])
+		ex.headerLines = append(ex.headerLines, pl)
 	}
-	ex.splitBody(lines[i:])
-	return ex
+	return ex, raw, i
+}
+
+// physLineOf is line i of a mail (numbered from 1) with the quoting of a
+// sheet at depth taken off.
+func physLineOf(raw []string, i, depth int) physLine {
+	t, _ := dequote(raw[i], depth)
+	_, d := dequote(raw[i], 1<<30)
+	return physLine{num: i + 1, text: strings.TrimRight(t, " "), depth: d}
 }
 
 // splitBody groups the body lines into logical lines, applying the

@@ -181,6 +181,14 @@ func FormatDiagnostic(d Diagnostic) string {
 	return b.String()
 }
 
+// FormatDiagnostics prints diagnostics as the SYW reply lists them: at most
+// MaxListedProblems, then how many more there are.
+func FormatDiagnostics(ds []Diagnostic) string {
+	var b strings.Builder
+	writeDiags(&b, ds)
+	return b.String()
+}
+
 // WrapText writes s wrapped at the reply's width, continuation lines
 // indented by indent, as the SYW reply wraps its prose.
 func WrapText(b *strings.Builder, s, indent string) { wrap(b, s, indent) }

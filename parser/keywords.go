@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,7 +29,7 @@ const minPrefix = 3
 func match(word string, options []string) (string, []string) {
 	w := fold(word)
 	for _, o := range options {
-		if fold(o) == w {
+		if foldedIs(o, w, false) {
 			return o, nil
 		}
 	}
@@ -37,7 +38,7 @@ func match(word string, options []string) (string, []string) {
 	}
 	var hits []string
 	for _, o := range options {
-		if strings.HasPrefix(fold(o), w) {
+		if foldedIs(o, w, true) {
 			hits = append(hits, o)
 		}
 	}
@@ -45,6 +46,25 @@ func match(word string, options []string) (string, []string) {
 		return hits[0], nil
 	}
 	return "", hits
+}
+
+// foldedIs reports whether fold(o) is w (prefix false) or starts with w
+// (prefix true), without building fold(o): match runs for every line of
+// every mail read, against every keyword.
+func foldedIs(o, w string, prefix bool) bool {
+	i := 0
+	var buf [utf8.UTFMax]byte
+	for _, r := range o {
+		if prefix && i == len(w) {
+			return true
+		}
+		n := utf8.EncodeRune(buf[:], unicode.ToLower(r))
+		if i+n > len(w) || w[i:i+n] != string(buf[:n]) {
+			return false
+		}
+		i += n
+	}
+	return i == len(w)
 }
 
 // startsWithKeyword reports whether a line begins with a word that starts a
@@ -81,12 +101,13 @@ func suggest(word string, candidates []string) []string {
 	best := limit + 1
 	var out []string
 	for _, c := range candidates {
-		d := distance(w, fold(c))
+		fc := fold(c)
+		d := distance(w, fc)
 		if d == 0 {
 			continue
 		}
 		// A candidate that starts with the word is a likely abbreviation.
-		if strings.HasPrefix(fold(c), w) && n >= 2 {
+		if strings.HasPrefix(fc, w) && n >= 2 {
 			d = min(d, 1)
 		}
 		switch {
@@ -104,24 +125,30 @@ func suggest(word string, candidates []string) []string {
 
 // distance is the optimal-string-alignment edit distance (insertions,
 // deletions, substitutions and transpositions of adjacent letters) between a
-// and b, by runes.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		if a == b {
+// and b, by runes. Words of more than maxDistanceRunes runes are 99 apart
+// unless equal. It allocates nothing, however long a or b (a mail's first
+// word can be a megabyte of broken base64).
+func distance(a, b string) int { return editDistance(a, b, false) }
+
+// editDistance is distance, between fold(a) and fold(b) if lower.
+func editDistance(a, b string, lower bool) int {
+	var ra, rb [maxDistanceRunes]rune
+	na, okA := toRunes(a, &ra, lower)
+	nb, okB := toRunes(b, &rb, lower)
+	if !okA || !okB {
+		if a == b || lower && foldEqual(a, b) {
 			return 0
 		}
 		return 99
 	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
+	var rows [3][maxDistanceRunes + 1]int
+	prev2, prev, cur := &rows[0], &rows[1], &rows[2]
+	for j := 0; j <= nb; j++ {
 		prev[j] = j
 	}
-	for i := 1; i <= len(ra); i++ {
+	for i := 1; i <= na; i++ {
 		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
+		for j := 1; j <= nb; j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
@@ -133,7 +160,42 @@ func distance(a, b string) int {
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[len(rb)]
+	return prev[nb]
+}
+
+// foldEqual reports whether fold(a) == fold(b), without building either.
+func foldEqual(a, b string) bool {
+	for _, r := range a {
+		if b == "" {
+			return false
+		}
+		q, n := utf8.DecodeRuneInString(b)
+		if unicode.ToLower(r) != unicode.ToLower(q) {
+			return false
+		}
+		b = b[n:]
+	}
+	return b == ""
+}
+
+// maxDistanceRunes is the longest word distance measures.
+const maxDistanceRunes = 64
+
+// toRunes decodes s into buf, lower-cased (as fold does) if lower; false
+// when s has more runes than buf holds.
+func toRunes(s string, buf *[maxDistanceRunes]rune, lower bool) (int, bool) {
+	n := 0
+	for _, r := range s {
+		if n == len(buf) {
+			return 0, false
+		}
+		if lower {
+			r = unicode.ToLower(r)
+		}
+		buf[n] = r
+		n++
+	}
+	return n, true
 }
 
 // orList joins words as "A", "A or B", "A, B or C".

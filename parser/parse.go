@@ -218,6 +218,25 @@ func Parse(mail string, v *Vocabulary) *Sheet {
 	return sh
 }
 
+// ParseHeader reads only the header of an order sheet in a mail body: it
+// finds the sheet as Parse does and reads its GAME, NATION, PASSWORD and
+// TURN lines, and nothing after them, so that finding which text of a mail
+// holds a sheet, and whose it is, costs a pass over its lines however long
+// the body. The Sheet it returns has Parse's Header, no Statements, and as
+// Diagnostics only the header's problems (or that no sheet was found).
+func ParseHeader(mail string, v *Vocabulary) *Sheet {
+	ex, _, _ := extractHeader(mail, startsWithKeyword)
+	sh := &Sheet{Diagnostics: ex.diags}
+	if !ex.found {
+		return sh
+	}
+	var problems []Diagnostic
+	sh.Header = parseHeader(ex.headerLines, v, &problems)
+	sh.Header.Problems = problems
+	sh.Diagnostics = append(sh.Diagnostics, problems...)
+	return sh
+}
+
 // joinable reports whether next directly follows lg (no blank line between)
 // and does not start with a keyword.
 func joinable(lg, next *logical) bool {

@@ -180,7 +180,7 @@ func (r *Reader) SkipRest() { r.p.pos = len(r.p.items) - 1 }
 // EditDistance is the distance the suggestions use between two words, in
 // any case: the edits (insert, delete, change, swap) that make one the
 // other.
-func EditDistance(a, b string) int { return distance(fold(a), fold(b)) }
+func EditDistance(a, b string) int { return editDistance(a, b, true) }
 
 // Quote prints text in double quotes as the canonical forms do, doubling a
 // quote inside.

@@ -36,9 +36,7 @@ func (r *Report) Text() string {
 	if r.Refused {
 		wrap(&b, "YOUR SHEET WAS REFUSED: nothing on it was read, and none of it will be carried out.", "")
 		b.WriteByte('\n')
-		for _, d := range r.Diagnostics {
-			writeDiag(&b, d)
-		}
+		writeDiags(&b, r.Diagnostics)
 		return b.String()
 	}
 	if r.Replaces {
@@ -55,9 +53,7 @@ func (r *Report) Text() string {
 	}
 	if len(r.Diagnostics) > 0 {
 		b.WriteString("\n== Errors, warnings and notes ==\n\n")
-		for _, d := range r.Diagnostics {
-			writeDiag(&b, d)
-		}
+		writeDiags(&b, r.Diagnostics)
 	}
 	if len(r.Diagnostics) == 0 {
 		b.WriteByte('\n')
@@ -67,6 +63,51 @@ func (r *Report) Text() string {
 	fmt.Fprintf(&b, "\nReceipt: %s\n", r.Receipt)
 	wrap(&b, "(The receipt is the start of the SHA-256 of the orders above, without the comments. Quote it if you write to the referee about these orders. To send the orders again, add your PASSWORD line after NATION.)", "")
 	return b.String()
+}
+
+// MaxListedProblems is how many errors, warnings and notes an answer lists;
+// it says how many more there are. A real sheet has far fewer: a sheet with
+// thousands is a mistake (a file sent instead of the orders) or an attack,
+// and listing each would make an answer of megabytes.
+const MaxListedProblems = 500
+
+// writeDiags prints the diagnostics, at most MaxListedProblems of them, and
+// then, if there are more, how many and of which severity.
+func writeDiags(b *strings.Builder, ds []Diagnostic) {
+	for i, d := range ds {
+		if i == MaxListedProblems {
+			writeUnlisted(b, ds[i:])
+			return
+		}
+		writeDiag(b, d)
+	}
+}
+
+// writeUnlisted says how many problems were left out, and which lines they
+// are on.
+func writeUnlisted(b *strings.Builder, rest []Diagnostic) {
+	counts := map[Severity]int{}
+	first, last := 0, 0
+	for _, d := range rest {
+		counts[d.Severity]++
+		if d.Line > 0 && (first == 0 || d.Line < first) {
+			first = d.Line
+		}
+		last = max(last, d.Line, d.EndLine)
+	}
+	var kinds []string
+	for _, s := range []Severity{Error, Warning, Note} {
+		if counts[s] > 0 {
+			kinds = append(kinds, english.Count(counts[s], s.String()))
+		}
+	}
+	where := ""
+	if first > 0 {
+		where = fmt.Sprintf(", on lines %d-%d", first, last)
+	}
+	wrap(b, fmt.Sprintf("... and %d more %s not listed here (%s%s): an answer lists the first %d. Correct the sheet and send it again to see the rest.",
+		len(rest), english.Agree(len(rest), "problem", "problems"), joinList(kinds, "and"), where, MaxListedProblems), "")
+	b.WriteByte('\n')
 }
 
 // writeDiag prints one diagnostic: where, severity and message; the

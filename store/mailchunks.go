@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -32,7 +33,9 @@ func (tx *Tx) storePieces(ctx context.Context, id int64, raw []byte) error {
 }
 
 // loadPieces puts a mail's bytes together: first (mail.raw) and its chunks,
-// in one buffer of size bytes.
+// in one buffer of size bytes. Each chunk is scanned as sql.RawBytes, the
+// driver's own copy, and appended: scanning into a []byte would copy every
+// piece once more (10 MiB of garbage for a mail near the limit).
 func (tx *Tx) loadPieces(ctx context.Context, id int64, first []byte, size int64) ([]byte, error) {
 	if int64(len(first)) >= size {
 		return first, nil
@@ -40,11 +43,31 @@ func (tx *Tx) loadPieces(ctx context.Context, id int64, first []byte, size int64
 	raw := make([]byte, len(first), size)
 	copy(raw, first)
 	for seq := 1; int64(len(raw)) < size; seq++ {
-		var b []byte
-		if err := tx.queryRow(ctx, `SELECT data FROM mail_chunks WHERE mail_id = ? AND seq = ?`, id, seq).Scan(&b); err != nil {
+		var err error
+		if raw, err = tx.appendPiece(ctx, raw, id, seq); err != nil {
 			return nil, fmt.Errorf("store: mail %d: piece %d of its bytes: %w", id, seq, err)
 		}
-		raw = append(raw, b...)
 	}
 	return raw, nil
+}
+
+// appendPiece appends chunk seq of mail id to raw.
+func (tx *Tx) appendPiece(ctx context.Context, raw []byte, id int64, seq int) ([]byte, error) {
+	rows, err := tx.query(ctx, `SELECT data FROM mail_chunks WHERE mail_id = ? AND seq = ?`, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, sql.ErrNoRows
+	}
+	var b sql.RawBytes
+	if err := rows.Scan(&b); err != nil {
+		return nil, err
+	}
+	raw = append(raw, b...)
+	return raw, rows.Close()
 }

@@ -43,6 +43,17 @@ var (
 // DefaultBusyTimeout is Options.BusyTimeout when it is zero.
 const DefaultBusyTimeout = 10 * time.Second
 
+// CacheKiB is the page cache of each connection, in KiB (SQLite's default
+// is 2,000). A mail is stored in 1 MiB pieces that pass through the cache
+// of whichever connection writes or reads them, and the cache is memory
+// outside the Go heap that a connection keeps for as long as it is open:
+// at the default, the six connections of pbem.db and those of the embedded
+// server's store held some 20 MB once large mail had gone through
+// (docs/intake.md, "Memory"). The tables pbem reads often are far smaller
+// than this, and with WAL a connection's cache is dropped anyway whenever
+// another connection has written.
+const CacheKiB = 512
+
 // DefaultMaxReaders is Options.MaxReaders when it is zero.
 const DefaultMaxReaders = 4
 
@@ -164,6 +175,7 @@ func open(ctx context.Context, path string, opts *Options, list []migration) (*D
 	common.Set("_busy_timeout", ms)
 	common.Set("_foreign_keys", "1")
 	common.Set("_synchronous", "FULL")
+	common.Add("_pragma", fmt.Sprintf("cache_size(%d)", -CacheKiB))
 
 	wq := cloneValues(common)
 	wq.Set("_journal_mode", "WAL")

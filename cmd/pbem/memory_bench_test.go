@@ -44,7 +44,7 @@ func BenchmarkRunMemory(b *testing.B) {
 		"127.0.0.1:1143", fmt.Sprintf("127.0.0.1:%d", imapPort),
 		"127.0.0.1:2525", fmt.Sprintf("127.0.0.1:%d", smtpPort),
 		"poll_interval: 2m", "poll_interval: 2s",
-		"log_level: info", "log_level: warn",
+		"log_level: info", "log_level: "+benchLogLevel(),
 	).Replace(string(conf))
 	cfgPath := filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(cfgPath, []byte(text), 0o600); err != nil {
@@ -66,6 +66,7 @@ func BenchmarkRunMemory(b *testing.B) {
 		}
 		r := &memRun{b: b, pid: cmd.Process.Pid, log: &log, accepted: map[string]int{},
 			smtp: fmt.Sprintf("127.0.0.1:%d", smtpPort), imap: fmt.Sprintf("127.0.0.1:%d", imapPort)}
+		stopTrace := traceMemory(b, cmd.Process.Pid, &log)
 		b.ResetTimer()
 
 		// 1. At once: three 30 MB mails (refused at SMTP) and the bomb set.
@@ -91,6 +92,7 @@ func BenchmarkRunMemory(b *testing.B) {
 		b.StopTimer()
 		cmd.Process.Signal(os.Interrupt)
 		cmd.Wait()
+		stopTrace()
 		b.ReportMetric(r.peak, "peak-RSS-MB")
 		b.ReportMetric(float64(r.answered), "answered")
 		b.ReportMetric(float64(r.refused), "refused-at-SMTP")
@@ -127,6 +129,7 @@ type memRun struct {
 func (r *memRun) phase(name string, jobs []memJob, atOnce bool) {
 	b := r.b
 	os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", r.pid), []byte("5"), 0)
+	r.log.WriteString("=== phase: " + name + "\n")
 	var mu sync.Mutex
 	send := func(j memJob) {
 		login := &mailserver.Login{User: j.nation + "@pbem.localhost", Password: "demo-mail-" + j.nation}
@@ -270,4 +273,53 @@ func bombSetFor() [][]byte {
 		return nil
 	}
 	return bombSet()
+}
+
+// traceMemory, when PBEM_MEM_TRACE names a file, samples the daemon's
+// resident memory every 20 ms into its log (beside what GODEBUG=gctrace=1
+// writes there) and writes the log to that file when stopped: a tool for
+// finding what peaks. Otherwise it does nothing.
+func traceMemory(b *testing.B, pid int, log *syncLog) (stop func()) {
+	path := os.Getenv("PBEM_MEM_TRACE")
+	if path == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		start := time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			rollup, _ := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+			var fields []string
+			for _, line := range strings.Split(string(rollup), "\n") {
+				if f := strings.Fields(line); len(f) >= 2 && (f[0] == "Rss:" || f[0] == "Anonymous:" || f[0] == "Private_Clean:") {
+					fields = append(fields, f[0]+f[1])
+				}
+			}
+			log.WriteString(fmt.Sprintf("mem t=%.2fs %s\n", time.Since(start).Seconds(), strings.Join(fields, " ")))
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
+		if err := os.WriteFile(path, []byte(log.String()), 0o644); err != nil {
+			b.Log(err)
+		}
+	}
+}
+
+// benchLogLevel is the daemon's log level in BenchmarkRunMemory: warn, or
+// info while tracing (PBEM_MEM_TRACE), to see each mail handled.
+func benchLogLevel() string {
+	if os.Getenv("PBEM_MEM_TRACE") != "" {
+		return "info"
+	}
+	return "warn"
 }

@@ -32,9 +32,7 @@ func (r *Report) Text() string {
 	if r.Refused {
 		parser.WrapText(&b, "YOUR SHEET WAS REFUSED: nothing on it was read, and none of it will be carried out.", "")
 		b.WriteByte('\n')
-		for _, d := range r.Diagnostics {
-			b.WriteString(parser.FormatDiagnostic(d))
-		}
+		b.WriteString(parser.FormatDiagnostics(r.Diagnostics))
 		return b.String()
 	}
 	if r.Replaces {
@@ -58,9 +56,7 @@ func (r *Report) Text() string {
 	}
 	if len(r.Diagnostics) > 0 {
 		b.WriteString("\n== Errors, warnings and notes ==\n\n")
-		for _, d := range r.Diagnostics {
-			b.WriteString(parser.FormatDiagnostic(d))
-		}
+		b.WriteString(parser.FormatDiagnostics(r.Diagnostics)) // at most parser.MaxListedProblems
 	} else {
 		b.WriteByte('\n')
 	}
