@@ -118,7 +118,7 @@ func TestExportSurvivesSIGKILL(t *testing.T) {
 	if sum, err := verifyFile(filepath.Join(template, archiveTarget)); err != nil || sum.Records != 2 {
 		t.Fatalf("the archive after turn 1: %+v, %v", sum, err)
 	}
-	resolveTurns(t, template, 4)
+	resolvePlain(t, template, 4)
 
 	// An export never killed: the complete archive, and how long it takes.
 	ref := t.TempDir()
@@ -185,6 +185,40 @@ func TestExportSurvivesSIGKILL(t *testing.T) {
 		"the good archive %d times, the complete new one %d times, anything else %d times; %d temporary files left "+
 		"beside it, %d of them a part that verify would take for a shorter game",
 		points, span, len(complete), kept, replaced, other, leftovers, prefixes)
+}
+
+// resolvePlain resolves the game in dir up to turn upto in this process,
+// its mails plain text and left queued (no daemon runs to send them): the
+// export reads the turn records alone.
+func resolvePlain(t *testing.T, dir string, upto int) {
+	t.Helper()
+	path := filepath.Join(dir, "config.yaml")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(text, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	g, err := Open(ctx, cfg, &Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), TurnMailer: PlainTurnMail})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for {
+		st, err := g.State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Turn > upto {
+			return
+		}
+		if err := g.ResolveTurn(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func mustGlob(t *testing.T, dir, pattern string) []string {

@@ -109,7 +109,8 @@ func TestGroupLen(t *testing.T) {
 // own look comes only once a minute.
 func TestBatchWakesTheTurnRunner(t *testing.T) {
 	t.Parallel()
-	d, _ := startGame(t, t.TempDir(), nil)
+	// The reports' PDFs are not the point: plain-text mails.
+	d, _ := startGameWith(t, t.TempDir(), nil, &Options{TurnMailer: PlainTurnMail})
 	sendMail(t, d.Mail.SMTPAddr(), "eisenmark@pbem.localhost", sheetMail("batch-sheet@x", ""))
 	sendMail(t, d.Mail.SMTPAddr(), "referee@pbem.localhost", "From: referee@pbem.localhost\nTo: orders@pbem.localhost\n"+
 		"Subject: now\nMessage-ID: <batch-now@x>\n\nPASSWORD "+refereePassword+"\nRESOLVE NOW\n")

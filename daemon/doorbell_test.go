@@ -97,7 +97,8 @@ func BenchmarkResolveBesideRun(b *testing.B) {
 // and the command says so. Without a "pbem run" the command resolves it.
 func TestResolveBesideRunLeavesTheTurnToIt(t *testing.T) {
 	t.Parallel()
-	d, _ := startGame(t, t.TempDir(), killConfig)
+	// The reports' PDFs are not the point: plain-text mails.
+	d, _ := startGameWith(t, t.TempDir(), killConfig, &Options{TurnMailer: PlainTurnMail})
 	defer d.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

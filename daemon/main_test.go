@@ -17,12 +17,17 @@ import (
 // hashes each nation's order-sheet password (bcrypt) and each mail account's
 // (PBKDF2), and mails the starting reports, the same PDFs in most tests
 // (built once, then kept). The crash tests' child processes are this
-// binary, so they run the same way.
+// binary, so they run the same way, and share the PDFs they make through a
+// folder (sharedPDFEnv).
 //
 // Most of a test's time is spent waiting for mail, so more tests run at
 // once than there are cores (four a core) unless -test.parallel says how many
 // — but for the race detector, which makes them compute several times over.
 func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
 	flag.Parse()
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
@@ -34,7 +39,16 @@ func TestMain(m *testing.M) {
 	if flag.Lookup("test.bench").Value.String() == "" {
 		password.SetCostForTests()
 		mailserver.LowerPasswordCostForTests()
-		reports.MemoizeRenderForTests()
+		if dir := os.Getenv(sharedPDFEnv); dir != "" {
+			// A crash test's child: the PDFs its siblings made are in dir.
+			reports.ShareRenderMemoForTests(dir)
+		} else {
+			reports.MemoizeRenderForTests()
+			if dir, err := os.MkdirTemp("", "pbem-daemon-pdfs-"); err == nil {
+				os.Setenv(sharedPDFEnv, dir) // for the child processes
+				defer os.RemoveAll(dir)
+			}
+		}
 		// The tests allocate much and keep little: the collector runs a
 		// quarter as often as by default (unless GOGC says), for about a
 		// tenth less CPU. A benchmark keeps the default.
@@ -44,5 +58,11 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	removeFixtures()
-	os.Exit(code)
+	return code
 }
+
+// sharedPDFEnv names the folder where the crash tests' child processes
+// (each a new process, most resolving the same turn of the same template
+// game) keep the PDFs they make, so that each is made once between them
+// (reports.ShareRenderMemoForTests). The parent keeps its own in memory.
+const sharedPDFEnv = "PBEM_TEST_SHARED_PDFS"

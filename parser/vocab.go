@@ -53,9 +53,10 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 		for i := range m.Cities {
 			c := &m.Cities[i]
 			v.cities = append(v.cities, c.Name)
-			v.cityByKey[nameKey(c.Name)] = c
+			key := nameKey(c.Name)
+			v.cityByKey[key] = c
 			v.cityAt[c.Hex] = c.Name
-			v.cityWords = max(v.cityWords, len(strings.Fields(c.Name)), len(strings.Fields(nameKey(c.Name))))
+			v.cityWords = max(v.cityWords, len(strings.Fields(c.Name)), len(strings.Fields(key)))
 		}
 		for _, s := range m.Seas {
 			v.seas = append(v.seas, s.ID)
@@ -67,10 +68,11 @@ func NewVocabulary(m *hexmap.Map, s *engine.State) *Vocabulary {
 	if s != nil {
 		for _, f := range s.Forces {
 			for _, l := range f.Leaders {
-				if _, dup := v.leaderKey[nameKey(l.ID)]; !dup {
+				key := nameKey(l.ID)
+				if _, dup := v.leaderKey[key]; !dup {
 					v.leaders = append(v.leaders, l)
-					v.leaderKey[nameKey(l.ID)] = l
-					v.leadWords = max(v.leadWords, len(strings.Fields(l.ID)), len(strings.Fields(nameKey(l.ID))))
+					v.leaderKey[key] = l
+					v.leadWords = max(v.leadWords, len(strings.Fields(l.ID)), len(strings.Fields(key)))
 				}
 			}
 		}
@@ -247,6 +249,9 @@ func (v *Vocabulary) roleOf(id string) string {
 // (a mail client or keyboard may add them, or the map may have them and the
 // player's keyboard not), hyphens read as spaces, single spaces.
 func nameKey(s string) string {
+	if k, ok := asciiNameKey(s); ok {
+		return k
+	}
 	var b strings.Builder
 	for _, r := range fold(s) {
 		switch {
@@ -263,6 +268,51 @@ func nameKey(s string) string {
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// asciiNameKey is nameKey of an ASCII s, without the general path's
+// allocations (the checker makes the keys of every city and leader for
+// each sheet): lower case, a hyphen a space, runs of white space one
+// space, none at either end. ok is false when s is not ASCII.
+func asciiNameKey(s string) (key string, ok bool) {
+	canonical := true // s is its own key
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return "", false
+		case 'A' <= c && c <= 'Z', c == '-', c != ' ' && asciiSpace(c):
+			canonical = false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' '):
+			canonical = false
+		}
+	}
+	if canonical {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' || asciiSpace(c):
+			space = len(b) > 0
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			b = append(b, ' ')
+			space = false
+		}
+		b = append(b, c)
+	}
+	return string(b), true
+}
+
+// asciiSpace reports whether c is white space to strings.Fields.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // unaccented maps the lower-case accented Latin letters of the European

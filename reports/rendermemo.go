@@ -3,9 +3,12 @@ package reports
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -31,10 +34,21 @@ func MemoizeRenderForTests() {
 	renderMemo.CompareAndSwap(nil, &pdfMemo{})
 }
 
+// ShareRenderMemoForTests turns the memo on (as MemoizeRenderForTests)
+// and keeps every PDF it makes in the folder dir as well, where it looks
+// first for one it has not made: the crash tests' child processes (each a
+// new process, resolving the same turn of the same game) write each PDF
+// once between them. The folder is the caller's to make and remove. Only
+// tests call it.
+func ShareRenderMemoForTests(dir string) {
+	renderMemo.CompareAndSwap(nil, &pdfMemo{dir: dir})
+}
+
 type pdfMemo struct {
 	pdfs sync.Map // [sha256.Size]byte → *memoPDF
 	maps sync.Map // *hexmap.Map or *areamap.Map → [sha256.Size]byte
 	kept atomic.Int64
+	dir  string // the folder shared with other processes, or ""
 }
 
 // memoLimit bounds the PDFs kept (a few hundred kilobytes each): the
@@ -67,15 +81,40 @@ func (p *pdfMemo) render(w io.Writer, kind string, md any, m any, opts *Options,
 	}
 	e := v.(*memoPDF)
 	e.once.Do(func() {
-		var buf bytes.Buffer
-		e.err = build(&buf)
-		e.pdf = buf.Bytes()
+		e.pdf, e.err = p.build(key, build)
 	})
 	if e.err != nil {
 		return e.err
 	}
 	_, err = w.Write(e.pdf)
 	return err
+}
+
+// build makes the PDF of key with build, or reads it from the shared
+// folder, where it writes what it made (a temporary file renamed, so that
+// another process reads a whole PDF or none).
+func (p *pdfMemo) build(key [sha256.Size]byte, build func(io.Writer) error) ([]byte, error) {
+	var path string
+	if p.dir != "" {
+		path = filepath.Join(p.dir, hex.EncodeToString(key[:])+".pdf")
+		if b, err := os.ReadFile(path); err == nil {
+			return b, nil
+		}
+	}
+	var buf bytes.Buffer
+	if err := build(&buf); err != nil {
+		return nil, err
+	}
+	if path != "" {
+		if f, err := os.CreateTemp(p.dir, "pdf-*"); err == nil {
+			_, werr := f.Write(buf.Bytes())
+			if cerr := f.Close(); werr == nil && cerr == nil {
+				os.Rename(f.Name(), path)
+			}
+			os.Remove(f.Name())
+		}
+	}
+	return buf.Bytes(), nil
 }
 
 func (p *pdfMemo) key(kind string, md any, m any, opts *Options) ([sha256.Size]byte, error) {
