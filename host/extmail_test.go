@@ -196,9 +196,14 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 			t.Errorf("the vacation reply was answered:\n%s", m)
 		}
 	}
+	folders := []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder}
+	filed := map[string][]string{}
+	for _, f := range folders {
+		filed[f] = folder(t, p, f)
+	}
 	count := func(id string) (n int, where []string) {
-		for _, f := range []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder} {
-			for _, m := range folder(t, p, f) {
+		for _, f := range folders {
+			for _, m := range filed[f] {
 				if strings.Contains(m, id) && strings.Contains(header(m, "Message-ID"), id) {
 					n++
 					where = append(where, f)

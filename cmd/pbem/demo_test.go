@@ -110,11 +110,18 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 	}
 	addr := fmt.Sprintf("127.0.0.1:%d", imapPort)
-	// waitMail polls a mailbox until it holds n messages.
+	// waitMail polls a mailbox until it holds n messages, over one login.
 	waitMail := func(user, pass string, n int) []string {
+		box := imaptest.OpenMailbox(addr, user, pass, "INBOX")
+		defer box.Close()
 		var msgs []string
 		for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			if msgs = mailbox(t, addr, user, pass); len(msgs) >= n {
+			raw, _ := box.Messages()
+			msgs = msgs[:0]
+			for _, m := range raw {
+				msgs = append(msgs, string(m))
+			}
+			if len(msgs) >= n {
 				break
 			}
 		}
