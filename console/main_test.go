@@ -28,5 +28,7 @@ func TestMain(m *testing.M) {
 			debug.SetGCPercent(400)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
 }
