@@ -203,6 +203,7 @@ func (b *browser) signIn(pw string) {
 // it at its field; the deadline is extended; a form stripped of its CSRF
 // token is refused; a resolved turn is rolled back after its confirmation.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}
@@ -378,6 +379,7 @@ func tableBattle(t *testing.T, l *liveGame) (game.Hex, *game.Force, *game.Force)
 // nothing is recorded; corrected, it is recorded and the turn resolves
 // with it.
 func TestBrowserTabletop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}
@@ -430,6 +432,7 @@ func TestBrowserTabletop(t *testing.T) {
 // TestBrowserLiveRefresh: the page's script reloads the desk when the game
 // changes — a sheet comes in — with no click.
 func TestBrowserLiveRefresh(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}
