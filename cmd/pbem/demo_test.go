@@ -17,15 +17,15 @@ import (
 	"github.com/syw-pbem/pbem/internal/imaptest"
 )
 
-// TestDemoEndToEnd runs the README's main command as a user would: the built
-// binary, "pbem run" on the embedded mail server, a sheet posted with "pbem
+// TestDemoEndToEnd runs the README's main command as a user would: pbem in
+// a process of its own, "pbem run" on the embedded mail server, a sheet posted with "pbem
 // send", the answer read over IMAP from the player's mailbox and the request
 // from the referee's; then a clean stop and a restart that sends nothing
 // twice.
 func TestDemoEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds and runs the binary")
+		t.Skip("runs pbem in a process of its own")
 	}
 	dir := t.TempDir()
 	bin := pbemBinary(t)

@@ -16,18 +16,18 @@ import (
 	"time"
 )
 
-// TestDemoCommand runs "pbem demo" as a new user would, with the built
-// binary, from an empty folder and with no flags: it exits 0, writes the
-// starting reports and, for every nation and the referee, a report for each
-// of the six monthly turns and the year-end; the land battle, the siege, the
-// sea battle and the treaty are in the reports of the nations involved and
-// in no one else's; no count disagrees with its noun ("1 guns") anywhere it
-// wrote; no PDF ends on a page with one or two lines; and the game's archive
-// verifies.
+// TestDemoCommand runs "pbem demo" as a new user would, pbem in a process of
+// its own (pbemBinary), from an empty folder and with no flags: it exits 0,
+// writes the starting reports and, for every nation and the referee, a
+// report for each of the six monthly turns and the year-end; the land
+// battle, the siege, the sea battle and the treaty are in the reports of the
+// nations involved and in no one else's; no count disagrees with its noun
+// ("1 guns") anywhere it wrote; no PDF ends on a page with one or two lines;
+// and the game's archive verifies.
 func TestDemoCommand(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and plays a game-year")
+		t.Skip("runs pbem demo in a process of its own: a game-year")
 	}
 	dir := t.TempDir()
 	bin := pbemBinary(t)
