@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -46,13 +48,45 @@ func TestMain(m *testing.M) {
 		reports.MemoizeRenderForTests()
 		os.Setenv(leastCostEnv, "1") // for the children pbemBinary names
 	}
+	// The demo's game-year, the longest thing the tests wait on, starts
+	// now in a process of its own, beside the tests that cannot run in
+	// parallel (they change the working folder), rather than after them.
+	if !testing.Short() && willRun("TestDemoCommand") {
+		if bin, err := selfBinary(); err == nil {
+			startDemo(bin)
+		}
+	}
 	code := m.Run()
+	stopDemo()
 	for _, dir := range []string{selfDir, binDir} {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}
 	}
 	os.Exit(code)
+}
+
+// willRun reports whether the test of that name is to run, as far as
+// -test.run and -test.skip say at their top level ("" runs every test).
+func willRun(name string) bool {
+	if flag.Lookup("test.list").Value.String() != "" {
+		return false
+	}
+	top := func(flagName string) string {
+		pat, _, _ := strings.Cut(flag.Lookup(flagName).Value.String(), "/")
+		return pat
+	}
+	if pat := top("test.run"); pat != "" {
+		if ok, err := regexp.MatchString(pat, name); err != nil || !ok {
+			return false
+		}
+	}
+	if pat := top("test.skip"); pat != "" {
+		if ok, _ := regexp.MatchString(pat, name); ok {
+			return false
+		}
+	}
+	return true
 }
 
 // leastCostEnv, set to 1 in a child's environment, has the test binary
@@ -83,6 +117,15 @@ var (
 // code, so no second build of pbem is linked for the tests.
 func pbemBinary(t testing.TB) string {
 	t.Helper()
+	path, err := selfBinary()
+	if err != nil {
+		t.Fatalf("the test binary as pbem: %v", err)
+	}
+	return path
+}
+
+// selfBinary makes, once, the link pbemBinary returns.
+func selfBinary() (string, error) {
 	selfOnce.Do(func() {
 		exe, err := os.Executable()
 		if err != nil {
@@ -100,10 +143,7 @@ func pbemBinary(t testing.TB) string {
 			selfErr = copyExecutable(exe, selfPath)
 		}
 	})
-	if selfErr != nil {
-		t.Fatalf("the test binary as pbem: %v", selfErr)
-	}
-	return selfPath
+	return selfPath, selfErr
 }
 
 func copyExecutable(from, to string) error {

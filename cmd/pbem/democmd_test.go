@@ -31,20 +31,13 @@ func TestDemoCommand(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := pbemBinary(t)
-	empty := filepath.Join(dir, "empty")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
+	demo := startDemo(bin) // started by TestMain already, in a plain run
+	<-demo.done
+	out, stdout := filepath.Join(demo.dir, "demo-out"), &demo.stdout
+	if demo.err != nil {
+		t.Fatalf("pbem demo: %v\n%s\n%s", demo.err, demo.stdout.String(), demo.stderr.String())
 	}
-	out := filepath.Join(empty, "demo-out")
-	cmd := exec.Command(bin, "demo")
-	cmd.Dir = empty
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("pbem demo: %v\n%s\n%s", err, stdout.String(), stderr.String())
-	}
-	t.Logf("pbem demo took %v", time.Since(start))
+	t.Logf("pbem demo took %v", demo.took)
 	// The demo's game, exported beside the reports as a hash-chained
 	// archive that pbem verify re-resolves turn by turn; one byte changed,
 	// it fails.
@@ -241,6 +234,68 @@ func TestDemoCommand(t *testing.T) {
 		if n := lastPageLines(text); n < 3 {
 			t.Errorf("%s ends on a page with %d lines", strings.TrimPrefix(p, out+"/"), n)
 		}
+	}
+}
+
+// demoRun is "pbem demo" run once, with no flags, in an empty folder of
+// its own.
+type demoRun struct {
+	dir            string // the folder it ran in (demo-out is written there)
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	err            error
+	took           time.Duration
+	done           chan struct{} // closed when it has exited
+}
+
+var (
+	demoOnce sync.Once
+	theDemo  *demoRun
+)
+
+// startDemo starts "pbem demo" with bin the first time it is called and
+// returns the run, whose done is closed when it has exited.
+func startDemo(bin string) *demoRun {
+	demoOnce.Do(func() {
+		r := &demoRun{done: make(chan struct{})}
+		theDemo = r
+		if r.dir, r.err = os.MkdirTemp("", "pbem-test-demo-"); r.err != nil {
+			close(r.done)
+			return
+		}
+		r.cmd = exec.Command(bin, "demo")
+		r.cmd.Dir = r.dir
+		r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+		start := time.Now()
+		if r.err = r.cmd.Start(); r.err != nil {
+			close(r.done)
+			return
+		}
+		go func() {
+			r.err = r.cmd.Wait()
+			r.took = time.Since(start)
+			close(r.done)
+		}()
+	})
+	return theDemo
+}
+
+// stopDemo stops the demo if it still runs (its test did not), and removes
+// its folder.
+func stopDemo() {
+	if theDemo == nil {
+		return
+	}
+	if theDemo.cmd != nil && theDemo.cmd.Process != nil {
+		select {
+		case <-theDemo.done:
+		default:
+			theDemo.cmd.Process.Kill()
+			<-theDemo.done
+		}
+	}
+	if theDemo.dir != "" {
+		os.RemoveAll(theDemo.dir)
 	}
 }
 
