@@ -16,6 +16,7 @@ import (
 // kingdoms' sheets, its rulings form and no SYW-only forms; that session
 // does not open the SYW game's desk.
 func TestBrowserHostGames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,21 +51,49 @@ type browser struct {
 	url string
 }
 
+// theBrowser is the one Chromium the tests of the package share, started
+// by the first browser test; each test has a tab of its own in a browser
+// context of its own (its own cookies, as a fresh profile), so a test sees
+// nothing of another's. TestMain stops it.
+var theBrowser struct {
+	once sync.Once
+	ctx  context.Context
+	stop func()
+	err  error
+}
+
 func newBrowser(t *testing.T, base string) *browser {
 	t.Helper()
 	exe := chromium()
 	if exe == "" {
 		t.Skip("no Chromium installed (apt-get install chromium, or set PBEM_CHROMIUM): the browser test is skipped")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 1000))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil { // starts the browser (no timeout on this one: it would stop the browser)
-		t.Skipf("Chromium (%s) does not start here: %v", exe, err)
+	theBrowser.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+			chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 1000))
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(alloc)
+		theBrowser.ctx, theBrowser.stop = ctx, func() { cancelCtx(); cancelAlloc() }
+		// Starts the browser (no timeout on this one: it would stop the
+		// browser).
+		theBrowser.err = chromedp.Do(ctx)
+	})
+	if theBrowser.err != nil {
+		t.Skipf("Chromium (%s) does not start here: %v", exe, theBrowser.err)
+	}
+	ctx, cancel := chromedp.NewContext(theBrowser.ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // opens the tab
+		t.Fatalf("a new tab in Chromium: %v", err)
 	}
 	return &browser{t: t, ctx: ctx, url: strings.TrimSuffix(base, "/")}
+}
+
+// stopBrowser stops the shared Chromium, if a test started it.
+func stopBrowser() {
+	if theBrowser.stop != nil {
+		theBrowser.stop()
+	}
 }
 
 // stepLimit bounds each step in the browser.
@@ -174,6 +203,7 @@ func (b *browser) signIn(pw string) {
 // it at its field; the deadline is extended; a form stripped of its CSRF
 // token is refused; a resolved turn is rolled back after its confirmation.
 func TestBrowserDesk(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}
@@ -349,6 +379,7 @@ func tableBattle(t *testing.T, l *liveGame) (game.Hex, *game.Force, *game.Force)
 // nothing is recorded; corrected, it is recorded and the turn resolves
 // with it.
 func TestBrowserTabletop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}
@@ -401,6 +432,7 @@ func TestBrowserTabletop(t *testing.T) {
 // TestBrowserLiveRefresh: the page's script reloads the desk when the game
 // changes — a sheet comes in — with no click.
 func TestBrowserLiveRefresh(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the browser test drives Chromium: not under -short")
 	}

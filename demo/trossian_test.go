@@ -119,6 +119,7 @@ func TestTrossianDemoByMail(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole year by mail")
 	}
+	t.Parallel()
 	out := t.TempDir()
 	res, sets, err := RunTrossian(context.Background(), Options{Out: out, Scenario: scenarios.TrossianDir, Seed: TrossianSeed})
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 const filerChildEnv = "PBEM_HOST_FILER_CHILD"
 
 func TestExternalRouterKilledMidFilingThenRestart(t *testing.T) {
+	t.Parallel()
 	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
 	rnd := killtest.Rand()
 	const perPoint = 12

@@ -109,6 +109,7 @@ func decodedBody(raw string) string {
 }
 
 func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
+	t.Parallel()
 	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
 	dir := newExtHost(t, p, "alpha", "bravo")
 	s, err := ReadSettings(dir)
@@ -196,9 +197,14 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 			t.Errorf("the vacation reply was answered:\n%s", m)
 		}
 	}
+	folders := []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder}
+	filed := map[string][]string{}
+	for _, f := range folders {
+		filed[f] = folder(t, p, f)
+	}
 	count := func(id string) (n int, where []string) {
-		for _, f := range []string{GameFolder("alpha"), DoneFolder("alpha"), GameFolder("bravo"), DoneFolder("bravo"), UnroutedFolder, RefusedFolder} {
-			for _, m := range folder(t, p, f) {
+		for _, f := range folders {
+			for _, m := range filed[f] {
 				if strings.Contains(m, id) && strings.Contains(header(m, "Message-ID"), id) {
 					n++
 					where = append(where, f)
@@ -218,6 +224,7 @@ func TestExternalHostRoutesOneProviderMailbox(t *testing.T) {
 // the INBOX; the next run files it, once; a run after that changes
 // nothing.
 func TestExternalRouterFilesOnceAcrossAKill(t *testing.T) {
+	t.Parallel()
 	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
 	for i := 0; i < 3; i++ {
 		extSend(t, p, "eisenmark@provider.test", "orders@provider.test", fmt.Sprintf("sheet %d", i), "GAME alpha\n")
@@ -256,6 +263,7 @@ func TestExternalRouterFilesOnceAcrossAKill(t *testing.T) {
 // A wrong password for the provider stops the host's start, saying what to
 // check.
 func TestExternalHostWithAWrongPasswordDoesNotStart(t *testing.T) {
+	t.Parallel()
 	p := imaptest.StartProvider(t, imaptest.ProviderOptions{Users: extUsers})
 	dir := newExtHost(t, p)
 	if err := os.WriteFile(filepath.Join(dir, "secrets", "provider.txt"), []byte("wrong\n"), 0o600); err != nil {

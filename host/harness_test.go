@@ -126,11 +126,14 @@ func post(smtpAddr, from, pass, to, subject, body string) (string, error) {
 	return id, mailserver.SendAs(ctx, smtpAddr, &mailserver.Login{User: from, Password: pass}, from, []string{to}, []byte(raw))
 }
 
-// waitMail waits for a message in an account's INBOX that satisfies ok.
+// waitMail waits for a message in an account's INBOX that satisfies ok. It
+// polls over one login, fetching each message once.
 func waitMail(t testing.TB, imapAddr, user, pass string, ok func(string) bool) string {
 	t.Helper()
+	box := imaptest.OpenMailbox(imapAddr, user, pass, "INBOX")
+	defer box.Close()
 	for start := time.Now(); time.Since(start) < waitLimit; time.Sleep(30 * time.Millisecond) {
-		msgs, err := imaptest.Messages(imapAddr, user, pass, "INBOX")
+		msgs, err := box.Messages()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,6 +76,7 @@ type played struct {
 // deadline in each game; then each game is played alone from a copy of
 // the same folder, and its archive and reports are the same bytes.
 func TestHostServesThreeGames(t *testing.T) {
+	t.Parallel()
 	dir := newHostFolder(t, gameSpec{"alpha", "syw-1752"}, gameSpec{"bravo", "syw-1752"}, gameSpec{"vier", "syw-v4"})
 	// In vier, eisenmark is played by carl: eisenmark@ plays in alpha and
 	// bravo only.

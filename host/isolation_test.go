@@ -16,6 +16,7 @@ import (
 // the while — its sheets answered and its turn resolved — bravo and delta
 // are held with their referee told, and alpha resolves once it is let go.
 func TestOneGameFailingLeavesTheOthers(t *testing.T) {
+	t.Parallel()
 	dir := newHostFolder(t, gameSpec{"alpha", "syw-1752"}, gameSpec{"bravo", "syw-1752"}, gameSpec{"delta", "syw-1752"}, gameSpec{"vier", "syw-v4"})
 	createStores(t, dir)
 	// delta's store: overwritten with junk, as a failing disk might leave it.

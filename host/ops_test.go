@@ -15,6 +15,7 @@ import (
 // waiting sheet answered), archived (its archive verifies) and removed,
 // while alpha runs throughout.
 func TestStopStartArchiveRemoveWhileOthersRun(t *testing.T) {
+	t.Parallel()
 	dir := newHostFolder(t, gameSpec{"alpha", "syw-1752"}, gameSpec{"bravo", "syw-1752"})
 	h := startHost(t, dir, &testClock{}, nil)
 	ms := h.Mail()

@@ -17,6 +17,7 @@ import (
 // Trossian one through the campaign seam — with none held; then the
 // Trossian game is archived while the others run, its archive written.
 func TestTrossianGameOnHost(t *testing.T) {
+	t.Parallel()
 	dir := newHostFolder(t, gameSpec{"alpha", "syw-1752"}, gameSpec{"vier", "syw-v4"})
 	if _, err := AddGame(dir, "tross", AddOptions{Scenario: "trossian"}); err != nil {
 		t.Fatal(err)

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/syw-pbem/pbem/engine"
 	"github.com/syw-pbem/pbem/game"
@@ -232,20 +233,32 @@ func grant(v any, out map[string]bool) {
 	}
 }
 
-var tokenRE = map[string]*regexp.Regexp{}
-
 // hasToken reports s standing alone in text (not inside a longer word or
-// number).
+// number): some occurrence of it has no letter or digit just before or
+// just after it.
 func hasToken(text, s string) bool {
-	if s == "" || !strings.Contains(text, s) {
+	if s == "" {
 		return false
 	}
-	re, ok := tokenRE[s]
-	if !ok {
-		re = regexp.MustCompile(`(^|[^\pL\pN])` + regexp.QuoteMeta(s) + `($|[^\pL\pN])`)
-		tokenRE[s] = re
+	for from := 0; ; {
+		i := strings.Index(text[from:], s)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(s):])
+		if !wordRune(before) && !wordRune(after) {
+			return true
+		}
+		from = i + 1
 	}
-	return re.MatchString(text)
+}
+
+// wordRune is a letter or a digit (utf8.RuneError, at either end of the
+// text, is neither).
+func wordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsNumber(r))
 }
 
 func around(text, s string) string {

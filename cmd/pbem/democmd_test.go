@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,35 +16,28 @@ import (
 	"time"
 )
 
-// TestDemoCommand runs "pbem demo" as a new user would, with the built
-// binary, from an empty folder and with no flags: it exits 0, writes the
-// starting reports and, for every nation and the referee, a report for each
-// of the six monthly turns and the year-end; the land battle, the siege, the
-// sea battle and the treaty are in the reports of the nations involved and
-// in no one else's; no count disagrees with its noun ("1 guns") anywhere it
-// wrote; no PDF ends on a page with one or two lines; and the game's archive
-// verifies.
+// TestDemoCommand runs "pbem demo" as a new user would, pbem in a process of
+// its own (pbemBinary), from an empty folder and with no flags: it exits 0,
+// writes the starting reports and, for every nation and the referee, a
+// report for each of the six monthly turns and the year-end; the land
+// battle, the siege, the sea battle and the treaty are in the reports of the
+// nations involved and in no one else's; no count disagrees with its noun
+// ("1 guns") anywhere it wrote; no PDF ends on a page with one or two lines;
+// and the game's archive verifies.
 func TestDemoCommand(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and plays a game-year")
+		t.Skip("runs pbem demo in a process of its own: a game-year")
 	}
 	dir := t.TempDir()
 	bin := pbemBinary(t)
-	empty := filepath.Join(dir, "empty")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
+	demo := startDemo(bin) // started by TestMain already, in a plain run
+	<-demo.done
+	out, stdout := filepath.Join(demo.dir, "demo-out"), &demo.stdout
+	if demo.err != nil {
+		t.Fatalf("pbem demo: %v\n%s\n%s", demo.err, demo.stdout.String(), demo.stderr.String())
 	}
-	out := filepath.Join(empty, "demo-out")
-	cmd := exec.Command(bin, "demo")
-	cmd.Dir = empty
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("pbem demo: %v\n%s\n%s", err, stdout.String(), stderr.String())
-	}
-	t.Logf("pbem demo took %v", time.Since(start))
+	t.Logf("pbem demo took %v", demo.took)
 	// The demo's game, exported beside the reports as a hash-chained
 	// archive that pbem verify re-resolves turn by turn; one byte changed,
 	// it fails.
@@ -82,6 +74,10 @@ func TestDemoCommand(t *testing.T) {
 		t.Errorf("turn folders %v do not sort April first and the year-end last", turns)
 	}
 	var noPDFText atomic.Bool
+	// pdfTexts are the PDFs' texts, page by page (pdftotext ends each
+	// with a form feed), by path.
+	pdfTexts := map[string]string{}
+	var pdfMu sync.Mutex
 	// read returns a report's text (a PDF through pdftotext), "" if none.
 	read := func(turn, who string) string {
 		base := filepath.Join(turn, who)
@@ -100,6 +96,9 @@ func TestDemoCommand(t *testing.T) {
 		if err != nil {
 			t.Errorf("pdftotext %s.pdf: %v", base, err)
 		}
+		pdfMu.Lock()
+		pdfTexts[base+".pdf"] = string(b)
+		pdfMu.Unlock()
 		return string(b)
 	}
 	// Who took part in what, turn by turn, as the engine's events name
@@ -224,9 +223,79 @@ func TestDemoCommand(t *testing.T) {
 		t.Errorf("%d PDFs written, want 48 (the starting reports and seven turns, six each)", len(pdfs))
 	}
 	for _, p := range pdfs {
-		if n := lastPageLines(t, p); n < 3 {
+		text, ok := pdfTexts[p]
+		if !ok {
+			b, err := exec.Command("pdftotext", "-layout", p, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext %s: %v", p, err)
+			}
+			text = string(b)
+		}
+		if n := lastPageLines(text); n < 3 {
 			t.Errorf("%s ends on a page with %d lines", strings.TrimPrefix(p, out+"/"), n)
 		}
+	}
+}
+
+// demoRun is "pbem demo" run once, with no flags, in an empty folder of
+// its own.
+type demoRun struct {
+	dir            string // the folder it ran in (demo-out is written there)
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	err            error
+	took           time.Duration
+	done           chan struct{} // closed when it has exited
+}
+
+var (
+	demoOnce sync.Once
+	theDemo  *demoRun
+)
+
+// startDemo starts "pbem demo" with bin the first time it is called and
+// returns the run, whose done is closed when it has exited.
+func startDemo(bin string) *demoRun {
+	demoOnce.Do(func() {
+		r := &demoRun{done: make(chan struct{})}
+		theDemo = r
+		if r.dir, r.err = os.MkdirTemp("", "pbem-test-demo-"); r.err != nil {
+			close(r.done)
+			return
+		}
+		r.cmd = exec.Command(bin, "demo")
+		r.cmd.Dir = r.dir
+		r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+		start := time.Now()
+		if r.err = r.cmd.Start(); r.err != nil {
+			close(r.done)
+			return
+		}
+		go func() {
+			r.err = r.cmd.Wait()
+			r.took = time.Since(start)
+			close(r.done)
+		}()
+	})
+	return theDemo
+}
+
+// stopDemo stops the demo if it still runs (its test did not), and removes
+// its folder.
+func stopDemo() {
+	if theDemo == nil {
+		return
+	}
+	if theDemo.cmd != nil && theDemo.cmd.Process != nil {
+		select {
+		case <-theDemo.done:
+		default:
+			theDemo.cmd.Process.Kill()
+			<-theDemo.done
+		}
+	}
+	if theDemo.dir != "" {
+		os.RemoveAll(theDemo.dir)
 	}
 }
 
@@ -249,27 +318,13 @@ func onePlural(s string) []string {
 	return out
 }
 
-// lastPageLines counts the lines of text on a PDF's last page, its footer
-// not counted.
-func lastPageLines(t *testing.T, pdf string) int {
-	t.Helper()
-	info, err := exec.Command("pdfinfo", pdf).Output()
-	if err != nil {
-		t.Fatalf("pdfinfo %s: %v", pdf, err)
-	}
-	pages := 0
-	for _, l := range strings.Split(string(info), "\n") {
-		if v, ok := strings.CutPrefix(l, "Pages:"); ok {
-			pages, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	p := strconv.Itoa(pages)
-	text, err := exec.Command("pdftotext", "-layout", "-f", p, "-l", p, pdf, "-").Output()
-	if err != nil {
-		t.Fatalf("pdftotext %s: %v", pdf, err)
-	}
+// lastPageLines counts the lines of text on the last page of a PDF's text
+// as pdftotext writes it (each page ended by a form feed), its footer not
+// counted.
+func lastPageLines(text string) int {
+	pages := strings.Split(strings.TrimSuffix(text, "\f"), "\f")
 	n := 0
-	for _, l := range strings.Split(string(text), "\n") {
+	for _, l := range strings.Split(pages[len(pages)-1], "\n") {
 		if strings.TrimSpace(l) != "" && !strings.Contains(l, " — page ") {
 			n++
 		}

@@ -292,7 +292,7 @@ func TestDoctorEmbedded(t *testing.T) {
 // with the nation's fresh password, and sends the answer by SMTP.
 func TestInitGameRunsOnDovecot(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the binary")
+		t.Skip("runs pbem in a process of its own")
 	}
 	d := imaptest.StartDovecot(t, imaptest.DovecotOptions{Users: map[string]string{doctorGame: doctorPass}})
 	r := startRelay(t, d)

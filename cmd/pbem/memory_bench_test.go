@@ -32,7 +32,7 @@ import (
 // docs/intake.md.
 func BenchmarkRunMemory(b *testing.B) {
 	dir := b.TempDir()
-	bin := pbemBinary(b)
+	bin := builtPbem(b)
 	repo, _ := filepath.Abs("../..")
 	conf, err := os.ReadFile(filepath.Join(repo, "config.yaml"))
 	if err != nil {

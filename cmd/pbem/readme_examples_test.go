@@ -42,14 +42,14 @@ func readmeShellLines(t *testing.T) []string {
 }
 
 // TestREADMEExamplesRun runs every example command of the README, as
-// written, against "pbem run" (the built binary, on free ports: only the
-// ports and --config are changed): the sheet is answered, the answer is
-// read with curl, and the referee's APPROVE with the README's token is
-// recorded for Eisenmark's request. "go test ./..." is what runs this.
+// written, against "pbem run" (pbem in a process of its own, on free
+// ports: only the ports and --config are changed): the sheet is answered,
+// the answer is read with curl, and the referee's APPROVE with the
+// README's token is recorded for Eisenmark's request. "go test ./..." is what runs this.
 func TestREADMEExamplesRun(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds and runs the binary")
+		t.Skip("runs pbem in a process of its own")
 	}
 	lines := readmeShellLines(t)
 	if len(lines) < 5 {

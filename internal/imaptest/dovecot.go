@@ -168,13 +168,16 @@ func (d *Dovecot) conf() string {
 }
 
 // dovecotConf is the server's configuration: folder, user, group, IMAP
-// port, LMTP port, extra lines, IMAPS port, TLS lines, greeting.
+// port, LMTP port, extra lines, IMAPS port, TLS lines, greeting. A refused
+// login is answered at once (auth_failure_delay = 0), not after Dovecot's
+// two seconds: the tests of wrong passwords wait on nothing else.
 const dovecotConf = `protocols = imap lmtp
 listen = 127.0.0.1
 %[8]s
 login_greeting = %[9]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
+auth_failure_delay = 0
 base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = %[1]s/dovecot.log
