@@ -5,7 +5,9 @@ package host
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,7 +21,12 @@ import (
 // between two — and started again: every mail is then in its game's
 // folder exactly once, none left behind, none twice.
 
-const filerChildEnv = "PBEM_HOST_FILER_CHILD"
+const (
+	filerChildEnv = "PBEM_HOST_FILER_CHILD"
+	// filerKillEnv is "N/µs": the child kills itself that many
+	// microseconds after it decided its Nth mail.
+	filerKillEnv = "PBEM_HOST_FILER_KILL"
+)
 
 func TestExternalRouterKilledMidFilingThenRestart(t *testing.T) {
 	t.Parallel()
@@ -37,14 +44,17 @@ func TestExternalRouterKilledMidFilingThenRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		cancel()
-		c := killtest.Start(t, "TestExternalRouterFilerChild", killtest.Options{}, filerChildEnv+"="+p.IMAPAddr())
+		// The child kills itself a random 0-3 ms after deciding mail at:
+		// anywhere in the decision or the MOVE. Timed in the child, the
+		// kill does not drift past the filing when the parent is slow to
+		// read the child's lines on a loaded machine.
 		at := 1 + rnd.IntN(perPoint-1)
-		if !c.WaitLine(fmt.Sprintf("filing %d", at), waitLimit) {
-			c.Kill()
-			t.Fatalf("the child did not reach mail %d: %s", at, c.Stderr())
+		after := time.Duration(rnd.IntN(3000)) * time.Microsecond
+		c := killtest.Start(t, "TestExternalRouterFilerChild", killtest.Options{},
+			filerChildEnv+"="+p.IMAPAddr(), fmt.Sprintf("%s=%d/%d", filerKillEnv, at, after.Microseconds()))
+		if killed, _ := c.Wait(); !killed {
+			t.Fatalf("the child was not killed at mail %d: %s", at, c.Stderr())
 		}
-		time.Sleep(time.Duration(rnd.IntN(3000)) * time.Microsecond) // anywhere in the decision or the MOVE
-		c.Kill()
 		leftAfterKills += len(folder(t, p, "INBOX"))
 
 		// The next start files what is left.
@@ -103,7 +113,15 @@ func fileByGameLine(out func(n int)) inbox.FileFunc {
 // TestExternalRouterKilledMidFilingThenRestart: it files until killed.
 func TestExternalRouterFilerChild(t *testing.T) {
 	addr := killtest.Helper(t, filerChildEnv, "TestExternalRouterKilledMidFilingThenRestart")
-	f := inbox.NewFiler(filerOptions(addr), fileByGameLine(func(n int) { fmt.Printf("filing %d\n", n) }))
+	var at, us int
+	if _, err := fmt.Sscanf(os.Getenv(filerKillEnv), "%d/%d", &at, &us); err != nil {
+		t.Fatalf("%s: %v", filerKillEnv, err)
+	}
+	f := inbox.NewFiler(filerOptions(addr), fileByGameLine(func(n int) {
+		if n == at {
+			time.AfterFunc(time.Duration(us)*time.Microsecond, func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) })
+		}
+	}))
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	if err := f.Run(ctx); err != nil {
