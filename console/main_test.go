@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -17,6 +18,7 @@ import (
 // what a real game costs, so under -test.bench the shortcuts are off.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
 	if flag.Lookup("test.bench").Value.String() == "" {
 		password.SetCostForTests()
 		mailserver.LowerPasswordCostForTests()
@@ -30,5 +32,6 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	stopBrowser()
+	cleanTmp()
 	os.Exit(code)
 }

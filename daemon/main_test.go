@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) {
 
 func runTests(m *testing.M) int {
 	flag.Parse()
+	defer testtmp.InMemory()() // the stores and mail folders on tmpfs
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set && !raceDetector {

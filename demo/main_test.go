@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -16,6 +17,7 @@ import (
 // embedded server's accounts), each PDF built once.
 func TestMain(m *testing.M) {
 	flag.Parse()
+	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
 	// A benchmark measures what a real game costs: only the tests take
 	// the shortcuts.
 	if flag.Lookup("test.bench").Value.String() == "" {
@@ -29,5 +31,7 @@ func TestMain(m *testing.M) {
 			debug.SetGCPercent(400)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanTmp()
+	os.Exit(code)
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -21,6 +22,7 @@ import (
 // core (unless -test.parallel says).
 func TestMain(m *testing.M) {
 	flag.Parse()
+	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
@@ -37,5 +39,7 @@ func TestMain(m *testing.M) {
 			debug.SetGCPercent(400)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanTmp()
+	os.Exit(code)
 }

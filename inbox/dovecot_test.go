@@ -75,6 +75,7 @@ func dovecotOptions(t testing.TB, d *dovecot, h Handler) *Options {
 // once and moved to the processed mailbox (made by the intake); under Run,
 // IDLE brings the next mails in at once.
 func TestDovecotIntake(t *testing.T) {
+	t.Parallel() // each its own Dovecot
 	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
@@ -151,6 +152,7 @@ func effectsOf(t testing.TB, db *store.DB, raw []byte) int {
 // restarted): the old mail is recognised by its SHA-256 and not handled
 // again, and the new mail is.
 func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
+	t.Parallel() // each its own Dovecot
 	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{trimCaps: true})
 	db := openStore(t)
@@ -222,6 +224,7 @@ func TestDovecotWithoutMoveAndUIDValidityChange(t *testing.T) {
 // cleanly (BYE) under a running intake, and started again each time; the
 // intake reconnects and mail delivered meanwhile is handled.
 func TestDovecotReconnect(t *testing.T) {
+	t.Parallel() // each its own Dovecot
 	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)
@@ -298,6 +301,7 @@ func TestDovecotReconnect(t *testing.T) {
 // checking the server's certificate, and refuses a certificate it does not
 // trust.
 func TestDovecotTLS(t *testing.T) {
+	t.Parallel() // each its own Dovecot
 	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{tls: true})
 	db := openStore(t)

@@ -85,6 +85,7 @@ func TestMaskedCopyOverIMAP(t *testing.T) {
 
 // TestDovecotMaskedCopy: the same on Dovecot.
 func TestDovecotMaskedCopy(t *testing.T) {
+	t.Parallel() // each its own Dovecot
 	// Not parallel: Dovecot picks free ports, and a parallel start could take one first.
 	d := startDovecot(t, dovecotSetup{})
 	db := openStore(t)

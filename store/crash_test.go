@@ -28,6 +28,7 @@ const crashChildEnv = "PBEM_STORE_CRASH_CHILD"
 // and submission is all-or-nothing (a turn never lacks its events or
 // outbox rows; a submission never exists without its mail marked handled).
 func TestKillDuringWritesLeavesStoreReadable(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes; skipped in -short mode")
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
@@ -36,6 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	flag.Parse()
+	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
 	if !set {
@@ -63,6 +65,7 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(dir)
 		}
 	}
+	cleanTmp()
 	os.Exit(code)
 }
 

@@ -1,0 +1,19 @@
+package outbox
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/syw-pbem/pbem/internal/testtmp"
+)
+
+// TestMain keeps the tests' stores and spools on tmpfs (internal/testtmp):
+// what they check does not depend on the disk's fsync.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	cleanTmp := testtmp.InMemory()
+	code := m.Run()
+	cleanTmp()
+	os.Exit(code)
+}
