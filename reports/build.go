@@ -38,7 +38,12 @@ type Input struct {
 	// those naming it.
 	Rulings []Ruling
 	// Previous is the nation's report of the turn before, for last-seen
-	// intelligence and the treasury brought forward; nil for none.
+	// intelligence and the treasury brought forward; nil for none. Build
+	// reads only its Turn, Foreign, LastSeen and Treasury.Total, and what it
+	// carries of Foreign (the forces seen beyond their size, each with its
+	// ID) does not depend on that turn's events: a report built only to be
+	// the Previous of the next may leave Events out
+	// (TestChainWithoutEarlierEvents).
 	Previous *Model
 	// Notes are the daemon's notices to the nation about the turn (it sent
 	// no orders and held on defend; the report corrects an earlier one),

@@ -27,8 +27,9 @@ type storedTurn struct {
 	rolls  []engine.Roll
 }
 
-// loadTurn reads turn t from the store (t < 0: the latest).
-func loadTurn(ctx context.Context, g *daemon.Game, t int) (*storedTurn, error) {
+// loadTurn reads turn t from the store (t < 0: the latest): its state,
+// and its events and dice unless stateOnly.
+func loadTurn(ctx context.Context, g *daemon.Game, t int, stateOnly bool) (*storedTurn, error) {
 	var rec store.TurnRecord
 	var err error
 	if t < 0 {
@@ -49,6 +50,9 @@ func loadTurn(ctx context.Context, g *daemon.Game, t int) (*storedTurn, error) {
 	if err := json.Unmarshal(rec.State, st.state); err != nil {
 		return nil, fmt.Errorf("the stored state of turn %d is damaged: %w", rec.Turn, err)
 	}
+	if stateOnly {
+		return st, nil
+	}
 	if len(bytes.TrimSpace(rec.EventLog)) > 0 {
 		if st.events, err = engine.UnmarshalEvents(rec.EventLog); err != nil {
 			return nil, fmt.Errorf("the stored events of turn %d: %w", rec.Turn, err)
@@ -62,9 +66,11 @@ func loadTurn(ctx context.Context, g *daemon.Game, t int) (*storedTurn, error) {
 	return st, nil
 }
 
-// loadTurns reads and decodes turns 0 to n-1 in the background, in order,
-// on as many goroutines as there are processors; the function it returns
-// waits for turn t. Decoding a year of turns is a fifth of a report's work.
+// loadTurns reads and decodes the states of turns 0 to n-1 in the
+// background, in order, on as many goroutines as there are processors; the
+// function it returns waits for turn t. The earlier turns' reports are built
+// only to carry their intelligence forward, which their events do not
+// change (reports.Input.Previous), so their events are not decoded.
 func loadTurns(ctx context.Context, g *daemon.Game, n int) func(t int) (*storedTurn, error) {
 	type loaded struct {
 		st   *storedTurn
@@ -81,7 +87,7 @@ func loadTurns(ctx context.Context, g *daemon.Game, n int) func(t int) (*storedT
 	for range min(n, runtime.GOMAXPROCS(0)) {
 		go func() {
 			for t := range next {
-				turns[t].st, turns[t].err = loadTurn(ctx, g, t)
+				turns[t].st, turns[t].err = loadTurn(ctx, g, t, true)
 				close(turns[t].done)
 			}
 		}()
@@ -143,7 +149,7 @@ func runReport(e *env, c *command, args []string) int {
 		fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", *out, len(r.PDF))
 		return exitOK
 	}
-	last, err := loadTurn(ctx, g, *turn)
+	last, err := loadTurn(ctx, g, *turn, false)
 	if errors.Is(err, store.ErrNotFound) && *turn >= 0 {
 		e.errorf("report: --turn %d: %s", *turn, storedTurns(ctx, g))
 		return exitUsage
