@@ -1,8 +1,6 @@
 package inbox
 
 import (
-	"flag"
-	"os"
 	"testing"
 
 	"github.com/syw-pbem/pbem/internal/testtmp"
@@ -10,10 +8,4 @@ import (
 
 // TestMain keeps the tests' stores and spools on tmpfs (internal/testtmp):
 // what they check does not depend on the disk's fsync.
-func TestMain(m *testing.M) {
-	flag.Parse()
-	cleanTmp := testtmp.InMemory()
-	code := m.Run()
-	cleanTmp()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testtmp.Main(m) }

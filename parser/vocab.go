@@ -252,6 +252,11 @@ func nameKey(s string) string {
 	if k, ok := asciiNameKey(s); ok {
 		return k
 	}
+	return generalNameKey(s)
+}
+
+// generalNameKey is nameKey for any s, rune by rune.
+func generalNameKey(s string) string {
 	var b strings.Builder
 	for _, r := range fold(s) {
 		switch {

@@ -21,6 +21,7 @@ package testtmp
 import (
 	"flag"
 	"os"
+	"testing"
 )
 
 // InMemory moves $TMPDIR to memory (see the package doc) and returns the
@@ -55,4 +56,15 @@ func InMemory() (cleanup func()) {
 		os.Unsetenv("TMPDIR")
 		os.RemoveAll(dir)
 	}
+}
+
+// Main is a whole TestMain for a package that needs nothing else: it parses
+// the flags, moves $TMPDIR to memory, runs the tests, removes the folder and
+// exits with the tests' code.
+func Main(m *testing.M) {
+	flag.Parse()
+	cleanup := InMemory()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
