@@ -3,33 +3,19 @@ package console
 import (
 	"flag"
 	"os"
-	"runtime/debug"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testsetup"
 	"github.com/syw-pbem/pbem/internal/testtmp"
-	"github.com/syw-pbem/pbem/mailserver"
-	"github.com/syw-pbem/pbem/password"
-	"github.com/syw-pbem/pbem/reports"
 )
 
-// TestMain makes the games the tests start cheap to set up: passwords
-// hashed at the least cost (bcrypt for the order sheets, PBKDF2 for the
-// embedded server's accounts), each PDF built once. A benchmark measures
-// what a real game costs, so under -test.bench the shortcuts are off.
+// TestMain makes the games the tests start cheap to set up
+// (testsetup.GameShortcuts) and keeps their files on tmpfs; the browser the
+// tests share is stopped at the end.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
-	if flag.Lookup("test.bench").Value.String() == "" {
-		password.SetCostForTests()
-		mailserver.LowerPasswordCostForTests()
-		reports.MemoizeRenderForTests()
-		// The tests allocate much and keep little: the collector runs a
-		// quarter as often as by default (unless GOGC says), for about a
-		// tenth less CPU. A benchmark keeps the default.
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(400)
-		}
-	}
+	testsetup.GameShortcuts()
 	code := m.Run()
 	stopBrowser()
 	cleanTmp()

@@ -3,14 +3,10 @@ package daemon
 import (
 	"flag"
 	"os"
-	"runtime"
-	"runtime/debug"
-	"strconv"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testsetup"
 	"github.com/syw-pbem/pbem/internal/testtmp"
-	"github.com/syw-pbem/pbem/mailserver"
-	"github.com/syw-pbem/pbem/password"
 	"github.com/syw-pbem/pbem/reports"
 )
 
@@ -31,32 +27,19 @@ func TestMain(m *testing.M) {
 func runTests(m *testing.M) int {
 	flag.Parse()
 	defer testtmp.InMemory()() // the stores and mail folders on tmpfs
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set && !raceDetector {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	if !raceDetector {
+		testsetup.TestsPerCore(4)
 	}
-	// A benchmark measures what a real game costs: passwords hashed at
-	// their full cost, every PDF built. Only the tests take the shortcuts.
-	if flag.Lookup("test.bench").Value.String() == "" {
-		password.SetCostForTests()
-		mailserver.LowerPasswordCostForTests()
+	if !testsetup.Benchmarking() {
 		if dir := os.Getenv(sharedPDFEnv); dir != "" {
-			// A crash test's child: the PDFs its siblings made are in dir.
+			// A crash test's child: the PDFs its siblings made are in dir
+			// (set before GameShortcuts: the first memo set is kept).
 			reports.ShareRenderMemoForTests(dir)
-		} else {
-			reports.MemoizeRenderForTests()
-			if dir, err := os.MkdirTemp("", "pbem-daemon-pdfs-"); err == nil {
-				os.Setenv(sharedPDFEnv, dir) // for the child processes
-				defer os.RemoveAll(dir)
-			}
+		} else if dir, err := os.MkdirTemp("", "pbem-daemon-pdfs-"); err == nil {
+			os.Setenv(sharedPDFEnv, dir) // for the child processes
+			defer os.RemoveAll(dir)
 		}
-		// The tests allocate much and keep little: the collector runs a
-		// quarter as often as by default (unless GOGC says), for about a
-		// tenth less CPU. A benchmark keeps the default.
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(400)
-		}
+		testsetup.GameShortcuts()
 	}
 	code := m.Run()
 	removeFixtures()

@@ -7,17 +7,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/syw-pbem/pbem/internal/testsetup"
 	"github.com/syw-pbem/pbem/internal/testtmp"
 	"github.com/syw-pbem/pbem/mailserver"
 	"github.com/syw-pbem/pbem/password"
-	"github.com/syw-pbem/pbem/reports"
 )
 
 // TestMain makes the in-process games cheap to set up (passwords hashed at
@@ -38,16 +35,11 @@ func TestMain(m *testing.M) {
 	}
 	flag.Parse()
 	cleanTmp := testtmp.InMemory() // the stores and mail folders on tmpfs
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
+	testsetup.TestsPerCore(4)
 	// A benchmark measures what a real game costs (BenchmarkRunMemory):
 	// only the tests take the shortcuts.
-	if flag.Lookup("test.bench").Value.String() == "" {
-		testShortcuts()
-		reports.MemoizeRenderForTests()
+	if !testsetup.Benchmarking() {
+		testsetup.GameShortcuts()
 		os.Setenv(leastCostEnv, "1") // for the children pbemBinary names
 	}
 	// The demo's game-year, the longest thing the tests wait on, starts
@@ -102,9 +94,7 @@ const leastCostEnv = "PBEM_TEST_LEAST_COST"
 func testShortcuts() {
 	password.SetCostForTests()
 	mailserver.LowerPasswordCostForTests()
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	testsetup.LessGarbageCollection()
 }
 
 var (

@@ -77,6 +77,7 @@ var layerOf = map[string]layer{
 	"password":           edge,
 	"internal/imaptest":  edge, // test helper: a real Dovecot, a test mail provider
 	"internal/killtest":  edge, // test helper: the SIGKILL harness
+	"internal/testsetup": edge, // test helper: the TestMain shortcuts of packages that start games
 	"internal/testtmp":   edge, // test helper: temporary files on tmpfs
 
 	// The orchestration: the game at work, and what drives or checks it whole.
