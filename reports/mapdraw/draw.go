@@ -356,6 +356,16 @@ func (d *drawer) boundary(in func(game.Hex) bool) []segment {
 // seaBorders outlines sea areas in blue along the sides where one sea area
 // meets another; where they meet land the coastline bounds them.
 func (d *drawer) seaBorders() {
+	stroke(d.pdf, colSeaLine)
+	d.width(0.5, 0.2)
+	d.pdf.SetDashPattern([]float64{2.2 * d.k, 0.9 * d.k}, 0)
+	d.p.strokeSegments(d.pdf, d.seaBorderSides())
+	d.pdf.SetDashPattern([]float64{}, 0)
+}
+
+// seaBorderSides are the sides where one sea area meets another, each once;
+// the PDF and the SVG map draw the same.
+func (d *drawer) seaBorderSides() []segment {
 	var segs []segment
 	for _, s := range d.m.Seas {
 		for _, h := range s.Hexes {
@@ -368,11 +378,7 @@ func (d *drawer) seaBorders() {
 			}
 		}
 	}
-	stroke(d.pdf, colSeaLine)
-	d.width(0.5, 0.2)
-	d.pdf.SetDashPattern([]float64{2.2 * d.k, 0.9 * d.k}, 0)
-	d.p.strokeSegments(d.pdf, segs)
-	d.pdf.SetDashPattern([]float64{}, 0)
+	return segs
 }
 
 // rivers run along hexsides: each river edge is the side its two hexes share.
@@ -393,7 +399,18 @@ func (d *drawer) rivers() {
 // river it is drawn wider, so that the river drawn over it keeps a black
 // edge on either side.
 func (d *drawer) provinceBorders() {
-	var plain, river []segment
+	plain, river := d.provinceBorderSides()
+	stroke(d.pdf, colBorder)
+	d.width(0.62, 0.3)
+	d.p.strokeSegments(d.pdf, plain)
+	d.width(1.25, 0.6)
+	d.p.strokeSegments(d.pdf, river)
+}
+
+// provinceBorderSides are the sides where a province changes or meets the
+// sea, each once: those along a river (when rivers are shown) and the rest.
+// The PDF and the SVG map draw the same.
+func (d *drawer) provinceBorderSides() (plain, river []segment) {
 	for _, p := range d.m.Provinces {
 		for _, h := range p.Hexes {
 			for _, dir := range hexmap.Directions {
@@ -414,11 +431,7 @@ func (d *drawer) provinceBorders() {
 			}
 		}
 	}
-	stroke(d.pdf, colBorder)
-	d.width(0.62, 0.3)
-	d.p.strokeSegments(d.pdf, plain)
-	d.width(1.25, 0.6)
-	d.p.strokeSegments(d.pdf, river)
+	return plain, river
 }
 
 // roads run from hex centre to hex centre.

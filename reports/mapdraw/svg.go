@@ -348,46 +348,13 @@ func (s *svgOut) grid() {
 // seaBorders outlines sea areas, dashed blue, where one meets another.
 func (s *svgOut) seaBorders() {
 	d := s.d
-	var segs []segment
-	for _, sa := range d.m.Seas {
-		for _, h := range sa.Hexes {
-			for _, dir := range hexmap.Directions {
-				n := hexmap.Step(h, dir)
-				if o, ok := d.m.SeaOf(n); ok && o.ID != sa.ID && h.Less(n) {
-					a, b := sideCorners(h, dir)
-					segs = append(segs, segment{a, b})
-				}
-			}
-		}
-	}
-	s.path(segs, colSeaLine, s.width(0.5, 0.8), fmt.Sprintf(` stroke-dasharray="%s %s"`, f(2.2*d.k), f(0.9*d.k)))
+	s.path(d.seaBorderSides(), colSeaLine, s.width(0.5, 0.8), fmt.Sprintf(` stroke-dasharray="%s %s"`, f(2.2*d.k), f(0.9*d.k)))
 }
 
 // provinceBorders outlines provinces and the coast in black, wider where a
 // river runs along them (the river drawn over keeps a black edge).
 func (s *svgOut) provinceBorders() {
-	d := s.d
-	var plain, river []segment
-	for _, p := range d.m.Provinces {
-		for _, h := range p.Hexes {
-			for _, dir := range hexmap.Directions {
-				n := hexmap.Step(h, dir)
-				q, ok := d.m.ProvinceOf(n)
-				if ok && q.Letter == p.Letter {
-					continue
-				}
-				if ok && !h.Less(n) {
-					continue
-				}
-				a, b := sideCorners(h, dir)
-				if d.o.shows(LayerRivers) && d.m.River(h, n) {
-					river = append(river, segment{a, b})
-				} else {
-					plain = append(plain, segment{a, b})
-				}
-			}
-		}
-	}
+	plain, river := s.d.provinceBorderSides()
 	s.path(plain, colBorder, s.width(0.62, 1), "")
 	s.path(river, colBorder, s.width(1.25, 2), "")
 }
