@@ -29,24 +29,7 @@ import (
 // the daemon's loops.
 func trossianGame(t *testing.T) *Game {
 	t.Helper()
-	dir := t.TempDir()
-	text := fmt.Sprintf(trossianConfig, "scenarios/trossian", imapWait)
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Parse([]byte(text), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w io.Writer = io.Discard
-	if os.Getenv("PBEM_TEST_LOG") != "" {
-		w = os.Stderr
-	}
-	d, err := Start(context.Background(), cfg, &Options{Logger: slog.New(slog.NewTextHandler(w, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, _ := startTrossianDaemon(t, "scenarios/trossian")
 	t.Cleanup(func() { d.Close() })
 	return d.Game
 }

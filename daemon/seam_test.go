@@ -56,6 +56,18 @@ mail:
 // game.scenario value.
 func newTrossianHarness(t *testing.T, scenario string) *harness {
 	t.Helper()
+	d, cfg := startTrossianDaemon(t, scenario)
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &harness{t: t, d: d, cfg: cfg, cancel: cancel, done: make(chan error, 1)}
+	go func() { h.done <- d.Run(ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+// startTrossianDaemon starts a Trossian game's daemon (scenario is the
+// game.scenario value) without running its loops; the caller closes it.
+func startTrossianDaemon(t *testing.T, scenario string) (*Daemon, *config.Config) {
+	t.Helper()
 	dir := t.TempDir()
 	text := fmt.Sprintf(trossianConfig, scenario, imapWait)
 	path := filepath.Join(dir, "config.yaml")
@@ -74,11 +86,7 @@ func newTrossianHarness(t *testing.T, scenario string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, d: d, cfg: cfg, cancel: cancel, done: make(chan error, 1)}
-	go func() { h.done <- d.Run(ctx) }()
-	t.Cleanup(h.stop)
-	return h
+	return d, cfg
 }
 
 // trossianSheet is a kingdom's sheet for a turn.
